@@ -1,0 +1,41 @@
+# Two commands set everything up on a fresh machine:
+#   make demo   -> installs iosched in .venv and runs `iosched advise` on a built-in example
+#   make test   -> installs the test tools (and, as root, Debian's fio and chromium) and runs the whole suite
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip --disable-pip-version-check -q
+
+$(BIN)/iosched: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(PIP) install -e . 2>&1 | grep -v 'is ignored' || true
+	@test -x $@
+
+$(VENV)/.dev: requirements-dev.txt $(BIN)/iosched
+	$(PIP) install -r requirements-dev.txt 2>&1 | grep -v 'is ignored' || true
+	$(PIP) install -e '.[site]' 2>&1 | grep -v 'is ignored' || true
+	touch $@
+
+.PHONY: demo test lint site serve bench system-deps
+demo: $(BIN)/iosched
+	$(BIN)/iosched advise --example pg-vm-ubuntu1604
+
+system-deps:
+	@bash .ci/system-deps
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check engine tests bench
+	$(BIN)/ruff format --check engine tests bench
+	$(BIN)/iosched kb check
+
+test: system-deps lint
+	$(BIN)/python -m pytest -q
+
+site: $(VENV)/.dev
+	$(BIN)/mkdocs build --strict
+
+serve: $(VENV)/.dev
+	$(BIN)/mkdocs serve -a 127.0.0.1:8000
+
+bench: $(VENV)/.dev
+	@for b in bench/*.py; do $(BIN)/python $$b; done

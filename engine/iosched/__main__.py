@@ -1,0 +1,3 @@
+from iosched.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""Stable diagnostic codes of ``iosched kb check``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+CODES: Final[dict[str, str]] = {
+    "KB001": "file cannot be read or parsed as YAML",
+    "KB002": "top level of a KB file is not a mapping of sections",
+    "KB003": "unknown section name",
+    "KB004": "a section is not a list of entries",
+    "KB010": "unknown key",
+    "KB011": "missing required key",
+    "KB012": "invalid value",
+    "KB101": "unknown source id",
+    "KB102": "unknown elevator",
+    "KB103": "unknown caveat id",
+    "KB104": "duplicate id",
+    "KB105": "unknown fact (not in the registered facts)",
+    "KB106": "unknown reference to a KB id",
+    "KB107": "unknown distribution id",
+    "KB108": "rule action sets an unknown setting or a value the KB does not accept",
+    "KB109": "rule example does not behave as the example says",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    file: str
+    line: int
+    message: str
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise KeyError(f"unregistered diagnostic code {self.code}")
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.code} {self.message}"
+
+
+class KbInvalid(Exception):
+    """The KB (bundled or layered with --kb) has problems; the CLI prints them and exits 1."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(f"{len(diagnostics)} problem(s) in the KB")
+        self.diagnostics = diagnostics

@@ -1,0 +1,73 @@
+"""The registered facts that rule conditions may compare, and how each is compared."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from iosched.kernel import KernelVersion
+
+FactType = Literal["bool", "str", "version", "number"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    type: FactType
+    description: str
+
+
+FACTS: dict[str, Fact] = {
+    "hw": Fact("str", "hardware preset id (hdd, ssd, nvme, virtual, san, raid, dasd, emmc, smr)"),
+    "hw.rotational": Fact("bool", "the device has spinning media (queue/rotational = 1)"),
+    "hw.multiqueue": Fact("bool", "the device has several hardware queues (NVMe and the like)"),
+    "hw.zoned": Fact("bool", "zoned block device (host-managed or host-aware SMR, ZNS)"),
+    "hw.intelligent": Fact("bool", "the storage schedules I/O itself (array, SAN, RAID controller)"),
+    "hw.virtual": Fact("bool", "a virtual machine's disk, scheduled again by the host"),
+    "hw.multipath": Fact("bool", "reached through dm-multipath"),
+    "hw.dasd": Fact("bool", "an IBM Z DASD"),
+    "workload": Fact("str", "workload id (db, analytics, fileserver, streaming, desktop, vm-host, batch, mixed)"),
+    "workload.sync_heavy": Fact("bool", "the workload issues dependent synchronous reads or fsyncs"),
+    "workload.interactive": Fact("bool", "a person waits on the I/O (desktop responsiveness)"),
+    "workload.sequential": Fact("bool", "mostly large sequential transfers"),
+    "workload.many_tenants": Fact("bool", "several competing processes or guests need fair shares"),
+    "goal": Fact("str", "objective: latency, throughput or fairness"),
+    "kernel": Fact("version", "running kernel version"),
+    "io_path": Fact("str", "block layer path of the device: legacy or blk-mq"),
+    "distro": Fact("str", "distribution id (sles12sp5, rhel9, ubuntu2404 ...)"),
+    "distro.family": Fact("str", "distribution family (sles, opensuse, rhel, fedora, ubuntu, debian)"),
+    "cache": Fact("str", "write cache protection: volatile, battery-backed or none"),
+    "fs": Fact("str", "file system on the device: ext4, xfs, btrfs"),
+    "measured.best": Fact("str", "scheduler that measurements show significantly better (absent if none)"),
+}
+
+
+def compare(name: str, op: str, value: Any, expected: Any) -> bool:
+    """Compare a fact's value with a rule's operand, as versions where the fact is a version."""
+    if FACTS.get(name, Fact("str", "")).type == "version":
+        value = KernelVersion.parse(str(value))
+        expected = (
+            tuple(KernelVersion.parse(str(e)) for e in expected)
+            if isinstance(expected, tuple)
+            else KernelVersion.parse(str(expected))
+        )
+    try:
+        match op:
+            case "eq":
+                return bool(value == expected)
+            case "ne":
+                return bool(value != expected)
+            case "in":
+                return value in expected
+            case "not_in":
+                return value not in expected
+            case "gt":
+                return bool(value > expected)
+            case "gte":
+                return bool(value >= expected)
+            case "lt":
+                return bool(value < expected)
+            case "lte":
+                return bool(value <= expected)
+    except TypeError:
+        return False
+    raise ValueError(f"unknown operator {op!r}")

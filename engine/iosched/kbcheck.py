@@ -1,0 +1,134 @@
+"""Cross-reference checks over a loaded KB; each problem is a Diagnostic with a stable code."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import BaseModel
+
+from iosched.diagnostics import Diagnostic
+from iosched.facts import FACTS
+from iosched.kb import Kb
+from iosched.rules import unknown_facts
+
+_SOURCE_FIELDS = ("sources", "claim_sources", "truth_sources")
+
+
+def _where(kb: Kb, ident: str) -> tuple[str, int]:
+    file, _, line = kb.origins.get(ident, "?:0").rpartition(":")
+    return file, int(line or 0)
+
+
+def _diag(kb: Kb, ident: str, code: str, message: str) -> Diagnostic:
+    file, line = _where(kb, ident)
+    return Diagnostic(code, file, line, f"{ident}: {message}")
+
+
+def _walk(model: Any) -> Iterator[BaseModel]:
+    """Every model nested in ``model`` (itself included)."""
+    stack = [model]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, BaseModel):
+            yield item
+            stack.extend(getattr(item, name) for name in type(item).model_fields)
+        elif isinstance(item, tuple | list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+
+
+def _entities(kb: Kb) -> Iterator[Any]:
+    for entities in kb.sections.values():
+        yield from entities
+
+
+def _check_unique(kb: Kb) -> Iterator[Diagnostic]:
+    seen: dict[str, str] = {}
+    for section, entities in kb.sections.items():
+        for entity in entities:
+            if entity.id in seen and seen[entity.id] != section:
+                yield _diag(kb, entity.id, "KB104", f"id used in both {seen[entity.id]} and {section}")
+            seen.setdefault(entity.id, section)
+
+
+def _check_references(kb: Kb) -> Iterator[Diagnostic]:
+    sources = {s.id for s in kb.section("sources")}
+    caveats = {c.id for c in kb.section("caveats")}
+    distros = {d.id for d in kb.section("distributions")}
+    persistence = {p.id for p in kb.section("persistence")}
+    elevators = kb.elevators
+    for entity in _entities(kb):
+        for node in _walk(entity):
+            for name in _SOURCE_FIELDS:
+                for ref in getattr(node, name, ()) if name in type(node).model_fields else ():
+                    if ref not in sources:
+                        yield _diag(kb, entity.id, "KB101", f"unknown source {ref!r}")
+            for ref in getattr(node, "caveats", ()) if "caveats" in type(node).model_fields else ():
+                if ref not in caveats:
+                    yield _diag(kb, entity.id, "KB103", f"unknown caveat {ref!r}")
+            for ref in getattr(node, "distributions", ()) if "distributions" in type(node).model_fields else ():
+                if ref not in distros:
+                    yield _diag(kb, entity.id, "KB107", f"unknown distribution {ref!r}")
+            elevator = getattr(node, "elevator", None) if "elevator" in type(node).model_fields else None
+            if elevator is not None and elevator not in elevators:
+                yield _diag(kb, entity.id, "KB102", f"unknown elevator {elevator!r}")
+    for elevator in elevators.values():
+        if elevator.equivalent and elevator.equivalent not in elevators:
+            yield _diag(kb, elevator.id, "KB102", f"equivalent {elevator.equivalent!r} is not an elevator")
+        names = {t.name for t in elevator.tunables}
+        for tunable in elevator.tunables:
+            if tunable.twin and tunable.twin not in names:
+                yield _diag(kb, elevator.id, "KB106", f"tunable {tunable.name} names twin {tunable.twin!r}")
+    for distro in kb.section("distributions"):
+        for ref in distro.persistence:
+            if ref not in persistence:
+                yield _diag(kb, distro.id, "KB106", f"unknown persistence method {ref!r}")
+    for entity in (*kb.section("caveats"), *kb.section("evidence")):
+        for ref in entity.related:
+            if kb.get(ref) is None:
+                yield _diag(kb, entity.id, "KB106", f"related id {ref!r} is not in the KB")
+    for item in kb.section("disagreements"):
+        if kb.get(item.subject) is None:
+            yield _diag(kb, item.id, "KB106", f"subject {item.subject!r} is not in the KB")
+    for sysctl in kb.section("sysctls"):
+        if sysctl.pairs_with and kb.get(sysctl.pairs_with) is None:
+            yield _diag(kb, sysctl.id, "KB106", f"pairs_with {sysctl.pairs_with!r} is not in the KB")
+
+
+def _check_facts(kb: Kb) -> Iterator[Diagnostic]:
+    for entity in (*kb.section("hardware"), *kb.section("workloads")):
+        for name in sorted(set(entity.facts) - set(FACTS)):
+            yield _diag(kb, entity.id, "KB105", f"unknown fact {name!r}")
+    for rule in kb.section("rules"):
+        for name in unknown_facts(rule.when):
+            yield _diag(kb, rule.id, "KB105", f"condition uses unknown fact {name!r}")
+
+
+def _check_rules(kb: Kb) -> Iterator[Diagnostic]:
+    from iosched.context import ContextError, facts_for_example
+    from iosched.engine import action_problem
+
+    for rule in kb.section("rules"):
+        for action in rule.actions:
+            if (problem := action_problem(kb, action)) is not None:
+                yield _diag(kb, rule.id, "KB108", problem)
+        for n, example in enumerate(rule.examples, 1):
+            try:
+                facts = facts_for_example(kb, example.context)
+            except ContextError as exc:
+                yield _diag(kb, rule.id, "KB109", f"example {n}: {exc}")
+                continue
+            fired = rule.when.evaluate(facts)
+            if fired != (example.expect == "fires"):
+                yield _diag(kb, rule.id, "KB109", f"example {n} expects {example.expect}, but the rule "
+                            f"{'fires' if fired else 'is silent'}")  # fmt: skip
+
+
+def check(kb: Kb) -> list[Diagnostic]:
+    """All cross-entity problems, sorted by file and line."""
+    found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb)]
+    if kb.section("rules") and not any(d.code == "KB105" for d in found):
+        found += _check_rules(kb)
+    return sorted(set(found), key=lambda d: (d.file, d.line, d.code, d.message))

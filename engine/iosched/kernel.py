@@ -1,0 +1,36 @@
+"""Kernel versions compared as versions, never as strings or floats."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_VERSION = re.compile(r"(\d{1,2})\.(\d{1,3})(?:\.(\d{1,4}))?(?:[-+~_.][0-9A-Za-z._+~-]{0,64})?")
+
+
+class KernelVersion(NamedTuple):
+    """A kernel release as (major, minor, patch); ``5.10`` > ``5.9``."""
+
+    major: int
+    minor: int
+    patch: int = 0
+
+    @classmethod
+    def parse(cls, text: object) -> KernelVersion:
+        """Parse ``6.8``, ``6.8.12`` or ``6.8.0-45-generic``; raise ValueError otherwise."""
+        if isinstance(text, KernelVersion):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f'kernel version must be a quoted string such as "5.10", not {text!r}')
+        m = _VERSION.fullmatch(text.strip())
+        if m is None:
+            raise ValueError(f"not a kernel version: {text!r} (expected X.Y or X.Y.Z)")
+        return cls(int(m[1]), int(m[2]), int(m[3] or 0))
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}" + (f".{self.patch}" if self.patch else "")
+
+
+def in_range(version: KernelVersion, since: KernelVersion | None, until: KernelVersion | None) -> bool:
+    """True when ``since <= version < until`` (either bound may be open)."""
+    return (since is None or version >= since) and (until is None or version < until)
