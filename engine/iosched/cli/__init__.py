@@ -10,9 +10,6 @@ from typing import NoReturn
 from iosched import __version__
 from iosched.errors import UsageError
 
-COMMANDS = ("kbcmd",)
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
@@ -30,9 +27,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"iosched {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMANDS:
-        import_module(f"iosched.cli.{name}").register(sub, common)
+    for name in _command_modules():
+        module = import_module(f"iosched.cli.{name}")
+        if hasattr(module, "register"):
+            module.register(sub, common)
     return parser
+
+
+def _command_modules() -> list[str]:
+    """Every module of this package that has ``register(sub, common)``; sorted, so help is stable."""
+    import pkgutil
+
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 
 
 def _directory(text: str):  # noqa: ANN202 - argparse type
