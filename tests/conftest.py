@@ -18,3 +18,12 @@ def kb() -> Kb:
     loaded, diagnostics = load([bundled_kb()])
     assert diagnostics == []
     return loaded
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-goldens", action="store_true", help="rewrite tests/plans/*/expected.* from the code")
+
+
+@pytest.fixture(scope="session")
+def update_goldens(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-goldens"))

@@ -102,7 +102,7 @@ def _check_facts(kb: Kb) -> Iterator[Diagnostic]:
         for name in sorted(set(entity.facts) - set(FACTS)):
             yield _diag(kb, entity.id, "KB105", f"unknown fact {name!r}")
     for rule in kb.section("rules"):
-        for name in unknown_facts(rule.when):
+        for name in unknown_facts(rule.when, rule.actions):
             yield _diag(kb, rule.id, "KB105", f"condition uses unknown fact {name!r}")
 
 

@@ -353,12 +353,20 @@ class Source(Model):
 
 
 class HardwarePreset(Sourced):
+    """A class of device for ``--hw``: the facts rules see, and how its driver reaches the block layer."""
+
     kind: ClassVar[str] = "hardware preset"
     id: Id
     title: Text
     summary: Text
     facts: dict[Id, Value]
+    scsi: bool = False
+    blk_mq_since: Kernel | None = None
+    default_elevator: dict[Literal["legacy", "blk-mq"], Id] = {}
+    udev_match: Text
+    example_device: Id
     notes: tuple[Text, ...] = ()
+    caveats: tuple[Id, ...] = ()
 
 
 class Workload(Sourced):
@@ -369,6 +377,16 @@ class Workload(Sourced):
     goal: Goal
     facts: dict[Id, Value] = {}
     notes: tuple[Text, ...] = ()
+
+
+class Assumption(Sourced):
+    """What advise assumes when the context does not say."""
+
+    kind: ClassVar[str] = "assumption"
+    id: Id
+    fact: Id
+    value: Value
+    text: Text
 
 
 class Rule(Sourced):
@@ -400,6 +418,7 @@ SECTIONS: dict[str, type[Model]] = {
     "hardware": HardwarePreset,
     "workloads": Workload,
     "rules": Rule,
+    "assumptions": Assumption,
 }
 
 

@@ -46,7 +46,9 @@ class Compare(_Model):
         value = facts.get(self.fact)
         if op == "exists":
             return (value is not None) is expected
-        return value is not None and compare(self.fact, op, value, expected)
+        if value is None:
+            return op in ("ne", "not_in")
+        return compare(self.fact, op, value, expected)
 
     def facts(self) -> Iterator[Compare]:
         yield self
@@ -123,11 +125,24 @@ Condition = Annotated[
 
 
 class Action(_Model):
-    """Set one thing: ``scheduler``, a tunable, a queue attribute, a sysctl, a boot parameter or mount option."""
+    """Set one thing: ``scheduler``, a tunable, a queue attribute, a sysctl, a boot parameter or mount option.
+
+    The value is a constant (``to``) or the value of a registered fact (``to_fact``, e.g. ``measured.best``).
+    """
 
     set: StrictStr
-    to: Scalar
+    to: Scalar | None = None
+    to_fact: StrictStr | None = None
     note: StrictStr | None = None
+
+    @model_validator(mode="after")
+    def _one_value(self) -> Self:
+        if (self.to is None) == (self.to_fact is None):
+            raise ValueError("an action needs exactly one of to, to_fact")
+        return self
+
+    def value(self, facts: Mapping[str, Any]) -> Any:
+        return facts.get(self.to_fact) if self.to_fact else self.to
 
 
 class RuleExample(_Model):
@@ -146,5 +161,6 @@ def referenced_facts(condition: Condition) -> set[str]:
     return {c.fact for c in condition.facts()}
 
 
-def unknown_facts(condition: Condition) -> list[str]:
-    return sorted(f for f in referenced_facts(condition) if f not in FACTS)
+def unknown_facts(condition: Condition, actions: tuple[Action, ...] = ()) -> list[str]:
+    used = referenced_facts(condition) | {a.to_fact for a in actions if a.to_fact}
+    return sorted(f for f in used if f not in FACTS)

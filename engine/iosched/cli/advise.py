@@ -1,0 +1,104 @@
+"""``iosched advise``: from hardware, kernel and workload to a plan with copy-paste commands."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from iosched.cli.output import write, write_markdown
+from iosched.errors import UsageError
+
+FORMATS = ("text", "markdown", "json", "sh")
+CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "cache", "fs", "goal", "io_path")
+MAX_CONTEXT_BYTES = 64 * 1024
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("advise", parents=[common], help="the plan for a device: elevator, settings, commands")
+    p.add_argument("--hw", help="hardware preset (iosched list hardware)")
+    p.add_argument("--workload", help="workload (iosched list workloads)")
+    p.add_argument("--kernel", help="kernel version X.Y[.Z] (default: the distribution's, else assumed)")
+    p.add_argument("--distro", help="distribution id, e.g. sles12sp5, rhel9, ubuntu2404 (iosched list distributions)")
+    p.add_argument("--device", help="kernel device name, e.g. sda, nvme0n1, dm-0")
+    p.add_argument("--serial", help="ID_SERIAL of the device, to key the udev rule on it")
+    p.add_argument("--cache", choices=("volatile", "battery-backed", "none"), help="write cache protection")
+    p.add_argument("--fs", help="file system on the device (ext4, xfs, btrfs ...)")
+    p.add_argument("--goal", choices=("latency", "throughput", "fairness"), help="objective (default: the workload's)")
+    p.add_argument("--io-path", dest="io_path", choices=("legacy", "blk-mq", "bio"), help="override the block path")
+    p.add_argument("--context", type=Path, metavar="FILE", help="YAML or JSON file with the same fields")
+    p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
+    p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
+    p.add_argument("--results", type=Path, nargs="+", metavar="FILE", help="benchmark results to fold in")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.set_defaults(func=cmd_advise)
+
+
+def _read_context(path: Path) -> dict:
+    from iosched.yamlsrc import YamlError, parse
+
+    try:
+        if not path.is_file():
+            raise UsageError(f"context file {path}: not a regular file")
+        if path.stat().st_size > MAX_CONTEXT_BYTES:
+            raise UsageError(f"context file {path}: larger than {MAX_CONTEXT_BYTES // 1024} KiB")
+        data = parse(path.read_bytes()).data
+    except YamlError as exc:
+        raise UsageError(f"context file {path}:{exc.line}: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"context file {path}: {exc.strerror or exc}") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"context file {path}: expected a mapping such as {{hw: ssd, workload: db}}")
+    return data
+
+
+def _context(args: argparse.Namespace):  # noqa: ANN202 - returns iosched.context.Context
+    from iosched import examples
+    from iosched.context import Context, ContextError
+
+    data: dict = {}
+    if args.example:
+        path = examples.path(args.example)
+        if path is None:
+            raise UsageError(f"unknown example {args.example!r}; valid: {', '.join(examples.names())}")
+        data.update(_read_context(path))
+    if args.context:
+        data.update(_read_context(args.context))
+    data.update({k: getattr(args, k) for k in CONTEXT_FLAGS if getattr(args, k) is not None})
+    try:
+        return Context.from_mapping(data)
+    except ContextError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_advise(args: argparse.Namespace) -> int:
+    if args.list_examples:
+        from iosched import examples
+
+        write("\n".join(examples.names()))
+        return 0
+    from iosched.context import ContextError
+    from iosched.engine import advise
+    from iosched.kbcache import load_checked
+
+    ctx = _context(args)
+    kb = load_checked(args.kb)
+    if args.results:
+        from iosched.cli.results import with_results
+
+        ctx = with_results(kb, ctx, args.results)
+    try:
+        plan = advise(kb, ctx)
+    except ContextError as exc:
+        raise UsageError(str(exc)) from None
+    if args.format == "json":
+        from iosched.render.plan_json import render
+    elif args.format == "sh":
+        from iosched.render.plan_shell import render
+    else:
+        from iosched.render.plan_markdown import render
+    text = render(kb, plan)
+    if args.format == "text":
+        write_markdown(text, "text")
+    else:
+        write(text)
+    return 0

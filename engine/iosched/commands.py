@@ -1,0 +1,62 @@
+"""Shell command text for plan steps. Every argument is quoted; names were validated upstream."""
+
+from __future__ import annotations
+
+from shlex import quote
+
+UDEV_FILE = "/etc/udev/rules.d/60-iosched.rules"
+SYSCTL_FILE = "/etc/sysctl.d/90-iosched.conf"
+UDEV_RELOAD = "sudo udevadm control --reload && sudo udevadm trigger --action=change --subsystem-match=block"
+
+
+def sysfs_path(device: str, attribute: str) -> str:
+    return f"/sys/block/{device}/queue/{attribute}"
+
+
+def sysfs_write(device: str, attribute: str, value: str) -> str:
+    return f"echo {quote(value)} | sudo tee {quote(sysfs_path(device, attribute))} >/dev/null"
+
+
+def sysfs_read(device: str, attribute: str) -> str:
+    return f"cat {quote(sysfs_path(device, attribute))}"
+
+
+def udev_assignment(attribute: str, value: str) -> str:
+    return f'ATTR{{queue/{attribute}}}="{value}"'
+
+
+def udev_rule(match: str, assignments: list[str]) -> str:
+    """One rule line: udev applies the assignments in order, so the scheduler must come first."""
+    head = 'ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk"'
+    return ", ".join([head, match, *assignments])
+
+
+def udev_match(serial: str | None, preset_match: str) -> str:
+    return f'ENV{{ID_SERIAL}}=="{serial}"' if serial else preset_match
+
+
+def file_install(path: str, content: str) -> str:
+    """A copy-paste command that writes ``content`` to ``path`` as root."""
+    return f"printf '%s\\n' {quote(content)} | sudo tee {quote(path)} >/dev/null"
+
+
+def sysctl_write(name: str, value: str) -> str:
+    return f"sudo sysctl -w {quote(f'{name}={value}')}"
+
+
+def sysctl_read(name: str) -> str:
+    return f"sysctl -n {quote(name)}"
+
+
+def sysctl_line(name: str, value: str) -> str:
+    return f"{name} = {value}"
+
+
+def grub_append(parameter: str, grub_update: str) -> str:
+    edit = f"sudo sed -i 's/^GRUB_CMDLINE_LINUX=\"/&{parameter} /' /etc/default/grub"
+    return f"{edit} && sudo {grub_update}"
+
+
+def grub_remove(parameter: str, grub_update: str) -> str:
+    edit = f"sudo sed -i 's/{parameter} //' /etc/default/grub"
+    return f"{edit} && sudo {grub_update}"

@@ -1,0 +1,83 @@
+"""A plan as Markdown: the answer a support desk pastes into a ticket (no ANSI codes)."""
+
+from __future__ import annotations
+
+from iosched.kb import Kb
+from iosched.plan import Plan, Step
+
+
+def _fence(text: str, lang: str = "sh") -> str:
+    return f"```{lang}\n{text}\n```"
+
+
+def _source_link(kb: Kb, ident: str) -> str:
+    source = kb.get(ident)
+    if source is None:
+        return f"`{ident}`"
+    target = source.url or source.path
+    return (
+        f"[{source.title}]({target}) (`{ident}`)" if source.url else f"{source.title} ({target}, `{ident}`)"
+    )
+
+
+def _step(n: int, step: Step) -> list[str]:
+    lines = [f"### {n}. {step.title}", ""]
+    for rule, reason in zip(step.because, step.reasons, strict=True):
+        lines.append(f"- **{rule}**: {reason}")
+    lines += ["", "Apply now:", "", _fence(step.command), ""]
+    lines += [f"Persist ({step.persist_method}):", "", _fence(step.persist, "text"), ""]
+    lines += [f"Verify (expect `{step.expect}`):", "", _fence(step.verify), ""]
+    lines += [f"Undo{f' (previous: `{step.previous}`)' if step.previous else ''}:", "", _fence(step.undo), ""]
+    for alternative in step.alternatives:
+        lines += [f"Alternative: {alternative}", ""]
+    return lines
+
+
+def render(kb: Kb, plan: Plan) -> str:
+    ctx = ", ".join(f"{k}={v}" for k, v in plan.context.items())
+    chosen = f"`{plan.scheduler}`" if plan.scheduler else "no change (no rule applies)"
+    lines = [
+        "## iosched plan",
+        "",
+        f"**Scheduler for `{plan.device}`:** {chosen} (kernel {plan.kernel}, {plan.io_path} path)",
+        "",
+        f"Context: {ctx}",
+        "",
+    ]
+    if plan.steps:
+        lines += ["**Summary**", ""] + [f"{n}. {s.title} ({', '.join(s.because)})" for n, s in
+                                         enumerate(plan.steps, 1)] + [""]  # fmt: skip
+    if plan.measured:
+        lines += ["**Measured**", ""] + [f"- {m}" for m in plan.measured] + [""]
+    if plan.warnings:
+        lines += ["## Warnings", ""]
+        lines += [
+            f"- **{w.severity}** `{w.id}`{f' ({w.risk})' if w.risk else ''}: {w.text}" for w in plan.warnings
+        ]
+        lines.append("")
+    if plan.steps:
+        lines += ["## Steps", ""]
+        for n, step in enumerate(plan.steps, 1):
+            lines += _step(n, step)
+    if plan.files:
+        lines += ["## Persistent files", ""]
+        for path, content in plan.files.items():
+            lines += [f"`{path}`:", "", _fence(content, "text"), ""]
+    if plan.advice:
+        lines += (
+            ["## Also consider", ""] + [f"- **{a.severity}** `{a.id}`: {a.text}" for a in plan.advice] + [""]
+        )
+    if plan.overridden:
+        lines += ["## Rules that did not apply", ""]
+        lines += [f"- `{o.rule}` wanted {o.target} = `{o.value}`: {o.why}" for o in plan.overridden] + [""]
+    if plan.assumptions:
+        lines += (
+            ["## Assumptions", ""] + [f"- {a.fact} = `{a.value}`: {a.text}" for a in plan.assumptions] + [""]
+        )
+    cited = dict.fromkeys([*plan.sources, *(s for w in plan.warnings for s in w.sources)])
+    if cited:
+        lines += ["## Sources", ""] + [f"- {_source_link(kb, s)}" for s in cited] + [""]
+    lines.append(
+        f"_iosched {plan.iosched_version}, KB {plan.kb_version}. Rules fired: {', '.join(plan.fired)}._"
+    )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,29 @@
+"""Strategies over every context the KB can describe."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from iosched.context import CACHES, GOALS, Context
+from iosched.kbload import load
+from iosched.paths import bundled_kb
+
+KB = load([bundled_kb()])[0]
+KERNELS = ["2.6.32", "3.0", "3.10", "3.13", "3.19", "4.4", "4.12", "4.14", "4.18", "4.19", "5.0", "5.4", "5.14",
+           "6.1", "6.8", "6.12"]  # fmt: skip
+
+
+@st.composite
+def contexts(draw: st.DrawFn) -> Context:
+    """A context built from KB ids: a distribution (implying its kernel) or an explicit kernel."""
+    distro = draw(st.none() | st.sampled_from([d.id for d in KB.section("distributions")]))
+    filesystems = sorted({m.filesystem for m in KB.section("mount_options")})
+    return Context(
+        hw=draw(st.sampled_from([h.id for h in KB.section("hardware")])),
+        workload=draw(st.none() | st.sampled_from([w.id for w in KB.section("workloads")])),
+        distro=distro,
+        kernel=None if distro and draw(st.booleans()) else draw(st.sampled_from(KERNELS)),
+        cache=draw(st.none() | st.sampled_from(CACHES)),
+        fs=draw(st.none() | st.sampled_from(filesystems)),
+        goal=draw(st.none() | st.sampled_from(GOALS)),
+    )

@@ -1,0 +1,56 @@
+"""`iosched kb check`: the bundled KB is clean; each diagnostic code has a mini-KB that triggers it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from iosched.cli import main
+from iosched.diagnostics import CODES
+from iosched.kbload import load
+
+INVALID = Path(__file__).parent / "invalid"
+CASES = sorted(p for p in INVALID.iterdir() if p.is_dir())
+LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): (?P<code>KB\d{3}) \S")
+
+
+def test_every_code_has_a_failing_mini_kb() -> None:
+    assert {p.name for p in CASES} == set(CODES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+def test_mini_kb_reports_exactly_its_code(case: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, diagnostics = load([case])
+    assert [d.code for d in diagnostics] == [case.name]
+    assert main(["kb", "check", str(case)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    match = LINE.match(out[0])
+    assert match and match["code"] == case.name and int(match["line"]) >= 0
+    assert Path(match["file"]).name == "kb.yaml"
+
+
+def test_bundled_kb_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["kb", "check"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("ok")
+
+
+def test_layer_overrides_and_adds(tmp_path: Path, kb) -> None:  # noqa: ANN001
+    from iosched.paths import bundled_kb
+
+    source = kb.section("sources")[0]
+    (tmp_path / "site.yaml").write_text(
+        "caveats:\n"
+        "  - {id: site-array-x, title: Our array, risk: performance, text: Leave it on none., "
+        f"sources: [{source.id}]}}\n"
+    )
+    layered, diagnostics = load([bundled_kb(), tmp_path])
+    assert diagnostics == []
+    assert layered.get("site-array-x").title == "Our array"
+    assert len(layered.section("caveats")) == len(kb.section("caveats")) + 1
+
+
+def test_missing_directory_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["kb", "check", "/nonexistent/kb"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
