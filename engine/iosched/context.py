@@ -94,13 +94,16 @@ def _assumption(kb: Kb, fact: str) -> Assumed:
 
 def _io_path(kb: Kb, hardware: Any, kernel: KernelVersion, distro: Any | None) -> tuple[str, str]:
     """The block-layer path of this class of device on this kernel, and why."""
-    legacy_gone = min((e.removed_in for e in kb.section("elevators") if e.io_path == "legacy" and e.removed_in),
+    legacy_gone = max((e.removed_in for e in kb.section("elevators") if e.io_path == "legacy" and e.removed_in),
                       default=None)  # fmt: skip
     if legacy_gone and kernel >= legacy_gone:
         return "blk-mq", f"the legacy block layer is gone since {legacy_gone}"
     if hardware.scsi and distro is not None and kernel == distro.kernel:
         path = "blk-mq" if distro.scsi_blk_mq else "legacy"
-        return path, f"{distro.name} {'enables' if distro.scsi_blk_mq else 'does not enable'} scsi-mq by default"
+        return (
+            path,
+            f"{distro.name} {'enables' if distro.scsi_blk_mq else 'does not enable'} scsi-mq by default",
+        )
     if hardware.blk_mq_since and kernel >= hardware.blk_mq_since:
         return "blk-mq", f"{hardware.title} uses blk-mq by default since {hardware.blk_mq_since}"
     if hardware.scsi or "legacy" in hardware.default_elevator:

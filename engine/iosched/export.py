@@ -24,5 +24,5 @@ def export_kb(kb: Kb) -> dict[str, Any]:
 
 
 def export_entity(entity: Any) -> dict[str, Any]:
-    data = entity.model_dump(mode="json", by_alias=True, exclude_none=True)
+    data = entity.model_dump(mode="json", by_alias=True)
     return {"id": entity.id, **data}

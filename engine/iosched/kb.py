@@ -67,9 +67,7 @@ class Kb:
     def elevators_on(self, kernel: KernelVersion, io_path: str) -> list[Any]:
         """Elevators that exist on ``kernel`` for devices on ``io_path``."""
         return [
-            e
-            for e in self.section("elevators")
-            if e.io_path == io_path and in_range(kernel, e.added_in, e.removed_in)
+            e for e in self.section("elevators") if e.io_path == io_path and in_range(kernel, e.added_in, e.removed_in)
         ]
 
     def setting(self, ident: str) -> Any | None:

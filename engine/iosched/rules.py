@@ -8,7 +8,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictFloat, StrictInt, StrictStr, Tag, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    Tag,
+    model_validator,
+)
 
 from iosched.facts import FACTS, compare
 
@@ -57,8 +68,13 @@ class Compare(_Model):
         ((op, expected),) = self.operators()
         symbol = {"eq": "==", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "in": "in",
                   "not_in": "not in", "exists": "exists:"}[op]  # fmt: skip
-        shown = f"[{', '.join(map(str, expected))}]" if isinstance(expected, tuple) else str(expected).lower() \
-            if isinstance(expected, bool) else str(expected)
+        shown = (
+            f"[{', '.join(map(str, expected))}]"
+            if isinstance(expected, tuple)
+            else str(expected).lower()
+            if isinstance(expected, bool)
+            else str(expected)
+        )
         return f"{self.fact} {symbol} {shown}"
 
 

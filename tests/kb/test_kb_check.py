@@ -36,7 +36,7 @@ def test_bundled_kb_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.rstrip().endswith("ok")
 
 
-def test_layer_overrides_and_adds(tmp_path: Path, kb) -> None:  # noqa: ANN001
+def test_layer_overrides_and_adds(tmp_path: Path, kb) -> None:
     from iosched.paths import bundled_kb
 
     source = kb.section("sources")[0]

@@ -25,7 +25,7 @@ documents = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st
 def test_any_document_loads_or_is_rejected_with_a_code(document: object) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "kb.yaml").write_text(yaml.safe_dump(document))
-        kb, diagnostics = load([Path(tmp)])
+        _kb, diagnostics = load([Path(tmp)])
     assert all(d.code in CODES for d in diagnostics)
     assert all(d.line >= 0 for d in diagnostics)
 
@@ -39,7 +39,7 @@ def test_any_bytes_are_rejected_or_loaded_cleanly(raw: bytes) -> None:
     assert all(d.code in CODES for d in diagnostics)
 
 
-def test_export_round_trips_every_entity(kb) -> None:  # noqa: ANN001
+def test_export_round_trips_every_entity(kb) -> None:
     exported = export_kb(kb)
     for section, model in SECTIONS.items():
         entities = kb.section(section)

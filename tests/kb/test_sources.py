@@ -14,7 +14,7 @@ from iosched.kbcheck import _walk
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_every_fact_has_a_source(kb) -> None:  # noqa: ANN001
+def test_every_fact_has_a_source(kb) -> None:
     unsourced = []
     for section, entities in kb.sections.items():
         for entity in entities:
@@ -26,13 +26,13 @@ def test_every_fact_has_a_source(kb) -> None:  # noqa: ANN001
     assert unsourced == []
 
 
-def test_every_cited_source_is_defined_and_locatable(kb) -> None:  # noqa: ANN001
+def test_every_cited_source_is_defined_and_locatable(kb) -> None:
     sources = {s.id: s for s in kb.section("sources")}
     for source in sources.values():
         assert source.url or source.path
 
 
-def test_seed_sources_point_at_real_seed_files(kb) -> None:  # noqa: ANN001
+def test_seed_sources_point_at_real_seed_files(kb) -> None:
     shared = ROOT.parent / "shared"
     seeds = [s for s in kb.section("sources") if s.type == "seed"]
     assert len(seeds) == len(list((shared / "seeds").glob("*.txt")))

@@ -10,6 +10,7 @@ from typing import NoReturn
 from iosched import __version__
 from iosched.errors import UsageError
 
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
@@ -41,7 +42,7 @@ def _command_modules() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 
 
-def _directory(text: str):  # noqa: ANN202 - argparse type
+def _directory(text: str):
     from pathlib import Path
 
     path = Path(text)

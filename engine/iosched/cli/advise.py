@@ -34,6 +34,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _read_context(path: Path) -> dict:
+    from iosched.context import Context, ContextError
     from iosched.yamlsrc import YamlError, parse
 
     try:
@@ -46,12 +47,14 @@ def _read_context(path: Path) -> dict:
         raise UsageError(f"context file {path}:{exc.line}: {exc}") from None
     except OSError as exc:
         raise UsageError(f"context file {path}: {exc.strerror or exc}") from None
-    if not isinstance(data, dict):
-        raise UsageError(f"context file {path}: expected a mapping such as {{hw: ssd, workload: db}}")
+    try:
+        Context.from_mapping(data)
+    except ContextError as exc:
+        raise UsageError(f"context file {path}: {exc}") from None
     return data
 
 
-def _context(args: argparse.Namespace):  # noqa: ANN202 - returns iosched.context.Context
+def _context(args: argparse.Namespace):
     from iosched import examples
     from iosched.context import Context, ContextError
 

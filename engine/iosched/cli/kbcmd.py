@@ -43,7 +43,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if diagnostics else 0
 
 
-def _as_dict(d) -> dict:  # noqa: ANN001
+def _as_dict(d) -> dict:
     return {"code": d.code, "file": d.file, "line": d.line, "message": d.message}
 
 

@@ -21,5 +21,5 @@ def write_markdown(markdown: str, fmt: str) -> None:
         write(markdown)
 
 
-def format_option(parser, choices: tuple[str, ...] = ("text", "markdown", "json")) -> None:  # noqa: ANN001
+def format_option(parser, choices: tuple[str, ...] = ("text", "markdown", "json")) -> None:
     parser.add_argument("--format", choices=choices, default="text", help="output format (default: text)")

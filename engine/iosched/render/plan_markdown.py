@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from iosched import commands as cmd
 from iosched.kb import Kb
 from iosched.plan import Plan, Step
+
+_RELOAD = {cmd.UDEV_FILE: cmd.UDEV_RELOAD, cmd.SYSCTL_FILE: f"sudo sysctl -p {cmd.SYSCTL_FILE}"}
 
 
 def _fence(text: str, lang: str = "sh") -> str:
@@ -15,9 +18,7 @@ def _source_link(kb: Kb, ident: str) -> str:
     if source is None:
         return f"`{ident}`"
     target = source.url or source.path
-    return (
-        f"[{source.title}]({target}) (`{ident}`)" if source.url else f"{source.title} ({target}, `{ident}`)"
-    )
+    return f"[{source.title}]({target}) (`{ident}`)" if source.url else f"{source.title} ({target}, `{ident}`)"
 
 
 def _step(n: int, step: Step) -> list[str]:
@@ -25,7 +26,9 @@ def _step(n: int, step: Step) -> list[str]:
     for rule, reason in zip(step.because, step.reasons, strict=True):
         lines.append(f"- **{rule}**: {reason}")
     lines += ["", "Apply now:", "", _fence(step.command), ""]
-    lines += [f"Persist ({step.persist_method}):", "", _fence(step.persist, "text"), ""]
+    where = {"udev-rule": f" in `{cmd.UDEV_FILE}`", "sysctl-d": f" in `{cmd.SYSCTL_FILE}`"}
+    lines += [f"Persist ({step.persist_method}{where.get(step.persist_method, '')}):", "",
+              _fence(step.persist, "text"), ""]  # fmt: skip
     lines += [f"Verify (expect `{step.expect}`):", "", _fence(step.verify), ""]
     lines += [f"Undo{f' (previous: `{step.previous}`)' if step.previous else ''}:", "", _fence(step.undo), ""]
     for alternative in step.alternatives:
@@ -51,9 +54,7 @@ def render(kb: Kb, plan: Plan) -> str:
         lines += ["**Measured**", ""] + [f"- {m}" for m in plan.measured] + [""]
     if plan.warnings:
         lines += ["## Warnings", ""]
-        lines += [
-            f"- **{w.severity}** `{w.id}`{f' ({w.risk})' if w.risk else ''}: {w.text}" for w in plan.warnings
-        ]
+        lines += [f"- **{w.severity}** `{w.id}`{f' ({w.risk})' if w.risk else ''}: {w.text}" for w in plan.warnings]
         lines.append("")
     if plan.steps:
         lines += ["## Steps", ""]
@@ -62,22 +63,17 @@ def render(kb: Kb, plan: Plan) -> str:
     if plan.files:
         lines += ["## Persistent files", ""]
         for path, content in plan.files.items():
-            lines += [f"`{path}`:", "", _fence(content, "text"), ""]
+            lines += [f"`{path}`:", "", _fence(content, "text"), "", "Install it:", "",
+                      _fence(f"{cmd.file_install(path, content)}\n{_RELOAD[path]}"), ""]  # fmt: skip
     if plan.advice:
-        lines += (
-            ["## Also consider", ""] + [f"- **{a.severity}** `{a.id}`: {a.text}" for a in plan.advice] + [""]
-        )
+        lines += ["## Also consider", ""] + [f"- **{a.severity}** `{a.id}`: {a.text}" for a in plan.advice] + [""]
     if plan.overridden:
         lines += ["## Rules that did not apply", ""]
         lines += [f"- `{o.rule}` wanted {o.target} = `{o.value}`: {o.why}" for o in plan.overridden] + [""]
     if plan.assumptions:
-        lines += (
-            ["## Assumptions", ""] + [f"- {a.fact} = `{a.value}`: {a.text}" for a in plan.assumptions] + [""]
-        )
+        lines += ["## Assumptions", ""] + [f"- {a.fact} = `{a.value}`: {a.text}" for a in plan.assumptions] + [""]
     cited = dict.fromkeys([*plan.sources, *(s for w in plan.warnings for s in w.sources)])
     if cited:
         lines += ["## Sources", ""] + [f"- {_source_link(kb, s)}" for s in cited] + [""]
-    lines.append(
-        f"_iosched {plan.iosched_version}, KB {plan.kb_version}. Rules fired: {', '.join(plan.fired)}._"
-    )
+    lines.append(f"_iosched {plan.iosched_version}, KB {plan.kb_version}. Rules fired: {', '.join(plan.fired)}._")
     return "\n".join(lines) + "\n"

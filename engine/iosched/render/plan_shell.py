@@ -112,14 +112,14 @@ def render(kb: Kb, plan: Plan) -> str:
         f"# iosched {plan.iosched_version} plan (KB {plan.kb_version}): iosched advise {context}",
         f"# Scheduler for {plan.device}: {plan.scheduler or 'unchanged'} (kernel {plan.kernel}, {plan.io_path})",
     ]
-    head += [f"# WARNING {w.id}: {w.text}" for w in plan.warnings]
+    head += [f"# WARNING {w.id}: {' '.join(w.text.split())}" for w in plan.warnings]
     body = _PRELUDE.replace("__DEV__", quote(plan.device)).splitlines()
-    body += (
-        _checks(plan) + ["", "# undo journal first: nothing changes before it is written"] + _journal(plan)
-    )
-    body += ["", "# apply"]
+    body += [*_checks(plan), "", "# undo journal first: nothing changes before it is written", *_journal(plan)]
+    body += ["", "# from here on, any failure rolls back what was applied", "DONE=0",
+             'rollback() { [ "$DONE" = 1 ] || { echo "iosched: failed; rolling back" >&2; sh "$JOURNAL"; }; }',
+             "trap rollback EXIT", "", "# apply"]  # fmt: skip
     for step in plan.steps:
         body += _apply(step)
-    body += ["", "# persist"] + _persist(plan)
-    body += ["", 'echo "iosched: applied; to undo: sh $JOURNAL"']
+    body += ["", "# persist", *_persist(plan)]
+    body += ["", "DONE=1", 'echo "iosched: applied; to undo: sh $JOURNAL"']
     return "\n".join(head + body) + "\n"

@@ -1,0 +1,53 @@
+"""Start-up of everyday commands as a ratio to a bare interpreter (`python -c pass`).
+
+Run: python bench/startup.py [--runs N]. Each command runs as a fresh process; the compiled KB cache is
+warmed once first (its cost is shown separately as "cold cache").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+COMMANDS = {
+    "explain mq-deadline.read_expire": ["explain", "mq-deadline.read_expire", "--format", "markdown"],
+    "list elevators": ["list", "elevators", "--format", "markdown"],
+    "kb export": ["kb", "export"],
+    "advise --hw ssd --workload db": ["advise", "--hw", "ssd", "--workload", "db", "--format", "json"],
+    "advise --example pg-vm-ubuntu1604 (sh)": ["advise", "--example", "pg-vm-ubuntu1604", "--format", "sh"],
+}
+
+
+def timed(argv: list[str], env: dict[str, str], runs: int) -> float:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "IOSCHED_CACHE_DIR": cache}
+        iosched = [sys.executable, "-m", "iosched"]
+        bare = timed([sys.executable, "-c", "pass"], env, args.runs)
+        cold = timed([*iosched, "kb", "export"], {**env, "IOSCHED_CACHE_DIR": tempfile.mkdtemp()}, 1)
+        print(f"bare interpreter: {bare * 1000:.1f} ms (median of {args.runs})")
+        print(f"{'command':45} {'ms':>8} {'x bare':>8}")
+        print(f"{'kb export, cold cache (parse + validate)':45} {cold * 1000:8.1f} {cold / bare:8.1f}")
+        for name, argv in COMMANDS.items():
+            t = timed([*iosched, *argv], env, args.runs)
+            print(f"{name:45} {t * 1000:8.1f} {t / bare:8.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""`iosched advise` as a user meets it: formats, and bad input that must fail cleanly with exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from iosched.cli import main
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_contract(kb, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["advise", "--hw", "ssd", "--workload", "db", "--kernel", "6.8", "--format", "json"], capsys)
+    assert code == 0
+    plan = json.loads(out)
+    assert plan["scheduler"] in kb.elevators
+    for step in plan["steps"]:
+        assert {"command", "persist", "verify", "undo", "because", "sources"} <= set(step)
+    for warning in plan["warnings"]:
+        assert {"id", "severity", "text"} <= set(warning)
+
+
+def test_sh_format_is_valid_posix_sh(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["advise", "--example", "pg-vm-ubuntu2404", "--format", "sh"], capsys)
+    assert code == 0 and out.startswith("#!/bin/sh\n")
+    subprocess.run(["sh", "-n"], input=out, text=True, check=True)
+
+
+def test_context_file_matches_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ctx = tmp_path / "ctx.json"
+    ctx.write_text(json.dumps({"hw": "hdd", "workload": "desktop", "kernel": "6.8"}))
+    assert main(["advise", "--context", str(ctx), "--format", "json"]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    assert main(["advise", "--hw", "hdd", "--workload", "desktop", "--kernel", "6.8", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["steps"] == from_file["steps"]
+
+
+BAD_ARGS = {
+    "unknown hardware": ["--hw", "floppy"],
+    "unknown workload": ["--hw", "ssd", "--workload", "bitcoin"],
+    "malformed kernel": ["--hw", "ssd", "--kernel", "six"],
+    "unknown distro": ["--hw", "ssd", "--distro", "beos5"],
+    "shell metacharacters": ["--hw", "ssd", "--device", "sda;rm -rf /"],
+    "path traversal": ["--hw", "ssd", "--device", "../../etc"],
+    "newline": ["--hw", "ssd", "--device", "sda\nreboot"],
+    "non-ascii look-alike": ["--hw", "ssd", "--device", "sd\u0430"],
+    "unknown example": ["--example", "nope"],
+    "missing hw": ["--workload", "db"],
+}
+
+
+@pytest.mark.parametrize("args", BAD_ARGS.values(), ids=BAD_ARGS.keys())
+def test_bad_input_is_one_line_and_exit_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["advise", *args], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("iosched: error: ") and err.count("\n") == 1
+
+
+def test_unknown_hardware_lists_the_valid_ones(kb, capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, err = run(["advise", "--hw", "floppy"], capsys)
+    assert all(h.id in err for h in kb.section("hardware"))
+
+
+HOSTILE_FILES = {
+    "alias bomb": "a: &a [x, x, x]\nb: &b [*a, *a, *a]\nc: &c [*b, *b, *b]\nd: [*c, *c, *c]\n",
+    "list": "- hw\n- ssd\n",
+    "nested value": "hw: {kind: ssd}\n",
+    "unknown key": "hw: ssd\nflavour: vanilla\n",
+    "syntax error": "hw: [ssd\n",
+    "binary": "\x00\x01\x02",
+    "huge": "hw: ssd\n" + "# padding\n" * 20000,
+}
+
+
+@pytest.mark.parametrize("content", HOSTILE_FILES.values(), ids=HOSTILE_FILES.keys())
+def test_hostile_context_file(tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ctx.yaml"
+    path.write_text(content)
+    code, out, err = run(["advise", "--context", str(path)], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("iosched: error: context file") and err.count("\n") == 1
+
+
+def test_context_that_is_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["advise", "--context", str(tmp_path)], capsys)
+    assert code == 2 and "not a regular file" in err
+
+
+def test_unknown_kb_layer_directory(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["advise", "--hw", "ssd", "--kb", "/no/such/dir"], capsys)
+    assert code == 2 and err.count("\n") == 1

@@ -1,0 +1,35 @@
+"""Golden plans in all four formats for the built-in examples (rewrite with --update-goldens)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from iosched import examples
+from iosched.context import Context
+from iosched.engine import advise
+from iosched.render import plan_json, plan_markdown, plan_shell
+
+GOLDEN = Path(__file__).resolve().parents[1] / "plans"
+RENDERERS = {"md": plan_markdown.render, "json": plan_json.render, "sh": plan_shell.render}
+
+
+def _normalise(text: str, kb) -> str:
+    from iosched import __version__
+
+    return text.replace(kb.version, "KBVERSION").replace(__version__, "VERSION")
+
+
+@pytest.mark.parametrize("name", examples.names())
+@pytest.mark.parametrize("fmt", sorted(RENDERERS))
+def test_golden_plan(kb, name: str, fmt: str, update_goldens: bool) -> None:
+    ctx = Context.from_mapping(yaml.safe_load(examples.path(name).read_text()))
+    rendered = _normalise(RENDERERS[fmt](kb, advise(kb, ctx)), kb)
+    golden = GOLDEN / name / f"expected.{fmt}"
+    if update_goldens:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(rendered)
+    assert golden.is_file(), f"missing {golden}; run pytest --update-goldens"
+    assert rendered == golden.read_text()
