@@ -8,6 +8,11 @@ from typing import Any
 
 from iosched.kernel import KernelVersion, in_range
 
+SECTION_NAMES = (
+    "sources", "elevators", "queue_attributes", "sysctls", "boot_parameters", "mount_options", "distributions",
+    "persistence", "caveats", "evidence", "disagreements", "hardware", "workloads", "rules", "assumptions",
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class TunableRef:

@@ -12,6 +12,7 @@ from iosched.diagnostics import KbInvalid
 from iosched.kb import Kb
 from iosched.kbload import fingerprint, load
 from iosched.paths import bundled_kb, cache_dir
+from iosched.records import to_record
 
 
 def layers(extra: list[Path] | None = None) -> list[Path]:
@@ -32,18 +33,29 @@ def load_checked(extra: list[Path] | None = None) -> Kb:
             kb = pickle.load(fh)
             if isinstance(kb, Kb):
                 return kb
-    kb, diagnostics = load(directories)
+    checked, diagnostics = load(directories)
     if diagnostics:
         raise KbInvalid(diagnostics)
+    kb = compile_kb(checked)
     if cached is not None:
         _store(cached, kb)
     return kb
+
+
+def compile_kb(kb: Kb) -> Kb:
+    """The same KB as records (no pydantic needed to use or unpickle it)."""
+    sections = {name: tuple(to_record(e) for e in entities) for name, entities in kb.sections.items()}
+    return Kb(sections=sections, origins=kb.origins, version=kb.version)
 
 
 def _store(path: Path, kb: Kb) -> None:
     with contextlib.suppress(OSError, pickle.PicklingError):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".kb-")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(kb, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(kb, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)

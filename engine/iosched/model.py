@@ -22,6 +22,7 @@ from pydantic import (
     model_validator,
 )
 
+from iosched.behavior import RangeBehavior, SettingBehavior
 from iosched.kernel import KernelVersion
 from iosched.rules import Action, Condition, RuleExample
 
@@ -75,17 +76,12 @@ class ScopedValue(Sourced):
     note: Text | None = None
 
 
-class Range(Model):
+class Range(Model, RangeBehavior):
     min: StrictInt | StrictFloat | None = None
     max: StrictInt | StrictFloat | None = None
 
-    def accepts(self, value: object) -> bool:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return False
-        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
 
-
-class Setting(Sourced):
+class Setting(Sourced, SettingBehavior):
     """Common shape of anything with a value: tunables, queue attributes, sysctls."""
 
     name: Id
@@ -112,16 +108,6 @@ class Setting(Sourced):
         if self.choices and isinstance(self.default, str) and self.default not in self.choices:
             raise ValueError(f"default {self.default!r} is not one of {list(self.choices)}")
         return self
-
-    def accepts(self, value: object) -> bool:
-        """Whether ``value`` is a valid setting (range and choices from the KB)."""
-        if self.unit == "bool":
-            return value in (0, 1) and not isinstance(value, float)
-        if self.choices:
-            return value in self.choices
-        if self.range:
-            return self.range.accepts(value)
-        return isinstance(value, int | float | str) and not isinstance(value, bool)
 
 
 class Tunable(Setting):

@@ -5,7 +5,6 @@ A condition is ``all``/``any``/``not`` over comparisons of registered facts; the
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import (
@@ -21,17 +20,24 @@ from pydantic import (
     model_validator,
 )
 
-from iosched.facts import FACTS, compare
+from iosched.behavior import (
+    OPERATORS,
+    ActionBehavior,
+    AllBehavior,
+    AnyBehavior,
+    CompareBehavior,
+    NotBehavior,
+)
+from iosched.facts import FACTS
 
 Scalar = StrictBool | StrictInt | StrictFloat | StrictStr
-OPERATORS = ("eq", "ne", "in", "not_in", "gt", "gte", "lt", "lte", "exists")
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True, populate_by_name=True)
 
 
-class Compare(_Model):
+class Compare(_Model, CompareBehavior):
     fact: StrictStr
     eq: Scalar | None = None
     ne: Scalar | None = None
@@ -49,78 +55,17 @@ class Compare(_Model):
             raise ValueError(f"a comparison needs exactly one of {', '.join(OPERATORS)}")
         return self
 
-    def operators(self) -> list[tuple[str, Any]]:
-        return [(op, v) for op in OPERATORS if (v := getattr(self, "in_" if op == "in" else op)) is not None]
 
-    def evaluate(self, facts: Mapping[str, Any]) -> bool:
-        ((op, expected),) = self.operators()
-        value = facts.get(self.fact)
-        if op == "exists":
-            return (value is not None) is expected
-        if value is None:
-            return op in ("ne", "not_in")
-        return compare(self.fact, op, value, expected)
-
-    def facts(self) -> Iterator[Compare]:
-        yield self
-
-    def describe(self) -> str:
-        ((op, expected),) = self.operators()
-        symbol = {"eq": "==", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "in": "in",
-                  "not_in": "not in", "exists": "exists:"}[op]  # fmt: skip
-        shown = (
-            f"[{', '.join(map(str, expected))}]"
-            if isinstance(expected, tuple)
-            else str(expected).lower()
-            if isinstance(expected, bool)
-            else str(expected)
-        )
-        return f"{self.fact} {symbol} {shown}"
-
-
-class All(_Model):
+class All(_Model, AllBehavior):
     all: tuple[Condition, ...] = Field(min_length=1)
 
-    def evaluate(self, facts: Mapping[str, Any]) -> bool:
-        return all(c.evaluate(facts) for c in self.all)
 
-    def facts(self) -> Iterator[Compare]:
-        for c in self.all:
-            yield from c.facts()
-
-    def describe(self) -> str:
-        return " and ".join(_paren(c) for c in self.all)
-
-
-class AnyOf(_Model):
+class AnyOf(_Model, AnyBehavior):
     any: tuple[Condition, ...] = Field(min_length=1)
 
-    def evaluate(self, facts: Mapping[str, Any]) -> bool:
-        return any(c.evaluate(facts) for c in self.any)
 
-    def facts(self) -> Iterator[Compare]:
-        for c in self.any:
-            yield from c.facts()
-
-    def describe(self) -> str:
-        return " or ".join(_paren(c) for c in self.any)
-
-
-class Not(_Model):
+class Not(_Model, NotBehavior):
     not_: Condition = Field(alias="not")
-
-    def evaluate(self, facts: Mapping[str, Any]) -> bool:
-        return not self.not_.evaluate(facts)
-
-    def facts(self) -> Iterator[Compare]:
-        yield from self.not_.facts()
-
-    def describe(self) -> str:
-        return f"not {_paren(self.not_)}"
-
-
-def _paren(c: Condition) -> str:
-    return f"({c.describe()})" if isinstance(c, All | AnyOf) else c.describe()
 
 
 def _condition_kind(value: Any) -> str | None:
@@ -140,7 +85,7 @@ Condition = Annotated[
 ]  # fmt: skip
 
 
-class Action(_Model):
+class Action(_Model, ActionBehavior):
     """Set one thing: ``scheduler``, a tunable, a queue attribute, a sysctl, a boot parameter or mount option.
 
     The value is a constant (``to``) or the value of a registered fact (``to_fact``, e.g. ``measured.best``).
@@ -156,9 +101,6 @@ class Action(_Model):
         if (self.to is None) == (self.to_fact is None):
             raise ValueError("an action needs exactly one of to, to_fact")
         return self
-
-    def value(self, facts: Mapping[str, Any]) -> Any:
-        return facts.get(self.to_fact) if self.to_fact else self.to
 
 
 class RuleExample(_Model):

@@ -47,3 +47,9 @@ def test_export_round_trips_every_entity(kb) -> None:
         for entity, data in zip(entities, exported[section], strict=True):
             rebuilt = model.model_validate({k: v for k, v in data.items() if k != "id" or "id" in model.model_fields})
             assert rebuilt == entity
+
+
+def test_section_names_match_the_schema() -> None:
+    from iosched.kb import SECTION_NAMES
+
+    assert set(SECTION_NAMES) == set(SECTIONS)

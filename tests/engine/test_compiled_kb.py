@@ -1,0 +1,46 @@
+"""The compiled KB (records, cached) behaves exactly like the validated one, without pydantic."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+
+from engine_strategies import KB, contexts
+from hypothesis import HealthCheck, given, settings
+
+from iosched.context import Context
+from iosched.engine import advise
+from iosched.export import export_kb
+from iosched.kbcache import compile_kb
+from iosched.render import plan_json
+
+COMPILED = pickle.loads(pickle.dumps(compile_kb(KB)))
+
+
+def test_export_is_identical() -> None:
+    assert export_kb(COMPILED) == export_kb(KB)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ctx=contexts())
+def test_plans_are_identical(ctx: Context) -> None:
+    assert plan_json.render(COMPILED, advise(COMPILED, ctx)) == plan_json.render(KB, advise(KB, ctx))
+
+
+def test_everyday_commands_do_not_import_pydantic_or_yaml(tmp_path) -> None:
+    probe = (
+        "import sys\n"
+        "from iosched.cli import main\n"
+        "for argv in (['kb', 'export'], ['advise', '--hw', 'ssd', '--workload', 'db', '--format', 'json'],\n"
+        "             ['advise', '--hw', 'hdd', '--workload', 'desktop', '--format', 'sh']):\n"
+        "    assert main(argv) == 0\n"
+        "heavy = sorted(m for m in ('pydantic', 'yaml', 'rich') if m in sys.modules)\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+    )
+    env = {**os.environ, "IOSCHED_CACHE_DIR": str(tmp_path)}
+    warm = "from iosched.kbcache import load_checked; load_checked()"
+    subprocess.run([sys.executable, "-c", warm], env=env, check=True)
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert "HEAVY []" in done.stderr
