@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from shlex import quote
+from typing import Any
 
 UDEV_FILE = "/etc/udev/rules.d/60-iosched.rules"
 SYSCTL_FILE = "/etc/sysctl.d/90-iosched.conf"
@@ -52,11 +53,17 @@ def sysctl_line(name: str, value: str) -> str:
     return f"{name} = {value}"
 
 
-def grub_append(parameter: str, grub_update: str) -> str:
-    edit = f"sudo sed -i 's/^GRUB_CMDLINE_LINUX=\"/&{parameter} /' /etc/default/grub"
-    return f"{edit} && sudo {grub_update}"
+def grub_append(parameter: str, distro: Any | None) -> str:
+    """Add a kernel parameter for every boot: GRUB 2's default command line, or GRUB legacy's kernel lines."""
+    if distro is not None and distro.grub_legacy_config:
+        return f"sudo sed -i '/^[[:space:]]*kernel /s/$/ {parameter}/' {quote(distro.grub_legacy_config)}"
+    update = distro.grub_update if distro is not None else "update-grub"
+    return f"sudo sed -i 's/^GRUB_CMDLINE_LINUX=\"/&{parameter} /' /etc/default/grub && sudo {update}"
 
 
-def grub_remove(parameter: str, grub_update: str) -> str:
-    edit = f"sudo sed -i 's/{parameter} //' /etc/default/grub"
-    return f"{edit} && sudo {grub_update}"
+def grub_remove(parameter: str, distro: Any | None) -> str:
+    pattern = parameter.replace(".", r"\.")
+    if distro is not None and distro.grub_legacy_config:
+        return f"sudo sed -i 's/ {pattern}$//' {quote(distro.grub_legacy_config)}"
+    update = distro.grub_update if distro is not None else "update-grub"
+    return f"sudo sed -i 's/{pattern} //' /etc/default/grub && sudo {update}"

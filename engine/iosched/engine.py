@@ -109,9 +109,8 @@ class _Builder:
         effects = [e for e in param.effects if in_range(self.r.kernel, e.since, e.until)]
         if not any(e.effect in ("works", "legacy-only") for e in effects):
             return ()
-        grub = self.r.distribution.grub_update if self.r.distribution else "update-grub"
         return (f"kernel command line (all legacy-path disks; works before 5.0 only): "
-                f"{cmd.grub_append(f'elevator={value}', grub)}",)  # fmt: skip
+                f"{cmd.grub_append(f'elevator={value}', self.r.distribution)}",)  # fmt: skip
 
     def setting(self, kind: str, target: str, value: Any, rules: list[Any]) -> Step:
         r, dev = self.r, self.r.device
@@ -139,15 +138,14 @@ class _Builder:
         )  # fmt: skip
 
     def boot_parameter(self, target: str, value: Any, rules: list[Any]) -> Step:
-        grub = self.r.distribution.grub_update if self.r.distribution else "update-grub"
         param = f"{target}={_fmt(value)}"
         return Step(
             kind="boot-parameter", target=target, value=_fmt(value), title=f"Boot with {param}",
             because=tuple(x.id for x in rules), reasons=tuple(x.summary for x in rules),
             sources=_unique(s for x in (*rules, self.kb.get(target)) for s in x.sources),
-            command="(takes effect at the next boot)", persist=cmd.grub_append(param, grub),
+            command="(takes effect at the next boot)", persist=cmd.grub_append(param, self.r.distribution),
             persist_method="kernel-cmdline", verify="cat /proc/cmdline", expect=param,
-            undo=cmd.grub_remove(param.replace(".", r"\."), grub),
+            undo=cmd.grub_remove(param, self.r.distribution),
         )  # fmt: skip
 
     def mount_option(self, target: str, rules: list[Any]) -> Step:

@@ -236,9 +236,16 @@ class Distribution(Sourced):
     scsi_blk_mq: bool = Field(description="SCSI disks use blk-mq by default")
     default_schedulers: tuple[DefaultScheduler, ...] = ()
     udev_rules: tuple[UdevRuleFile, ...] = ()
-    grub_update: Text
+    grub_update: Text | None = None
+    grub_legacy_config: Text | None = None
     persistence: tuple[Id, ...] = ()
     notes: tuple[Text, ...] = ()
+
+    @model_validator(mode="after")
+    def _one_boot_loader(self) -> Self:
+        if (self.grub_update is None) == (self.grub_legacy_config is None):
+            raise ValueError("give exactly one of grub_update (GRUB 2) and grub_legacy_config (GRUB legacy)")
+        return self
 
 
 class PersistenceMethod(Sourced):

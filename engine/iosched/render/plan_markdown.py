@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from iosched import commands as cmd
 from iosched.kb import Kb
-from iosched.plan import Plan, Step
+from iosched.plan import Plan, Step, Warning
+from iosched.render.links import absolute
 
 _RELOAD = {cmd.UDEV_FILE: cmd.UDEV_RELOAD, cmd.SYSCTL_FILE: f"sudo sysctl -p {cmd.SYSCTL_FILE}"}
 
@@ -13,18 +14,29 @@ def _fence(text: str, lang: str = "sh") -> str:
     return f"```{lang}\n{text}\n```"
 
 
+def _site(kb: Kb, ident: str) -> str:
+    """``ident`` linked to its page on the reference site."""
+    entity = kb.get(ident)
+    return f"[`{ident}`]({absolute(entity)})" if entity is not None else f"`{ident}`"
+
+
+def _notice(kb: Kb, notice: Warning) -> str:
+    risk = f" ({notice.risk})" if notice.risk else ""
+    return f"- **{notice.severity}** {_site(kb, notice.id)}{risk}: {' '.join(notice.text.split())}"
+
+
 def _source_link(kb: Kb, ident: str) -> str:
     source = kb.get(ident)
     if source is None:
         return f"`{ident}`"
-    target = source.url or source.path
-    return f"[{source.title}]({target}) (`{ident}`)" if source.url else f"{source.title} ({target}, `{ident}`)"
+    title = f"[{source.title}]({source.url})" if source.url else f"{source.title} ({source.path})"
+    return f"{title}, {_site(kb, ident)}"
 
 
-def _step(n: int, step: Step) -> list[str]:
+def _step(kb: Kb, n: int, step: Step) -> list[str]:
     lines = [f"### {n}. {step.title}", ""]
     for rule, reason in zip(step.because, step.reasons, strict=True):
-        lines.append(f"- **{rule}**: {reason}")
+        lines.append(f"- {_site(kb, rule)}: {reason}")
     lines += ["", "Apply now:", "", _fence(step.command), ""]
     where = {"udev-rule": f" in `{cmd.UDEV_FILE}`", "sysctl-d": f" in `{cmd.SYSCTL_FILE}`"}
     lines += [f"Persist ({step.persist_method}{where.get(step.persist_method, '')}):", "",
@@ -54,19 +66,19 @@ def render(kb: Kb, plan: Plan) -> str:
         lines += ["**Measured**", ""] + [f"- {m}" for m in plan.measured] + [""]
     if plan.warnings:
         lines += ["## Warnings", ""]
-        lines += [f"- **{w.severity}** `{w.id}`{f' ({w.risk})' if w.risk else ''}: {w.text}" for w in plan.warnings]
+        lines += [_notice(kb, w) for w in plan.warnings]
         lines.append("")
     if plan.steps:
         lines += ["## Steps", ""]
         for n, step in enumerate(plan.steps, 1):
-            lines += _step(n, step)
+            lines += _step(kb, n, step)
     if plan.files:
         lines += ["## Persistent files", ""]
         for path, content in plan.files.items():
             lines += [f"`{path}`:", "", _fence(content, "text"), "", "Install it:", "",
                       _fence(f"{cmd.file_install(path, content)}\n{_RELOAD[path]}"), ""]  # fmt: skip
     if plan.advice:
-        lines += ["## Also consider", ""] + [f"- **{a.severity}** `{a.id}`: {a.text}" for a in plan.advice] + [""]
+        lines += ["## Also consider", "", *(_notice(kb, a) for a in plan.advice), ""]
     if plan.overridden:
         lines += ["## Rules that did not apply", ""]
         lines += [f"- `{o.rule}` wanted {o.target} = `{o.value}`: {o.why}" for o in plan.overridden] + [""]
