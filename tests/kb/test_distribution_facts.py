@@ -97,9 +97,10 @@ def test_grub_update_matches_the_family(kb: Kb) -> None:
     for distro in _distros(kb):
         if distro.family in ("debian", "ubuntu"):
             assert distro.grub_update == "update-grub", distro.id
+        elif distro.grub_legacy_config is not None:
+            assert distro.grub_update is None and distro.grub_legacy_config.startswith("/boot/grub/"), distro.id
         else:
-            legacy_grub = "/boot/grub/" in distro.grub_update and distro.grub_update.startswith("true")
-            assert legacy_grub or distro.grub_update == "grub2-mkconfig -o /boot/grub2/grub.cfg", distro.id
+            assert distro.grub_update == "grub2-mkconfig -o /boot/grub2/grub.cfg", distro.id
 
 
 def test_udev_defaults_are_assigned_by_a_shipped_rule(kb: Kb) -> None:
