@@ -97,3 +97,33 @@ def test_context_that_is_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_unknown_kb_layer_directory(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["advise", "--hw", "ssd", "--kb", "/no/such/dir"], capsys)
     assert code == 2 and err.count("\n") == 1
+
+
+def test_local_rule_layer_wins_and_the_plan_says_who_lost(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "policy.yaml").write_text(
+        "rules:\n"
+        "  - id: IOS991\n"
+        "    name: site-nvme-kyber\n"
+        "    summary: Our NVMe fleet runs kyber.\n"
+        "    severity: recommend\n"
+        "    priority: 90\n"
+        "    when: {fact: hw, eq: nvme}\n"
+        "    actions: [{set: scheduler, to: kyber}]\n"
+        "    rationale: Site policy after our own measurements.\n"
+        "    sources: [seed-iozone-scheduler-blog]\n"
+        "    examples:\n"
+        "      - {context: {hw: nvme, kernel: '6.8'}, expect: fires}\n"
+        "      - {context: {hw: ssd, kernel: '6.8'}, expect: silent}\n"
+    )
+    argv = ["advise", "--hw", "nvme", "--workload", "db", "--kernel", "6.8", "--format", "json", "--kb", str(tmp_path)]
+    code, out, _ = run(argv, capsys)
+    plan = json.loads(out)
+    assert code == 0 and plan["scheduler"] == "kyber" and plan["scheduler_rules"] == ["IOS991"]
+    lost = [o for o in plan["overridden"] if o["target"] == "scheduler"]
+    assert lost and all(o["winner"] == "IOS991" and "priority" in o["why"] for o in lost)
+
+
+def test_broken_local_layer_is_a_check_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "broken.yaml").write_text("caveats: [{id: x}]\n")
+    code, out, err = run(["advise", "--hw", "ssd", "--kb", str(tmp_path)], capsys)
+    assert code == 1 and out == "" and "KB011" in err
