@@ -1,0 +1,72 @@
+"""``iosched bench DEVICE | --loop SIZE``: run fio over every scheduler the device offers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from iosched.cli.output import write
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "bench", parents=[common], help="benchmark every scheduler of a device with fio (root)",
+        description="Run fio over every I/O scheduler DEVICE offers, in rotated rounds with direct I/O, and "
+        "write fio JSON per run plus a manifest into --output; then compare them. Writes happen only on a "
+        "device without partitions, file systems or holders, unless --destructive. The original scheduler "
+        "and its tunables are restored afterwards, also on error or Ctrl-C.",
+    )  # fmt: skip
+    p.add_argument("device", nargs="?", help="a block device name, e.g. sdb or nvme0n1")
+    p.add_argument("--loop", metavar="SIZE", help="use a throw-away loop device of SIZE (e.g. 1G) instead")
+    p.add_argument("--output", type=Path, metavar="DIR", help="where results go (default: ./iosched-bench-DATE)")
+    p.add_argument(
+        "--runtime", type=int, default=3, metavar="SECONDS", help="seconds per run (default 3; 30+ on real disks)"
+    )
+    p.add_argument("--rounds", type=int, default=3, help="rounds; every scheduler runs once per round (default 3)")
+    p.add_argument("--size", metavar="SIZE", help="region of the device to use (default: all, at most 4G)")
+    p.add_argument(
+        "--workload",
+        action="append",
+        dest="workloads",
+        metavar="NAME",
+        help="only these workloads (a wrong name lists them)",
+    )
+    p.add_argument("--scheduler", action="append", dest="schedulers", metavar="SCHED", help="only these schedulers")
+    p.add_argument(
+        "--latency-iops", type=int, default=1000, metavar="N", help="rate of the latency probe (default 1000)"
+    )
+    p.add_argument("--destructive", action="store_true", help="allow writes to a device that holds data")
+    p.add_argument("--goal", choices=("throughput", "latency"), default="throughput", help="objective for the verdict")
+    p.set_defaults(func=cmd_bench)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from iosched.cli.compare import text
+    from iosched.measure import judge, load
+    from iosched.measure.bench import Config, run
+    from iosched.measure.device import parse_size
+    from iosched.measure.fiojobs import WORKLOADS
+
+    output = args.output or Path(f"iosched-bench-{datetime.now():%Y%m%d-%H%M%S}")
+    config = Config(
+        device=args.device, loop_size=parse_size(args.loop) if args.loop else None, output=output,
+        runtime=args.runtime, rounds=args.rounds, size=parse_size(args.size) if args.size else None,
+        workloads=args.workloads or [w.name for w in WORKLOADS], schedulers=args.schedulers,
+        destructive=args.destructive, rate_iops=args.latency_iops,
+    )  # fmt: skip
+    directory, problems = run(config, _progress)
+    for problem in problems:
+        print(f"iosched: warning: {problem}", file=sys.stderr)
+    loaded = load([directory])
+    write(text(judge(loaded.measurements, goal=args.goal, baseline=loaded.baseline, notes=loaded.notes), None))
+    write(f"\nResults in {directory}/ (fio JSON per run and manifest.json); compare again with: "
+          f"iosched compare {directory}")  # fmt: skip
+    return 1 if problems else 0
+
+
+def _progress(message: str) -> None:
+    end = "\r" if sys.stderr.isatty() and message.startswith("[") else "\n"
+    print(f"\033[K{message}" if end == "\r" else message, file=sys.stderr, end=end, flush=True)
