@@ -1,0 +1,71 @@
+"""Build time of the whole reference site, as a ratio to a one-page site with the same theme.
+
+Run: python bench/site_build.py [--runs N]. Each build is a fresh ``mkdocs build --strict`` process into a
+temporary directory; the KB cache is warmed first. Also shows the time of the page generator alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE = """site_name: baseline
+theme: {name: material, font: false}
+plugins: [search]
+"""
+
+
+def timed(argv: list[str], runs: int, env: dict[str, str]) -> float:
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(argv, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def generator_time(runs: int) -> tuple[float, int]:
+    from iosched.kbcache import load_checked
+    from iosched.sitegen.pages import render_all
+
+    kb = load_checked()
+    samples, count = [], 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        count = len(render_all(kb))
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples), count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    mkdocs = str(Path(sys.executable).with_name("mkdocs"))
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "baseline"
+        (base / "docs").mkdir(parents=True)
+        (base / "docs" / "index.md").write_text("# Baseline\n\nOne page.\n")
+        (base / "mkdocs.yml").write_text(BASELINE)
+        out = str(Path(tmp) / "out")
+        full_cmd = [mkdocs, "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", out]
+        subprocess.run(full_cmd, cwd=ROOT, env=env, check=True, capture_output=True)  # warm the KB cache
+        baseline = timed([mkdocs, "build", "-q", "-f", str(base / "mkdocs.yml"), "-d", out], args.runs, env)
+        full = timed(full_cmd, args.runs, env)
+        pages = sum(1 for _ in Path(out).rglob("*.html"))
+    generate, generated = generator_time(args.runs)
+    print(f"one-page material site:  {baseline * 1000:8.0f} ms (median of {args.runs})")
+    print(f"full site build:         {full * 1000:8.0f} ms, {pages} HTML pages, {full / baseline:.1f} x one-page site")
+    print(f"page generator alone:    {generate * 1000:8.0f} ms, {generated} Markdown pages from the KB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""``iosched explain ID`` and ``iosched list KIND``: the KB as Markdown, a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from iosched.cli.output import format_option, write, write_markdown
+from iosched.render import KINDS
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    explain = sub.add_parser(
+        "explain",
+        parents=[common],
+        help="explain any KB entry: elevator, tunable, sysctl, rule, caveat, source ...",
+    )
+    explain.add_argument("id", help="a KB id such as mq-deadline.read_expire, queue.nr_requests, elevator=, IOS101")
+    format_option(explain)
+    explain.set_defaults(func=cmd_explain)
+    listing = sub.add_parser("list", parents=[common], help="list the KB entries of one kind")
+    listing.add_argument("kind", choices=tuple(KINDS), metavar="KIND", help=f"one of: {', '.join(KINDS)}")
+    format_option(listing)
+    listing.set_defaults(func=cmd_list)
+
+
+def _style() -> Any:
+    from iosched.render.links import absolute
+    from iosched.render.reference import Style
+
+    return Style(link=absolute)
+
+
+def _as_json(entity: Any) -> dict[str, Any]:
+    from iosched.export import export_entity, plain
+    from iosched.render.links import absolute
+
+    if entity.kind == "tunable":
+        return {"id": entity.id, "elevator": entity.elevator.name, **plain(entity.tunable), "url": absolute(entity)}
+    return {**export_entity(entity), "url": absolute(entity)}
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from iosched.errors import UsageError
+    from iosched.kbcache import load_checked
+    from iosched.render import find, suggestions
+    from iosched.render.reference import render
+
+    kb = load_checked(args.kb)
+    entity = find(kb, args.id)
+    if entity is None:
+        close = suggestions(kb, args.id)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; see 'iosched list KIND'"
+        raise UsageError(f"unknown id {args.id!r}{hint}")
+    if args.format == "json":
+        write(json.dumps(_as_json(entity), indent=2, ensure_ascii=False))
+    else:
+        write_markdown(render(kb, entity, _style()), args.format)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from iosched.kbcache import load_checked
+    from iosched.render import entities
+    from iosched.render.reference import list_table
+
+    kb = load_checked(args.kb)
+    if args.format == "json":
+        write(json.dumps([_as_json(e) for e in entities(kb, args.kind)], indent=2, ensure_ascii=False))
+    else:
+        write_markdown(list_table(kb, args.kind, _style()), args.format)
+    return 0

@@ -1,0 +1,643 @@
+"""Markdown for every kind of KB entity: the one renderer behind ``iosched explain``/``list`` and the site.
+
+Every function is pure: it takes the KB, an entity and a :class:`Style` (how to link, which heading level,
+whether the output is a site page) and returns Markdown.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from iosched.render import entities
+from iosched.render.links import anchor
+
+CHART_CLASS = 'class="iosched-chart"'
+RISK_ADMONITION = {"data-loss": "danger", "availability": "warning", "performance": "note"}
+RISK_LABEL = {
+    "data-loss": "Risk: data loss",
+    "availability": "Risk: availability",
+    "performance": "Risk: performance",
+}
+_NO_UNIT = {"bool", "enum", "name", "string", "count"}
+
+
+@dataclass(frozen=True)
+class Style:
+    """How to render: ``link(entity)`` gives an href, ``level`` the top heading level, ``site`` enables
+    site-only markup (heading anchors, admonitions, content tabs, inline SVG charts)."""
+
+    link: Callable[[Any], str]
+    level: int = 1
+    site: bool = False
+
+    def deeper(self, by: int = 1) -> Style:
+        return Style(self.link, self.level + by, self.site)
+
+
+# ---------------------------------------------------------------- small pieces
+
+
+def heading(style: Style, text: str, ident: str | None = None, extra: int = 0) -> str:
+    marks = "#" * min(style.level + extra, 6)
+    tail = f" {{ #{anchor(ident)} }}" if style.site and ident else ""
+    return f"{marks} {text}{tail}"
+
+
+def cell(text: object) -> str:
+    """Text safe inside a Markdown table cell."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def table(header: Iterable[str], rows: Iterable[Iterable[object]]) -> str:
+    head = list(header)
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def value_text(value: object, unit: str | None = None) -> str:
+    """A value with its unit: ``500 ms``, ``true``; a missing value is a dash."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return str(value).lower()
+    shown = f"`{value}`" if isinstance(value, str) else f"{value:g}" if isinstance(value, float) else str(value)
+    return f"{shown} {unit}" if unit and unit not in _NO_UNIT else shown
+
+
+def kernels(since: object, until: object) -> str:
+    """A kernel range: since is inclusive, until is the first kernel without it."""
+    if since and until:
+        return f"{since} to before {until}"
+    if since:
+        return f"since {since}"
+    if until:
+        return f"before {until}"
+    return "all kernels"
+
+
+def scope_text(scope: Any) -> str:
+    if scope is None:
+        return "everywhere"
+    parts = []
+    if scope.distributions:
+        parts.append(", ".join(scope.distributions))
+    if scope.since or scope.until:
+        parts.append("kernels " + kernels(scope.since, scope.until))
+    if scope.condition:
+        parts.append(scope.condition)
+    return "; ".join(parts) or "everywhere"
+
+
+def ref(kb: Any, style: Style, ident: str, text: str | None = None) -> str:
+    """A link to a KB id, or the id in code when the KB lacks it."""
+    entity = kb.get(ident)
+    shown = text or f"`{ident}`"
+    return f"[{shown}]({style.link(entity)})" if entity is not None else shown
+
+
+def refs(kb: Any, style: Style, idents: Iterable[str]) -> str:
+    return ", ".join(ref(kb, style, i) for i in idents)
+
+
+def bullets(items: Iterable[str]) -> str:
+    return "\n".join(f"- {item}" for item in items)
+
+
+def facts_list(pairs: Iterable[tuple[str, object]]) -> str:
+    """``- **Label:** value`` lines for the values that are present."""
+    return bullets(f"**{label}:** {value}" for label, value in pairs if value not in (None, "", ()))
+
+
+# Left as they are: code, autolinks, the generator's comment and charts.
+_KEEP = re.compile(rf"(```.*?```|`[^`\n]*`|<https?://[^>\s]+>|<!-- .*? -->|<figure {CHART_CLASS}>.*?</figure>)", re.S)
+_TAG = re.compile(r"<(?=[A-Za-z/!?])")
+_WILDCARD = re.compile(r"(?<=[^\s*\\])\*(?!\*)")  # sd*, queue/* (a lone closing *, never part of **)
+
+
+def escape_tags(block: str) -> str:
+    """KB text as Markdown: ``<disk>`` stays text, not an HTML tag, and ``sd*`` a wildcard, not emphasis.
+
+    Code, autolinks and charts are kept as they are; ``**bold**`` still works.
+    """
+    return "".join(p if i % 2 else _WILDCARD.sub(r"\\*", _TAG.sub("&lt;", p)) for i, p in enumerate(_KEEP.split(block)))
+
+
+def join(*blocks: str | None) -> str:
+    """Markdown blocks separated by blank lines; empty blocks are dropped."""
+    return "\n\n".join(escape_tags(b.strip("\n")) for b in blocks if b and b.strip()) + "\n"
+
+
+def sources_block(kb: Any, style: Style, idents: Iterable[str], label: str = "Sources") -> str:
+    items = []
+    for ident in idents:
+        source = kb.get(ident)
+        items.append(f"{ref(kb, style, ident)}: {source.title}" if source is not None else f"`{ident}`")
+    return f"**{label}:**\n\n" + bullets(items) if items else ""
+
+
+def notes_block(notes: Iterable[str]) -> str:
+    notes = list(notes)
+    return "**Notes:**\n\n" + bullets(notes) if notes else ""
+
+
+def caveats_block(kb: Any, style: Style, idents: Iterable[str]) -> str:
+    items = []
+    for ident in idents:
+        caveat = kb.get(ident)
+        items.append(
+            f"{ref(kb, style, ident, caveat.title)} ({RISK_LABEL[caveat.risk].lower()})"
+            if caveat is not None
+            else f"`{ident}`"
+        )
+    return "**Caveats:**\n\n" + bullets(items) if items else ""
+
+
+def disagreements_block(kb: Any, style: Style, subject: str) -> str:
+    found = [d for d in kb.section("disagreements") if d.subject == subject]
+    if not found:
+        return ""
+    items = [
+        f"{ref(kb, style, d.id, 'Claim')}: {d.claim} ({refs(kb, style, d.claim_sources)}). "
+        f"**In fact:** {d.truth} ({refs(kb, style, d.truth_sources)})"
+        for d in found
+    ]
+    return "**Sources disagree:**\n\n" + bullets(items)
+
+
+def one_line(kb: Any, entity: Any) -> str:
+    """A one-line summary of any entity (shortcodes, lists)."""
+    if entity.kind in ("tunable", "queue attribute", "sysctl"):
+        setting = kb.setting(entity.id)
+        bits = [setting.summary, f"default {value_text(setting.default, setting.unit)}"]
+        if setting.since or setting.until:
+            bits.append(kernels(setting.since, setting.until))
+        return " · ".join(bits)
+    for name in ("summary", "title", "claim", "name"):
+        if isinstance(text := getattr(entity, name, None), str):
+            return text
+    return entity.id
+
+
+# ---------------------------------------------------------------- tunables, queue attributes, sysctls
+
+
+def _range_text(setting: Any) -> str:
+    if setting.choices:
+        return ", ".join(f"`{c}`" for c in setting.choices)
+    if setting.range:
+        low, high = setting.range.min, setting.range.max
+        if low is not None and high is not None:
+            return f"{value_text(low)} to {value_text(high)}"
+        if low is not None:
+            return f"≥ {value_text(low)}"
+        return f"≤ {value_text(high)}" if high is not None else ""
+    return "0 or 1" if setting.unit == "bool" else ""
+
+
+def _scoped_defaults(kb: Any, style: Style, setting: Any) -> str:
+    if not setting.defaults:
+        return ""
+    rows = [
+        (value_text(d.value, setting.unit), scope_text(d.scope), d.note or "", refs(kb, style, d.sources))
+        for d in setting.defaults
+    ]
+    return "**Defaults by scope:**\n\n" + table(("value", "where", "note", "sources"), rows)
+
+
+def setting_body(kb: Any, style: Style, ident: str, setting: Any) -> str:
+    """Everything about a tunable, queue attribute or sysctl except its heading."""
+    default = value_text(setting.default, setting.unit)
+    if setting.default_note:
+        default += f" ({setting.default_note})"
+    extra: list[tuple[str, object]] = []
+    if getattr(setting, "jiffies", False):
+        extra.append(("Stored in", "jiffies (the value depends on CONFIG_HZ)"))
+    if twin := getattr(setting, "twin", None):
+        extra.append(("Twin", f"`{twin}`"))
+    if pairs := getattr(setting, "pairs_with", None):
+        extra.append(("Pairs with", ref(kb, style, pairs)))
+    facts = facts_list(
+        [
+            ("Default", default),
+            ("Unit", setting.unit),
+            ("Range" if not setting.choices else "Choices", _range_text(setting)),
+            ("Writable", "yes" if setting.writable else "no (read-only)"),
+            ("Kernels", kernels(setting.since, setting.until)),
+            *extra,
+        ]
+    )
+    return join(
+        setting.summary,
+        facts,
+        _scoped_defaults(kb, style, setting),
+        setting.details,
+        notes_block(setting.notes),
+        caveats_block(kb, style, setting.caveats),
+        disagreements_block(kb, style, ident),
+        sources_block(kb, style, setting.sources),
+    )
+
+
+def tunable(kb: Any, item: Any, style: Style) -> str:
+    """A tunable (a ``TunableRef``): on the site a section of its elevator's page."""
+    title = f"`{item.tunable.name}`" if style.site else f"{item.id}"
+    where = f"`/sys/block/DEV/queue/iosched/{item.tunable.name}`"
+    parent = f"Tunable of {ref(kb, style, item.elevator.name)}, in {where}."
+    return join(heading(style, title, item.tunable.name), parent, setting_body(kb, style, item.id, item.tunable))
+
+
+def queue_attribute(kb: Any, attr: Any, style: Style) -> str:
+    where = f"`/sys/block/DEV/queue/{attr.name}`"
+    return join(heading(style, f"`{attr.name}`" if style.site else attr.id, attr.id), where,
+                setting_body(kb, style, attr.id, attr))  # fmt: skip
+
+
+def sysctl(kb: Any, item: Any, style: Style) -> str:
+    where = f"`/proc/sys/{item.name.replace('.', '/')}`, `sysctl {item.name}`"
+    return join(heading(style, f"`{item.name}`", item.id), where, setting_body(kb, style, item.id, item))
+
+
+def tunables_table(kb: Any, style: Style, elevator: Any) -> str:
+    rows = [
+        (
+            ref(kb, style, f"{elevator.name}.{t.name}", f"`{t.name}`"),
+            value_text(t.default),
+            t.unit,
+            _range_text(t),
+            kernels(t.since, t.until),
+            refs(kb, style, t.sources),
+        )
+        for t in elevator.tunables
+    ]
+    return table(("tunable", "default", "unit", "range", "kernels", "sources"), rows)
+
+
+# ---------------------------------------------------------------- entities
+
+
+def elevator(kb: Any, item: Any, style: Style) -> str:
+    prio = item.ioprio.support + (f" since {item.ioprio.since}" if item.ioprio.since else "")
+    if item.ioprio.note:
+        prio += f" ({item.ioprio.note})"
+    facts = facts_list(
+        [
+            ("I/O path", item.io_path),
+            ("Kernels", kernels(item.added_in, item.removed_in)),
+            ("Equivalent", ref(kb, style, item.equivalent) if item.equivalent else None),
+            ("Aliases", ", ".join(f"`{a}`" for a in item.aliases)),
+            ("Kconfig", f"`{item.kconfig}`" if item.kconfig else None),
+            ("I/O priorities", prio),
+        ]
+    )
+    defaults = [
+        (ref(kb, style, d.id, d.name), s.devices, s.via)
+        for d in kb.section("distributions")
+        for s in d.default_schedulers
+        if s.elevator == item.name
+    ]
+    default_on = "**Default on:**\n\n" + table(("distribution", "devices", "chosen by"), defaults) if defaults else ""
+    tunables = ""
+    if item.tunables:
+        tunables = join(heading(style, "Tunables", extra=1), tunables_table(kb, style, item))
+        if style.site:
+            tunables += "\n" + "\n".join(tunable(kb, kb.get(f"{item.name}.{t.name}"), style.deeper(2))
+                                         for t in item.tunables)  # fmt: skip
+    return join(
+        heading(style, f"`{item.name}`: {item.title}"),
+        item.summary,
+        facts,
+        heading(style, "What it is for", extra=1),
+        item.purpose,
+        item.description,
+        notes_block(item.notes),
+        default_on,
+        caveats_block(kb, style, item.caveats),
+        disagreements_block(kb, style, item.id),
+        sources_block(kb, style, item.sources),
+        tunables,
+    )
+
+
+def _effects(kb: Any, style: Style, effects: Iterable[Any]) -> str:
+    rows = [(kernels(e.since, e.until), e.effect, e.text, refs(kb, style, e.sources)) for e in effects]
+    return table(("kernels", "effect", "what happens", "sources"), rows) if rows else ""
+
+
+def boot_parameter(kb: Any, item: Any, style: Style) -> str:
+    values = ", ".join(f"`{v}`" for v in item.values)
+    return join(
+        heading(style, f"`{item.name}=`", item.id),
+        item.summary,
+        facts_list([("Values", values)]),
+        _effects(kb, style, item.effects),
+        notes_block(item.notes),
+        caveats_block(kb, style, item.caveats),
+        disagreements_block(kb, style, item.id),
+        sources_block(kb, style, item.sources),
+    )
+
+
+def mount_option(kb: Any, item: Any, style: Style) -> str:
+    return join(
+        heading(style, f"{item.filesystem}: `{item.option}`", item.id),
+        item.summary,
+        facts_list(
+            [
+                ("File system", item.filesystem),
+                ("Disables write barriers", "yes" if item.disables_barriers else "no"),
+                ("On by default", "yes" if item.default else "no"),
+            ]
+        ),
+        _effects(kb, style, item.effects),
+        notes_block(item.notes),
+        caveats_block(kb, style, item.caveats),
+        disagreements_block(kb, style, item.id),
+        sources_block(kb, style, item.sources),
+    )
+
+
+def code(text: str, lang: str = "sh", title: str | None = None) -> str:
+    head = f"```{lang}" + (f' title="{title}"' if title else "")
+    return f"{head}\n{text.rstrip()}\n```"
+
+
+def boot_loader_block(item: Any) -> str:
+    """How a kernel command-line change takes effect on a distribution: GRUB 2 command or GRUB legacy file."""
+    if getattr(item, "grub_update", None):
+        return "**After editing `GRUB_CMDLINE_LINUX` in `/etc/default/grub`:**\n\n" + code(item.grub_update)
+    if getattr(item, "grub_legacy_config", None):
+        return f"**Boot parameters** (GRUB legacy): add them to the `kernel` line in `{item.grub_legacy_config}`."
+    return ""
+
+
+def distribution(kb: Any, item: Any, style: Style) -> str:
+    rows = [
+        (d.devices, ref(kb, style, d.elevator), d.via, d.io_path, d.note or "", refs(kb, style, d.sources))
+        for d in item.default_schedulers
+    ]
+    schedulers = table(("devices", "elevator", "chosen by", "I/O path", "note", "sources"), rows) if rows else ""
+    udev = [join(f"`{u.path}`" + (f": {u.note}" if u.note else ""), code(u.content, "udev")) for u in item.udev_rules]
+    return join(
+        heading(style, item.name, item.id),
+        facts_list(
+            [
+                ("Family", item.family),
+                ("Kernel", item.kernel),
+                ("SCSI disks on blk-mq by default", "yes" if item.scsi_blk_mq else "no"),
+                ("Persistence", refs(kb, style, item.persistence)),
+            ]
+        ),
+        "**Default schedulers:**\n\n" + schedulers if schedulers else "",
+        "**Shipped udev rules:**\n\n" + "\n\n".join(udev) if udev else "",
+        boot_loader_block(item),
+        notes_block(item.notes),
+        sources_block(kb, style, item.sources),
+    )
+
+
+def persistence_method(kb: Any, item: Any, style: Style) -> str:
+    return join(
+        heading(style, item.title, item.id),
+        item.summary,
+        facts_list([("Applies to", ", ".join(item.applies_to)), ("Kernels", kernels(item.since, item.until))]),
+        item.how,
+        notes_block(item.notes),
+        caveats_block(kb, style, item.caveats),
+        sources_block(kb, style, item.sources),
+    )
+
+
+def caveat(kb: Any, item: Any, style: Style) -> str:
+    label = RISK_LABEL[item.risk]
+    if style.site:
+        body = "\n".join(f"    {line}" if line else "" for line in item.text.splitlines())
+        box = f'!!! {RISK_ADMONITION[item.risk]} "{label}"\n\n{body}'
+    else:
+        box = f"> **{label}.** " + " ".join(item.text.split())
+    return join(
+        heading(style, item.title, item.id),
+        box,
+        facts_list(
+            [
+                ("Applies", scope_text(item.scope) if item.scope else None),
+                ("Related", refs(kb, style, item.related)),
+            ]
+        ),
+        sources_block(kb, style, item.sources),
+    )
+
+
+def evidence(kb: Any, item: Any, style: Style) -> str:
+    better = "higher is better" if item.direction == "higher" else "lower is better"
+    header = ("", *item.columns)
+    rows = [(r.label + (f" ({r.note})" if r.note else ""), *(value_text(v) for v in r.values)) for r in item.rows]
+    chart = ""
+    if style.site:
+        from iosched.sitegen.chart import bar_chart
+
+        svg = bar_chart(item.columns, [(r.label, r.values) for r in item.rows], f"{item.metric} ({item.unit})")
+        caption = f"<figcaption>{html.escape(item.title)}: {better}</figcaption>"
+        chart = f"<figure {CHART_CLASS}>\n{svg}\n{caption}\n</figure>"
+    return join(
+        heading(style, item.title, item.id),
+        facts_list(
+            [
+                ("Setup", item.setup),
+                ("Hardware", item.hardware),
+                ("Kernel", item.kernel),
+                ("Distribution", item.distribution),
+                ("Metric", f"{item.metric}, in {item.unit} ({better})"),
+            ]
+        ),
+        table(header, rows),
+        chart,
+        f"**Conclusion:** {item.conclusion}",
+        "**Limitations:**\n\n" + bullets(item.limitations) if item.limitations else "",
+        facts_list([("Related", refs(kb, style, item.related))]),
+        sources_block(kb, style, item.sources),
+    )
+
+
+def disagreement(kb: Any, item: Any, style: Style) -> str:
+    return join(
+        heading(style, f"{item.subject}: {item.id}", item.id),
+        facts_list(
+            [
+                ("About", ref(kb, style, item.subject)),
+                ("Applies", scope_text(item.scope) if item.scope else None),
+            ]
+        ),
+        f"**Claim:** {item.claim}",
+        sources_block(kb, style, item.claim_sources, "Claimed by"),
+        f"**In fact:** {item.truth}",
+        sources_block(kb, style, item.truth_sources, "Shown by"),
+        item.note,
+    )
+
+
+def citations(kb: Any, source_id: str) -> list[str]:
+    """Ids of the entities that cite a source, in KB order."""
+    found = [ident for ident, entity in kb.index.items() if source_id in getattr(entity, "sources", ())]
+    return [i for i in found if i != source_id]
+
+
+def source(kb: Any, item: Any, style: Style) -> str:
+    cited = citations(kb, item.id)
+    return join(
+        heading(style, item.title, item.id),
+        facts_list(
+            [
+                ("Id", f"`{item.id}`"),
+                ("Type", item.type),
+                ("Publisher", item.publisher),
+                ("Date", item.date),
+                ("Version", item.version),
+                ("URL", f"<{item.url}>" if item.url else None),
+                ("Path", f"`{item.path}`" if item.path else None),
+                ("Note", item.note),
+                ("Cited by", refs(kb, style, cited)),
+            ]
+        ),
+    )
+
+
+def _facts_table(facts: dict[str, Any]) -> str:
+    return table(("fact", "value"), ((f"`{k}`", value_text(v)) for k, v in facts.items())) if facts else ""
+
+
+def hardware_preset(kb: Any, item: Any, style: Style) -> str:
+    defaults = getattr(item, "default_elevator", {}) or {}
+    return join(
+        heading(style, f"{item.title} (`{item.id}`)", item.id),
+        item.summary,
+        facts_list(
+            [
+                (
+                    "Example device",
+                    f"`{item.example_device}`" if getattr(item, "example_device", None) else None,
+                ),
+                ("udev match", f"`{item.udev_match}`" if getattr(item, "udev_match", None) else None),
+                ("SCSI", "yes" if getattr(item, "scsi", False) else None),
+                ("On blk-mq since", getattr(item, "blk_mq_since", None)),
+                (
+                    "Kernel default elevator",
+                    ", ".join(f"{path}: {ref(kb, style, e)}" for path, e in defaults.items()),
+                ),
+            ]
+        ),
+        _facts_table(item.facts),
+        notes_block(item.notes),
+        caveats_block(kb, style, getattr(item, "caveats", ())),
+        sources_block(kb, style, item.sources),
+    )
+
+
+def assumption(kb: Any, item: Any, style: Style) -> str:
+    return join(
+        heading(style, f"`{item.fact}` = {value_text(item.value)}", item.id),
+        item.text,
+        facts_list([("Id", f"`{item.id}`")]),
+        sources_block(kb, style, item.sources),
+    )
+
+
+def workload(kb: Any, item: Any, style: Style) -> str:
+    return join(
+        heading(style, f"{item.title} (`{item.id}`)", item.id),
+        item.summary,
+        facts_list([("Goal", item.goal)]),
+        _facts_table(item.facts),
+        notes_block(item.notes),
+        sources_block(kb, style, item.sources),
+    )
+
+
+def rule(kb: Any, item: Any, style: Style) -> str:
+    actions = table(
+        ("set", "to", "note"), ((f"`{a.set}`", value_text(a.to), a.note or "") for a in item.actions)
+    ) if item.actions else ""  # fmt: skip
+    examples = table(
+        ("context", "expect"),
+        ((", ".join(f"`{k}={str(v).lower() if isinstance(v, bool) else v}`" for k, v in e.context.items()),
+          e.expect)
+         for e in item.examples),
+    )  # fmt: skip
+    return join(
+        heading(style, f"{item.id} `{item.name}`", item.id),
+        item.summary,
+        facts_list([("Severity", item.severity), ("Priority", item.priority)]),
+        f"**When:** `{item.when.describe()}`",
+        "**Actions:**\n\n" + actions if actions else "",
+        f"**Why:** {item.rationale}",
+        caveats_block(kb, style, item.caveats),
+        "**Examples** (run as tests):\n\n" + examples,
+        sources_block(kb, style, item.sources),
+    )
+
+
+RENDERERS: dict[str, Callable[[Any, Any, Style], str]] = {
+    "elevator": elevator,
+    "tunable": tunable,
+    "queue attribute": queue_attribute,
+    "sysctl": sysctl,
+    "boot parameter": boot_parameter,
+    "mount option": mount_option,
+    "distribution": distribution,
+    "persistence method": persistence_method,
+    "caveat": caveat,
+    "evidence": evidence,
+    "disagreement": disagreement,
+    "source": source,
+    "hardware preset": hardware_preset,
+    "workload": workload,
+    "rule": rule,
+    "assumption": assumption,
+}
+
+
+def render(kb: Any, entity: Any, style: Style) -> str:
+    """Markdown for any entity."""
+    return RENDERERS[entity.kind](kb, entity, style)
+
+
+# ---------------------------------------------------------------- lists
+
+
+def _link(style: Style, entity: Any) -> str:
+    return f"[`{entity.id}`]({style.link(entity)})"
+
+
+def _setting_row(style: Style, entity: Any, setting: Any) -> tuple[str, ...]:
+    return _link(style, entity), value_text(setting.default), setting.unit, setting.summary
+
+
+# ``iosched list KIND``: header and one row per entity; kinds not listed show id and one-line summary.
+_COLUMNS: dict[str, tuple[tuple[str, ...], Callable[[Style, Any], tuple[str, ...]]]] = {
+    "tunables": (("tunable", "default", "unit", "summary"), lambda st, t: _setting_row(st, t, t.tunable)),
+    "queue-attributes": (("id", "default", "unit", "summary"), lambda st, s: _setting_row(st, s, s)),
+    "sysctls": (("id", "default", "unit", "summary"), lambda st, s: _setting_row(st, s, s)),
+    "elevators": (
+        ("elevator", "I/O path", "kernels", "summary"),
+        lambda st, e: (_link(st, e), e.io_path, kernels(e.added_in, e.removed_in), e.summary),
+    ),
+    "rules": (("rule", "name", "severity", "summary"), lambda st, r: (_link(st, r), r.name, r.severity, r.summary)),
+    "caveats": (("caveat", "risk", "title"), lambda st, c: (_link(st, c), c.risk, c.title)),
+    "sources": (("source", "type", "title"), lambda st, s: (_link(st, s), s.type, s.title)),
+    "disagreements": (("id", "subject", "claim"), lambda st, d: (_link(st, d), f"`{d.subject}`", d.claim)),
+}
+
+
+def list_rows(kb: Any, kind: str, style: Style) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """Header and rows of the table that ``iosched list KIND`` prints and index pages show."""
+    header, row = _COLUMNS.get(kind, (("id", "summary"), lambda st, e: (_link(st, e), one_line(kb, e))))
+    return header, [row(style, e) for e in entities(kb, kind)]
+
+
+def list_table(kb: Any, kind: str, style: Style) -> str:
+    header, rows = list_rows(kb, kind, style)
+    return table(header, rows) + "\n" if rows else f"_No {kind} in the KB._\n"

@@ -1,0 +1,62 @@
+"""Offline bar charts as inline SVG: one panel per column, one bar per row, each panel on its own scale."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+WIDTH = 640
+LABEL_W = 170
+VALUE_W = 70
+BAR_H = 16
+GAP = 4
+TITLE_H = 22
+PALETTE = ("#3f6ec6", "#e0823d", "#4aa564", "#c44e52", "#8c6bb1", "#937860", "#d17ab8", "#7f7f7f")
+
+Number = int | float | None
+
+
+def _fmt(value: float) -> str:
+    return f"{value:,.6g}" if isinstance(value, float) else f"{value:,}"
+
+
+def _panel(title: str, labels: Sequence[str], values: Sequence[Number], top: float) -> list[str]:
+    present = [v for v in values if v is not None]
+    low, high = min(0, *present) if present else 0, max(0, *present) if present else 0
+    span = (high - low) or 1
+    plot_w = WIDTH - LABEL_W - VALUE_W
+    zero = LABEL_W + plot_w * (0 - low) / span
+    out = [f'<text x="0" y="{top + 15:.0f}" font-weight="bold">{escape(title)}</text>']
+    for i, (label, value) in enumerate(zip(labels, values, strict=True)):
+        y = top + TITLE_H + i * (BAR_H + GAP)
+        out.append(f'<text x="{LABEL_W - 6}" y="{y + 12:.0f}" text-anchor="end">{escape(label)}</text>')
+        if value is None:
+            out.append(f'<text x="{LABEL_W}" y="{y + 12:.0f}" opacity="0.6">no value</text>')
+            continue
+        end = LABEL_W + plot_w * (value - low) / span
+        x, w = min(zero, end), abs(end - zero)
+        colour = PALETTE[i % len(PALETTE)]
+        out.append(
+            f'<rect class="bar" x="{x:.1f}" y="{y:.0f}" width="{w:.1f}" height="{BAR_H}" fill="{colour}">'
+            f"<title>{escape(label)}: {escape(_fmt(value))}</title></rect>"
+        )
+        out.append(f'<text x="{max(zero, end) + 4:.1f}" y="{y + 12:.0f}">{escape(_fmt(value))}</text>')
+    return out
+
+
+def bar_chart(columns: Sequence[str], rows: Sequence[tuple[str, Sequence[Number]]], caption: str) -> str:
+    """An SVG (one line per element, no blank lines, so Markdown keeps it as raw HTML)."""
+    labels = [label for label, _ in rows]
+    panel_h = TITLE_H + len(rows) * (BAR_H + GAP) + 10
+    height = 24 + panel_h * len(columns)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" '
+        f'height="{height}" style="max-width:100%;height:auto" font-size="12" font-family="sans-serif" '
+        'fill="currentColor">',
+        f"<title>{escape(caption)}</title>",
+        f'<text x="0" y="14" opacity="0.7">{escape(caption)}</text>',
+    ]
+    for c, column in enumerate(columns):
+        parts += _panel(column, labels, [values[c] for _, values in rows], 24 + c * panel_h)
+    parts.append("</svg>")
+    return "\n".join(parts)

@@ -1,0 +1,68 @@
+"""MkDocs hooks: write the generated reference pages before the build, expand KB shortcodes in pages.
+
+``mkdocs.yml`` lists this file under ``hooks:``. Pages are written only when their content changed, so
+``mkdocs serve`` does not rebuild in a loop. ``$IOSCHED_KB_LAYERS`` (paths separated by ``os.pathsep``)
+layers local KB directories over the bundled one, like ``--kb``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from iosched.sitegen.pages import REFERENCE
+
+_kb: Any = None
+
+
+def load_kb() -> Any:
+    from iosched.kbcache import load_checked
+
+    layers = [Path(p) for p in os.environ.get("IOSCHED_KB_LAYERS", "").split(os.pathsep) if p]
+    return load_checked(layers)
+
+
+def write_changed(root: Path, pages: dict[str, str]) -> list[str]:
+    """Write each page whose content differs, delete generated pages that are gone; return what changed."""
+    changed = []
+    for rel, text in pages.items():
+        path = root / rel
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            changed.append(rel)
+    generated = root / REFERENCE
+    for path in sorted(generated.rglob("*.md")) if generated.is_dir() else ():
+        if path.relative_to(root).as_posix() not in pages:
+            path.unlink()
+            changed.append(path.relative_to(root).as_posix())
+    return changed
+
+
+def on_pre_build(config: Any) -> None:
+    from mkdocs.exceptions import PluginError
+
+    from iosched.diagnostics import KbInvalid
+    from iosched.sitegen.pages import render_all
+
+    global _kb
+    try:
+        _kb = load_kb()
+    except KbInvalid as exc:
+        shown = "\n".join(str(d) for d in exc.diagnostics[:10])
+        raise PluginError(f"{shown}\nthe KB has {len(exc.diagnostics)} problem(s); see 'iosched kb check'") from exc
+    write_changed(Path(config["docs_dir"]), render_all(_kb))
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    from mkdocs.exceptions import PluginError
+
+    from iosched.sitegen.shortcodes import UnknownId, expand
+
+    if page.file.src_uri.startswith(f"{REFERENCE}/"):
+        return markdown
+    try:
+        return expand(markdown, _kb if _kb is not None else load_kb(), page.file.src_uri)
+    except UnknownId as exc:
+        raise PluginError(str(exc)) from exc

@@ -1,0 +1,274 @@
+"""The generated reference pages: a pure function from the KB to ``{docs-relative path: Markdown}``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from iosched.kernel import KernelVersion
+from iosched.render import entities, reference
+from iosched.render.links import location, relative
+from iosched.render.reference import Style, bullets, code, join, list_table, ref, table
+
+REFERENCE = "reference"
+GENERATED = "<!-- Generated from the KB by iosched.sitegen; edit kb/*.yaml, not this file. -->"
+
+# Pages that hold one section per entity of a list kind: kind -> (page, title, introduction).
+SHARED: dict[str, tuple[str, str, str]] = {
+    "queue-attributes": ("queue-attributes.md", "Queue attributes",
+                         "Files in `/sys/block/DEV/queue/` that shape how requests reach the device."),
+    "sysctls": ("sysctls.md", "Writeback sysctls",
+                "Virtual-memory settings that decide when dirty pages are written back."),
+    "boot-parameters": ("boot-parameters.md", "Boot parameters",
+                        "Kernel command-line parameters, and what each does on which kernels."),
+    "mount-options": ("mount-options.md", "Mount options", "File-system mount options that matter for I/O."),
+    "distributions": ("distributions.md", "Distributions",
+                      "How each distribution picks the elevator by default, and the files it ships."),
+    "evidence": ("evidence.md", "Evidence", "Benchmark results from the sources, as tables and charts."),
+    "disagreements": ("disagreements.md", "Sources disagree",
+                      "Claims in the sources that the kernel contradicts, with what is true instead."),
+    "sources": ("sources.md", "Bibliography", "Every source the KB cites."),
+    "hardware": ("hardware.md", "Hardware presets", "The kinds of device the advice tells apart."),
+    "workloads": ("workloads.md", "Workloads", "The workloads the advice tells apart."),
+    "assumptions": ("assumptions.md", "Assumptions", "What `iosched advise` assumes when you do not say."),
+}  # fmt: skip
+
+
+def _style(page: str, level: int = 1) -> Style:
+    return Style(link=lambda entity: relative(page, entity), level=level, site=True)
+
+
+def _page(title: str, *blocks: str) -> str:
+    return join(GENERATED, f"# {title}", *blocks)
+
+
+def shared_page(kb: Any, kind: str) -> str:
+    name, title, intro = SHARED[kind]
+    style = _style(f"{REFERENCE}/{name}", level=2)
+    sections = [reference.render(kb, e, style) for e in entities(kb, kind)]
+    return _page(title, intro, list_table(kb, kind, style), *sections)
+
+
+def elevator_pages(kb: Any) -> dict[str, str]:
+    pages = {}
+    for elevator in kb.section("elevators"):
+        page, _ = location(elevator)
+        pages[page] = join(GENERATED, reference.elevator(kb, elevator, _style(page)))
+    index = f"{REFERENCE}/elevators/index.md"
+    pages[index] = _page("Elevators", "Every I/O scheduler the KB knows, on which kernels and I/O path.",
+                         list_table(kb, "elevators", _style(index)))  # fmt: skip
+    return pages
+
+
+def rule_pages(kb: Any) -> dict[str, str]:
+    pages = {}
+    for rule in kb.section("rules"):
+        page, _ = location(rule)
+        pages[page] = join(GENERATED, reference.rule(kb, rule, _style(page)))
+    index = f"{REFERENCE}/rules/index.md"
+    intro = "The rules `iosched advise` applies; each page shows the examples it is tested with."
+    pages[index] = _page("Rules", intro, list_table(kb, "rules", _style(index)))
+    return pages
+
+
+def caveats_page(kb: Any) -> str:
+    style = _style(f"{REFERENCE}/caveats.md", level=3)
+    blocks = []
+    for risk, label in reference.RISK_LABEL.items():
+        found = [c for c in kb.section("caveats") if c.risk == risk]
+        if found:
+            blocks.append(f"## {label.removeprefix('Risk: ').capitalize()}")
+            blocks += [reference.caveat(kb, c, style) for c in found]
+    return _page("Caveats", "What can go wrong, grouped by what is at risk.",
+                 list_table(kb, "caveats", _style(f"{REFERENCE}/caveats.md")), *blocks)  # fmt: skip
+
+
+def _indent(text: str, by: str = "    ") -> str:
+    return "\n".join(by + line if line else "" for line in text.splitlines())
+
+
+def distribution_tab(kb: Any, distro: Any, style: Style) -> str:
+    """Runtime and persistent commands for one distribution, built by the same code as ``iosched advise``."""
+    from iosched import commands as cmd
+
+    elevator = next((d.elevator for d in distro.default_schedulers), "mq-deadline")
+    methods = [m for m in (kb.get(i) for i in distro.persistence) if m is not None]
+    rule = cmd.udev_rule('KERNEL=="sda"', [cmd.udev_assignment("scheduler", elevator)])
+    return join(
+        f"**Runtime** (until the next reboot; `sda` and `{elevator}` are examples):",
+        code(f"{cmd.sysfs_read('sda', 'scheduler')}\n{cmd.sysfs_write('sda', 'scheduler', elevator)}"),
+        f"**Persistent** with a udev rule in `{cmd.UDEV_FILE}`:",
+        code(f"{cmd.file_install(cmd.UDEV_FILE, rule)}\n{cmd.UDEV_RELOAD}"),
+        reference.boot_loader_block(distro),
+        "**Methods for this distribution:**" if methods else "",
+        bullets(f"{ref(kb, style, m.id, m.title)}: {m.summary}" for m in methods),
+    )
+
+
+def persistence_page(kb: Any) -> str:
+    style = _style(f"{REFERENCE}/persistence.md", level=2)
+    tabs = [f'=== "{d.name}"\n\n{_indent(distribution_tab(kb, d, style))}' for d in kb.section("distributions")]
+    per_distro = "\n\n".join(tabs) if tabs else "_No distributions in the KB yet._"
+    methods = [reference.persistence_method(kb, m, style) for m in kb.section("persistence")]
+    return _page("Apply and persist", "How to change a setting now, and how to keep it across reboots.",
+                 "## Per distribution", per_distro, "## Methods", list_table(kb, "persistence", style),
+                 *methods)  # fmt: skip
+
+
+Event = tuple[KernelVersion, str, Any, str, str]
+
+
+def _events(kb: Any) -> list[Event]:
+    """(kernel, change, entity, what, detail) from every since/until/added_in/removed_in and effect in the KB."""
+    out: list[Event] = []
+
+    def span(entity: Any, since: Any, until: Any, what: str) -> None:
+        if since:
+            out.append((since, "appeared", entity, what, ""))
+        if until:
+            out.append((until, "vanished", entity, what, ""))
+
+    for e in kb.section("elevators"):
+        span(e, e.added_in, e.removed_in, f"elevator {e.name}")
+        for t in e.tunables:
+            span(kb.get(f"{e.name}.{t.name}"), t.since, t.until, f"tunable {e.name}/{t.name}")
+            for d in t.defaults:
+                if d.scope.since and not d.scope.distributions and not d.scope.condition:
+                    detail = f"default {reference.value_text(d.value, t.unit)}"
+                    out.append((d.scope.since, "default changed", kb.get(f"{e.name}.{t.name}"), t.name, detail))
+    for section, label in (("queue_attributes", "queue attribute"), ("sysctls", "sysctl")):
+        for s in kb.section(section):
+            span(s, s.since, s.until, f"{label} {s.name}")
+    for p in kb.section("persistence"):
+        span(p, p.since, p.until, f"persistence: {p.title}")
+    for b in (*kb.section("boot_parameters"), *kb.section("mount_options")):
+        for effect in b.effects:
+            if effect.since:
+                out.append((effect.since, effect.effect, b, f"{b.kind} {b.id}", effect.text))
+    return out
+
+
+def timeline_page(kb: Any) -> str:
+    style = _style(f"{REFERENCE}/timeline.md")
+    rows = [
+        (str(kernel), change, f"[{what}]({style.link(entity)})", detail)
+        for kernel, change, entity, what, detail in sorted(_events(kb), key=lambda e: (e[0], e[3], e[1]))
+    ]
+    intro = (
+        "What appeared, changed and vanished in which kernel release, from every kernel range in the KB. "
+        "A range's end is the first kernel without the thing."
+    )
+    return _page("Kernel timeline", intro, table(("kernel", "change", "what", "detail"), rows))
+
+
+def matrix_page(kb: Any) -> str:
+    """Every hardware preset x workload: the elevator the engine picks and the rules that chose it."""
+    page = f"{REFERENCE}/matrix.md"
+    style = _style(page)
+    intro = (
+        "Computed when this site was built, by running `iosched advise --hw HW --workload WORKLOAD` for every "
+        "hardware preset (columns) and workload (rows), with the engine's [assumptions](assumptions.md) for "
+        "everything else. Each cell shows the elevator and the rules that chose it."
+    )
+    try:
+        from iosched.context import Context, ContextError
+        from iosched.engine import advise
+    except ImportError:
+        return _page("Recommendation matrix", intro, '!!! note "Not available"\n\n    The engine is not in this build.')
+    hardware, workloads = kb.section("hardware"), kb.section("workloads")
+    rows, kernels, used = [], set(), {}
+    for wl in workloads:
+        cells = [ref(kb, style, wl.id, wl.title)]
+        for hw in hardware:
+            try:
+                plan = advise(kb, Context(hw=hw.id, workload=wl.id))
+            except ContextError as exc:
+                cells.append(f"not advised: {exc}")
+                continue
+            kernels.add(f"{plan.kernel} ({plan.io_path})")
+            used.update(dict.fromkeys(plan.scheduler_rules))
+            why = ", ".join(ref(kb, style, r, r) for r in plan.scheduler_rules)
+            chosen = ref(kb, style, plan.scheduler) if plan.scheduler else "no change"
+            cells.append(chosen + (f" · {why}" if why else ""))
+        rows.append(cells)
+    if not rows or not hardware:
+        return _page("Recommendation matrix", intro, "_The KB has no hardware presets or workloads._")
+    header = ("workload", *(ref(kb, style, h.id, f"`{h.id}`") for h in hardware))
+    legend = bullets(f"{ref(kb, style, h.id, f'`{h.id}`')}: {h.title}" for h in hardware)
+    reasons = bullets(f"{ref(kb, style, r, r)}: {kb.get(r).summary}" for r in used if kb.get(r) is not None)
+    return _page(
+        "Recommendation matrix",
+        intro,
+        f"Kernel assumed: {', '.join(sorted(kernels))}." if kernels else "",
+        table(header, rows),
+        "## Hardware presets",
+        legend,
+        "## Why",
+        reasons,
+    )
+
+
+def cli_page() -> str:
+    """The CLI reference, walked from the argparse parser itself."""
+    import argparse
+
+    from iosched.cli import build_parser
+
+    blocks: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser, name: str, helptext: str | None, level: int) -> None:
+        formatter = argparse.HelpFormatter(name, width=100)
+        formatter.add_usage(parser.usage, parser._actions, parser._mutually_exclusive_groups, prefix="")
+        blocks.append(f"{'#' * level} `{name}`")
+        blocks.append(join(helptext or parser.description or "", code(formatter.format_help().strip(), "text")))
+        rows, children = [], []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                helps = {a.dest: a.help for a in action._choices_actions}
+                children += [(sub, f"{name} {cmd}", helps.get(cmd)) for cmd, sub in action.choices.items()]
+            elif action.help != argparse.SUPPRESS and not isinstance(action, argparse._HelpAction):
+                flags = ", ".join(f"`{o}`" for o in action.option_strings) or f"`{action.metavar or action.dest}`"
+                choices = ", ".join(f"`{c}`" for c in action.choices) if action.choices else ""
+                rows.append((flags, action.help or "", choices))
+        if rows:
+            blocks.append(table(("argument", "meaning", "choices"), rows))
+        for sub, sub_name, sub_help in children:
+            walk(sub, sub_name, sub_help, min(level + 1, 4))
+
+    walk(build_parser(), "iosched", None, 2)
+    return _page("Command line", "Generated from the `iosched` argument parser.", *blocks)
+
+
+def index_page(kb: Any) -> str:
+    links: list[tuple[str, str]] = [
+        ("elevators/index.md", "Elevators"),
+        *((name, title) for name, title, _ in SHARED.values()),
+        ("persistence.md", "Apply and persist"),
+        ("caveats.md", "Caveats"),
+        ("rules/index.md", "Rules"),
+        ("timeline.md", "Kernel timeline"),
+        ("matrix.md", "Recommendation matrix"),
+        ("cli.md", "Command line"),
+    ]
+    counts = ", ".join(f"{len(v)} {k.replace('_', ' ')}" for k, v in kb.sections.items() if v)
+    listing = bullets(f"[{title}]({name})" for name, title in sorted(links, key=lambda x: x[1]))
+    return _page("Reference", f"Generated from KB {kb.version or '(unversioned)'}: {counts}.", listing)
+
+
+def render_all(kb: Any) -> dict[str, str]:
+    """Every generated page, keyed by its path relative to the docs directory."""
+    pages: dict[str, str] = {}
+    pages.update(elevator_pages(kb))
+    pages.update(rule_pages(kb))
+    for kind, (name, _, _) in SHARED.items():
+        pages[f"{REFERENCE}/{name}"] = shared_page(kb, kind)
+    builders: dict[str, Callable[[], str]] = {
+        "caveats.md": lambda: caveats_page(kb),
+        "persistence.md": lambda: persistence_page(kb),
+        "timeline.md": lambda: timeline_page(kb),
+        "matrix.md": lambda: matrix_page(kb),
+        "cli.md": cli_page,
+        "index.md": lambda: index_page(kb),
+    }
+    pages.update({f"{REFERENCE}/{name}": build() for name, build in builders.items()})
+    return pages

@@ -1,0 +1,122 @@
+"""``iosched explain`` and ``iosched list``: facts come from the KB, bad input exits 2 with one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from iosched.cli import main
+from iosched.render import KINDS, entities
+from iosched.render.links import absolute
+from iosched.render.reference import value_text
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_explain_tunable_json_matches_the_kb(kb, capsys) -> None:
+    ref = kb.get("mq-deadline.read_expire")
+    code, out, _ = run(capsys, "explain", "mq-deadline.read_expire", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["id"] == ref.id
+    assert data["elevator"] == ref.elevator.name
+    assert (data["default"], data["unit"]) == (ref.tunable.default, ref.tunable.unit)
+    assert tuple(data["sources"]) == ref.tunable.sources
+    assert data["url"] == absolute(ref)
+
+
+def test_explain_tunable_text_shows_every_fact(kb, capsys) -> None:
+    ref = kb.get("mq-deadline.read_expire")
+    t = ref.tunable
+    code, out, _ = run(capsys, "explain", ref.id, "--format", "markdown")
+    assert code == 0
+    assert f"**Default:** {value_text(t.default, t.unit)}" in out
+    assert f"**Unit:** {t.unit}" in out
+    if t.since:
+        assert str(t.since) in out
+    if t.range and t.range.min is not None:
+        assert value_text(t.range.min) in out
+    for scoped in t.defaults:
+        assert value_text(scoped.value, t.unit) in out
+    for caveat in t.caveats:
+        assert absolute(kb.get(caveat)) in out
+    for item in kb.section("disagreements"):
+        if item.subject == ref.id:
+            assert absolute(item) in out
+    for source in t.sources:
+        assert f"]({absolute(kb.get(source))})" in out
+
+
+def test_every_entity_can_be_explained(kb, capsys) -> None:
+    for ident, entity in kb.index.items():
+        code, out, err = run(capsys, "explain", ident, "--format", "markdown")
+        assert (code, err) == (0, ""), ident
+        assert out.startswith("#"), ident
+        assert not any(mark in out for mark in ("{ #", "!!! ", "<figure", '=== "')), f"{ident}: site markup"
+        code, out, _ = run(capsys, "explain", ident, "--format", "json")
+        assert json.loads(out)["id"] == entity.id
+
+
+@pytest.mark.parametrize("spelling", ["elevator=", "nr_requests", "ios101"])
+def test_explain_accepts_the_spellings_people_type(kb, capsys, spelling: str) -> None:
+    expected = {"elevator=": "elevator", "nr_requests": "queue.nr_requests", "ios101": "IOS101"}[spelling]
+    assert kb.get(expected) is not None
+    code, out, _ = run(capsys, "explain", spelling, "--format", "json")
+    assert code == 0 and json.loads(out)["id"] == expected
+
+
+def test_explain_rule_by_name(kb, capsys) -> None:
+    rule = kb.section("rules")[0]
+    code, out, _ = run(capsys, "explain", rule.name, "--format", "json")
+    assert code == 0 and json.loads(out)["id"] == rule.id
+
+
+def test_unknown_id_is_one_line_with_close_matches(capsys) -> None:
+    code, out, err = run(capsys, "explain", "mq-deadline.read_expir")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "mq-deadline.read_expire" in err
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_list_json_is_every_entity_of_the_kind(kb, capsys, kind: str) -> None:
+    code, out, _ = run(capsys, "list", kind, "--format", "json")
+    assert code == 0
+    assert [item["id"] for item in json.loads(out)] == [e.id for e in entities(kb, kind)]
+
+
+def test_list_elevators_table_has_all_eight(kb, capsys) -> None:
+    names = [e.name for e in kb.section("elevators")]
+    assert len(names) == 8
+    code, out, _ = run(capsys, "list", "elevators", "--format", "markdown")
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith("| [")]
+    assert len(rows) == 8
+    assert all(f"`{name}`" in out for name in names)
+
+
+def test_list_unknown_kind_exits_2(capsys) -> None:
+    code, _, err = run(capsys, "list", "gadgets")
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_links_use_the_configured_site(kb, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("IOSCHED_SITE_URL", "https://iosched.example/docs/")
+    rule = kb.section("rules")[0]
+    _, out, _ = run(capsys, "explain", rule.id, "--format", "markdown")
+    assert "https://iosched.example/docs/reference/sources/#" in out
+
+
+def test_explain_does_not_import_rich_off_a_terminal() -> None:
+    code = (
+        "import sys; from iosched.cli import main; rc = main(['explain', 'mq-deadline']); "
+        "print('RICH' if 'rich' in sys.modules else 'PLAIN', rc)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip().splitlines()[-1] == "PLAIN 0", proc.stderr

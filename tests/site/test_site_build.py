@@ -1,0 +1,115 @@
+"""The built site: a page per elevator, tunables with default and unit, no broken link or external asset."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from sitehtml import Page, html_path
+
+from iosched.render import entities, find
+from iosched.render.links import anchor, location, page_url
+from iosched.sitegen.shortcodes import SHORTCODE
+
+
+def _plain(value: object) -> str:
+    """How a KB value reads in the HTML table (code spans lose their backticks)."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _page_of(entity: object) -> str:
+    return html_path(page_url(location(entity)[0]))
+
+
+def test_a_page_for_each_elevator(kb, pages: dict[str, Page]) -> None:
+    elevators = kb.section("elevators")
+    assert elevators, "the KB has no elevators"
+    index = pages[html_path("reference/elevators/")]
+    listed = {row[0] for row in index.rows[1:]}
+    for elevator in elevators:
+        page = pages[_page_of(elevator)]
+        assert any(elevator.title in t for t in page.text), elevator.name
+        assert elevator.name in listed
+
+
+def test_every_tunable_with_default_and_unit(kb, pages: dict[str, Page]) -> None:
+    tunables = entities(kb, "tunables")
+    assert tunables
+    for ref in tunables:
+        page = pages[_page_of(ref)]
+        assert anchor(ref.tunable.name) in page.ids, ref.id
+        rows = [r for r in page.rows if r and r[0] == ref.tunable.name]
+        assert rows, f"{ref.id}: no row in the tunables table"
+        _, default, unit, *_ = rows[0]
+        assert (default, unit) == (_plain(ref.tunable.default), ref.tunable.unit), ref.id
+
+
+def test_every_entity_has_its_anchor(kb, pages: dict[str, Page]) -> None:
+    for entity in kb.index.values():
+        page, frag = location(entity)
+        built = pages[html_path(page_url(page))]
+        assert not frag or frag in built.ids, f"{entity.id}: no #{frag} on {page}"
+
+
+def _local_target(page: str, value: str) -> tuple[str, str] | None:
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc or value.startswith(("mailto:", "data:", "javascript:")):
+        return None
+    if not parts.path:
+        return page, unquote(parts.fragment)
+    base = "" if parts.path.startswith("/") else posixpath.dirname(page)  # site_url's path is /
+    path = posixpath.normpath(posixpath.join(base, unquote(parts.path).lstrip("/")) or ".")
+    if parts.path.endswith("/") or parts.path in (".", ".."):
+        path = html_path("" if path == "." else path + "/")
+    return path, unquote(parts.fragment)
+
+
+def test_no_broken_internal_links_or_anchors(built_site: Path, pages: dict[str, Page]) -> None:
+    broken = []
+    for name, page in pages.items():
+        for tag, attr, value, _ in page.refs:
+            target = _local_target(name, value)
+            if target is None:
+                continue
+            path, frag = target
+            if not (built_site / path).exists():
+                broken.append(f"{name}: <{tag} {attr}={value!r}> -> missing {path}")
+            elif frag and path in pages and frag not in pages[path].ids:
+                broken.append(f"{name}: <{tag} {attr}={value!r}> -> no #{frag} in {path}")
+    assert not broken, "\n".join(broken[:40])
+
+
+_ASSET_TAGS = {("script", "src"), ("img", "src"), ("iframe", "src"), ("source", "src"), ("video", "src"),
+               ("audio", "src"), ("embed", "src")}  # fmt: skip
+_EXTERNAL = re.compile(r"^(?:https?:)?//(?!127\.0\.0\.1[:/])", re.I)
+
+
+def test_no_external_asset(built_site: Path, pages: dict[str, Page]) -> None:
+    found = []
+    for name, page in pages.items():
+        for tag, attr, value, attrs in page.refs:
+            is_asset = (tag, attr) in _ASSET_TAGS or (tag == "link" and attrs.get("rel") not in ("canonical",))
+            if is_asset and _EXTERNAL.match(value):
+                found.append(f"{name}: <{tag} {attr}={value}>")
+    for css in built_site.rglob("*.css"):
+        found += [f"{css.name}: {m}" for m in re.findall(r"url\(\s*['\"]?((?:https?:)?//[^)'\"]+)", css.read_text())]
+    assert not found, "\n".join(found)
+
+
+def test_shortcodes_link_to_their_entities(kb, pages: dict[str, Page]) -> None:
+    site = Path(__file__).resolve().parents[2] / "site"
+    checked = 0
+    for source in sorted(site.glob("*.md")):
+        built = html_path("" if source.stem == "index" else f"{source.stem}/")
+        targets = {_local_target(built, value) for _, _, value, _ in pages[built].refs}
+        for ident in SHORTCODE.findall(source.read_text(encoding="utf-8")):
+            page, frag = location(find(kb, ident))
+            assert (html_path(page_url(page)), frag) in targets, f"{source.name}: kb:{ident}"
+            checked += 1
+    assert checked
