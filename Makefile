@@ -4,16 +4,16 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-PIP := $(BIN)/python -m pip --disable-pip-version-check -q
+# pip's output is kept in .venv/pip.log and shown only when it fails
+PIP = $(BIN)/python -m pip --disable-pip-version-check -q install
+QUIET = >>$(VENV)/pip.log 2>&1 || { cat $(VENV)/pip.log; exit 1; }
 
 $(BIN)/iosched: pyproject.toml
 	$(PY) -m venv $(VENV)
-	$(PIP) install -e . 2>&1 | grep -v 'is ignored' || true
-	@test -x $@
+	$(PIP) -e . $(QUIET)
 
 $(VENV)/.dev: requirements-dev.txt $(BIN)/iosched
-	$(PIP) install -r requirements-dev.txt 2>&1 | grep -v 'is ignored' || true
-	$(PIP) install -e '.[site]' 2>&1 | grep -v 'is ignored' || true
+	$(PIP) -r requirements-dev.txt -e '.[site]' $(QUIET)
 	touch $@
 
 .PHONY: demo test lint site serve bench system-deps

@@ -88,7 +88,7 @@ class _Builder:
 
     def scheduler(self, value: str, rules: list[Any]) -> Step:
         r, dev = self.r, self.r.device
-        previous = r.hardware.default_elevator.get(r.io_path)
+        previous = _default_scheduler(r)
         undo = f"sudo rm -f {cmd.UDEV_FILE} && {cmd.UDEV_RELOAD}"
         if previous:
             undo += f" && {cmd.sysfs_write(dev, 'scheduler', previous)}"
@@ -159,6 +159,16 @@ class _Builder:
             verify="findmnt -no OPTIONS MOUNTPOINT", expect=option.option,
             undo=f"remove {option.option} from /etc/fstab and sudo mount -o remount MOUNTPOINT",
         )  # fmt: skip
+
+
+def _default_scheduler(r: Resolved) -> str | None:
+    """The scheduler this device had before: the distribution's only default for its path, else the kernel's."""
+    if r.distribution is not None and not r.facts.get("hw.dasd"):
+        defaults = {d.elevator for d in r.distribution.default_schedulers
+                    if d.io_path == r.io_path and d.via != "driver"}  # fmt: skip
+        if len(defaults) == 1:
+            return defaults.pop()
+    return r.hardware.default_elevator.get(r.io_path)
 
 
 def _unique(items: Any) -> tuple[str, ...]:
