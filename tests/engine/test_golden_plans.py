@@ -8,12 +8,18 @@ import pytest
 import yaml
 
 from iosched import examples
+from iosched.cli.output import terminal_text
 from iosched.context import Context
 from iosched.engine import advise
 from iosched.render import plan_json, plan_markdown, plan_shell
 
 GOLDEN = Path(__file__).resolve().parents[1] / "plans"
-RENDERERS = {"md": plan_markdown.render, "json": plan_json.render, "sh": plan_shell.render}
+RENDERERS = {
+    "md": plan_markdown.render,
+    "json": plan_json.render,
+    "sh": plan_shell.render,
+    "txt": lambda kb, plan: terminal_text(plan_markdown.render(kb, plan)),
+}
 
 
 def _normalise(text: str, kb) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -19,6 +20,16 @@ def write_markdown(markdown: str, fmt: str) -> None:
         Console().print(Markdown(markdown, hyperlinks=True))
     else:
         write(markdown)
+
+
+def terminal_text(markdown: str, width: int = 100) -> str:
+    """What the text format shows on a terminal of ``width`` columns, without colour."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    console = Console(width=width, record=True, color_system=None, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(Markdown(markdown, hyperlinks=False))
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
 
 
 def format_option(parser, choices: tuple[str, ...] = ("text", "markdown", "json")) -> None:
