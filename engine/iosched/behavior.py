@@ -65,32 +65,31 @@ def _paren(condition: Any) -> str:
     return f"({text})" if getattr(condition, "compound", False) else text
 
 
-class AllBehavior:
+class _CompoundBehavior:
+    """``all`` / ``any`` over sub-conditions held in the field named by ``parts``."""
+
     compound = True
+    parts = ""
+    joiner = ""
+    combine = staticmethod(all)
 
     def evaluate(self, facts: Mapping[str, Any]) -> bool:
-        return all(c.evaluate(facts) for c in self.all)
+        return self.combine(c.evaluate(facts) for c in getattr(self, self.parts))
 
     def facts(self) -> Iterator[Any]:
-        for c in self.all:
+        for c in getattr(self, self.parts):
             yield from c.facts()
 
     def describe(self) -> str:
-        return " and ".join(_paren(c) for c in self.all)
+        return f" {self.joiner} ".join(_paren(c) for c in getattr(self, self.parts))
 
 
-class AnyBehavior:
-    compound = True
+class AllBehavior(_CompoundBehavior):
+    parts, joiner, combine = "all", "and", staticmethod(all)
 
-    def evaluate(self, facts: Mapping[str, Any]) -> bool:
-        return any(c.evaluate(facts) for c in self.any)
 
-    def facts(self) -> Iterator[Any]:
-        for c in self.any:
-            yield from c.facts()
-
-    def describe(self) -> str:
-        return " or ".join(_paren(c) for c in self.any)
+class AnyBehavior(_CompoundBehavior):
+    parts, joiner, combine = "any", "or", staticmethod(any)
 
 
 class NotBehavior:

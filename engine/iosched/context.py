@@ -8,6 +8,7 @@ from typing import Any
 
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
+from iosched.plan import Assumption
 
 DEVICE = re.compile(r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?")
 SERIAL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
@@ -57,14 +58,6 @@ class Context:
 
 
 @dataclass(frozen=True)
-class Assumed:
-    fact: str
-    value: Any
-    text: str
-    sources: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class Resolved:
     """A context checked against the KB, with every fact the rules can see."""
 
@@ -76,7 +69,7 @@ class Resolved:
     hardware: Any
     workload: Any
     distribution: Any | None
-    assumptions: tuple[Assumed, ...] = field(default=())
+    assumptions: tuple[Assumption, ...] = field(default=())
 
 
 def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...]) -> str:
@@ -85,10 +78,10 @@ def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...]) -> str:
     return value
 
 
-def _assumption(kb: Kb, fact: str) -> Assumed:
+def _assumption(kb: Kb, fact: str) -> Assumption:
     for item in kb.section("assumptions"):
         if item.fact == fact:
-            return Assumed(fact, item.value, item.text, item.sources)
+            return Assumption(fact, str(item.value), item.text, tuple(item.sources))
     raise ContextError(f"no {fact} given and the KB has no assumption for it")
 
 
@@ -116,7 +109,7 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     presets = {h.id: h for h in kb.section("hardware")}
     workloads = {w.id: w for w in kb.section("workloads")}
     distros = {d.id: d for d in kb.section("distributions")}
-    assumed: list[Assumed] = []
+    assumed: list[Assumption] = []
     if ctx.hw is None:
         raise ContextError(f"no hardware given (--hw); valid: {', '.join(presets)}")
     hardware = presets[_choice("hardware", ctx.hw, list(presets))]
@@ -129,7 +122,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
             kernel = KernelVersion.parse(ctx.kernel)
         elif distro is not None:
             kernel = distro.kernel
-            assumed.append(Assumed("kernel", str(kernel), f"the default kernel of {distro.name}", distro.sources))
+            why = f"the default kernel of {distro.name}"
+            assumed.append(Assumption("kernel", str(kernel), why, tuple(distro.sources)))
         else:
             assumed.append(_assumption(kb, "kernel"))
             kernel = KernelVersion.parse(str(assumed[-1].value))
@@ -139,14 +133,14 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         io_path = _choice("I/O path", ctx.io_path, IO_PATHS)
     else:
         io_path, why = _io_path(kb, hardware, kernel, distro)
-        assumed.append(Assumed("io_path", io_path, why, hardware.sources))
+        assumed.append(Assumption("io_path", io_path, why, tuple(hardware.sources)))
     if ctx.device is not None and not DEVICE.fullmatch(ctx.device):
         raise ContextError(f"refusing device name {ctx.device!r}: expected a kernel name such as sda, nvme0n1, dm-0")
     if ctx.serial is not None and not SERIAL.fullmatch(ctx.serial):
         raise ContextError(f"refusing serial {ctx.serial!r}: letters, digits and . _ : - only")
     device = ctx.device or hardware.example_device
     if ctx.device is None:
-        assumed.append(Assumed("device", device, f"an example {hardware.title} name; pass --device", ()))
+        assumed.append(Assumption("device", device, f"an example {hardware.title} name; pass --device", ()))
     cache = ctx.cache
     if cache is None:
         assumed.append(_assumption(kb, "cache"))

@@ -15,7 +15,7 @@ from iosched import commands as cmd
 from iosched.context import Context, Resolved, resolve
 from iosched.kb import Kb, TunableRef
 from iosched.kernel import in_range
-from iosched.plan import STEP_ORDER, Assumption, Overridden, Plan, Step, Warning
+from iosched.plan import STEP_ORDER, Overridden, Plan, Step, Warning
 
 SEVERITY_RANK = {"warn": 0, "recommend": 1, "consider": 2}
 _BOOT_VALUE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -240,7 +240,7 @@ def advise(kb: Kb, ctx: Context) -> Plan:
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),
         warnings=_warnings(kb, fired, steps), advice=_advice(fired), overridden=tuple(overridden),
-        assumptions=tuple(Assumption(a.fact, str(a.value), a.text, tuple(a.sources)) for a in r.assumptions),
+        assumptions=r.assumptions,
         files=_files(r, builder.match, steps), context={k: v for k, v in ctx.__dict__.items() if v not in (None, ())},
         facts=dict(sorted(r.facts.items())), fired=tuple(x.id for x in fired), measured=ctx.measured_summary,
         kb_version=kb.version, iosched_version=__version__,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 
@@ -40,7 +41,7 @@ def test_any_bytes_are_rejected_or_loaded_cleanly(raw: bytes) -> None:
 
 
 def test_export_round_trips_every_entity(kb) -> None:
-    exported = export_kb(kb)
+    exported = json.loads(json.dumps(export_kb(kb)))
     for section, model in SECTIONS.items():
         entities = kb.section(section)
         assert len(exported[section]) == len(entities)

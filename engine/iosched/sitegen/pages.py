@@ -49,26 +49,25 @@ def shared_page(kb: Any, kind: str) -> str:
     return _page(title, intro, list_table(kb, kind, style), *sections)
 
 
-def elevator_pages(kb: Any) -> dict[str, str]:
+def _own_pages(kb: Any, section: str, render: Any, title: str, intro: str) -> dict[str, str]:
+    """One page per entity of ``section``, plus an index page with the list table."""
     pages = {}
-    for elevator in kb.section("elevators"):
-        page, _ = location(elevator)
-        pages[page] = join(GENERATED, reference.elevator(kb, elevator, _style(page)))
-    index = f"{REFERENCE}/elevators/index.md"
-    pages[index] = _page("Elevators", "Every I/O scheduler the KB knows, on which kernels and I/O path.",
-                         list_table(kb, "elevators", _style(index)))  # fmt: skip
+    for entity in kb.section(section):
+        page, _ = location(entity)
+        pages[page] = join(GENERATED, render(kb, entity, _style(page)))
+    index = f"{REFERENCE}/{section}/index.md"
+    pages[index] = _page(title, intro, list_table(kb, section, _style(index)))
     return pages
+
+
+def elevator_pages(kb: Any) -> dict[str, str]:
+    intro = "Every I/O scheduler the KB knows, on which kernels and I/O path."
+    return _own_pages(kb, "elevators", reference.elevator, "Elevators", intro)
 
 
 def rule_pages(kb: Any) -> dict[str, str]:
-    pages = {}
-    for rule in kb.section("rules"):
-        page, _ = location(rule)
-        pages[page] = join(GENERATED, reference.rule(kb, rule, _style(page)))
-    index = f"{REFERENCE}/rules/index.md"
     intro = "The rules `iosched advise` applies; each page shows the examples it is tested with."
-    pages[index] = _page("Rules", intro, list_table(kb, "rules", _style(index)))
-    return pages
+    return _own_pages(kb, "rules", reference.rule, "Rules", intro)
 
 
 def caveats_page(kb: Any) -> str:
