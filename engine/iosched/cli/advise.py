@@ -86,7 +86,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     ctx = _context(args)
     kb = load_checked(args.kb)
     if args.results:
-        from iosched.cli.results import with_results
+        from iosched.cli._results import with_results
 
         ctx = with_results(kb, ctx, args.results)
     try:
