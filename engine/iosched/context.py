@@ -11,6 +11,7 @@ from iosched.kernel import KernelVersion
 from iosched.plan import Assumption
 
 DEVICE = re.compile(r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?")
+PARTITION = re.compile(r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+")
 SERIAL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 CACHES = ("volatile", "battery-backed", "none")
 GOALS = ("latency", "throughput", "fairness")
@@ -136,6 +137,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         assumed.append(Assumption("io_path", io_path, why, tuple(hardware.sources)))
     if ctx.device is not None and not DEVICE.fullmatch(ctx.device):
         raise ContextError(f"refusing device name {ctx.device!r}: expected a kernel name such as sda, nvme0n1, dm-0")
+    if ctx.device is not None and (part := PARTITION.fullmatch(ctx.device)):
+        raise ContextError(f"{ctx.device} is a partition; the scheduler belongs to the whole disk {part['disk']}")
     if ctx.serial is not None and not SERIAL.fullmatch(ctx.serial):
         raise ContextError(f"refusing serial {ctx.serial!r}: letters, digits and . _ : - only")
     device = ctx.device or hardware.example_device

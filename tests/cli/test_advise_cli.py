@@ -53,6 +53,7 @@ BAD_ARGS = {
     "newline": ["--hw", "ssd", "--device", "sda\nreboot"],
     "non-ascii look-alike": ["--hw", "ssd", "--device", "sd\u0430"],
     "unknown example": ["--example", "nope"],
+    "a partition": ["--hw", "nvme", "--device", "nvme0n1p1"],
     "missing hw": ["--workload", "db"],
 }
 
