@@ -214,19 +214,17 @@ def advise(kb: Kb, ctx: Context) -> Plan:
     chosen: dict[str, tuple[Any, list[Any]]] = {}
 
     def settle(target: str, scheduler: str | None) -> None:
-        winner: _Candidate | None = None
+        """The best applicable candidate wins; every other one is kept with the reason it lost."""
+        applicable, lost = [], []
         for c in candidates.get(target, []):
             problem = _applicable(kb, r, target, c.value, scheduler)
-            if problem is None and winner is None:
-                winner = c
-                continue
-            if problem is None and winner is not None and c.value == winner.value:
-                continue
-            why = problem or _why_lost(c.rule, winner.rule)
+            (lost if problem else applicable).append((c, problem))
+        winner = applicable[0][0] if applicable else None
+        lost += [(c, _why_lost(c.rule, winner.rule)) for c, _ in applicable if c.value != winner.value]
+        for c, why in lost:
             overridden.append(Overridden(c.rule.id, target, _fmt(c.value), winner and winner.rule.id, why))
         if winner is not None:
-            agreeing = [c.rule for c in candidates[target] if c.value == winner.value and c.rule is not winner.rule]
-            chosen[target] = (winner.value, [winner.rule, *agreeing])
+            chosen[target] = (winner.value, [c.rule for c, _ in applicable if c.value == winner.value])
 
     settle("scheduler", None)
     scheduler = chosen["scheduler"][0] if "scheduler" in chosen else None

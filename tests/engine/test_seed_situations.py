@@ -58,3 +58,10 @@ def test_desktop_on_kernel_3_0_keeps_cfq(kb) -> None:
 def test_nvme_database_uses_none(kb) -> None:
     plan = plan_for(kb, "nvme-db")
     assert (plan.scheduler, plan.io_path) == ("none", "blk-mq")
+
+
+def test_a_measured_winner_the_kernel_lacks_loses_and_says_why(kb) -> None:
+    plan = advise(kb, Context(hw="nvme", workload="db", kernel="6.8", measured_best="noop"))
+    assert plan.scheduler == "none"
+    (lost,) = [o for o in plan.overridden if o.rule == "IOS190"]
+    assert lost.winner == "IOS101" and "not available" in lost.why
