@@ -2,6 +2,7 @@
 #   make demo   -> installs iosched in .venv and runs `iosched advise` on a built-in example
 #   make test   -> installs the test tools (and, as root, Debian's fio and chromium) and runs the whole suite
 PY ?= python3
+export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 BIN := $(VENV)/bin
 # pip's output is kept in .venv/pip.log and shown only when it fails
