@@ -5,34 +5,25 @@ from __future__ import annotations
 import re
 from functools import cache
 
-# Used when the bundled KB is unavailable or does not (yet) list elevators. Current blk-mq
-# elevators plus the legacy single-queue ones (removed in Linux 5.0) that old results name.
-FALLBACK_NAMES = ("none", "mq-deadline", "kyber", "bfq", "noop", "deadline", "cfq", "anticipatory")
-
 # Order of "fewer moving parts", the tie-break between equally good candidates.
 SIMPLICITY = ("none", "noop", "mq-deadline", "deadline", "kyber", "bfq", "cfq", "anticipatory")
 
-_NAME = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
+_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
 
 @cache
 def known_names() -> frozenset[str]:
-    """Scheduler names: the bundled KB's elevators (names and aliases) joined with the fallback list."""
-    names = set(FALLBACK_NAMES)
-    try:
-        from iosched.kbcache import load_checked
+    """Scheduler names: the bundled KB's elevators, with their aliases."""
+    from iosched.kbcache import load_checked
 
-        for name, elevator in load_checked().elevators().items():
-            names.add(name)
-            names.update(getattr(elevator, "aliases", ()) or ())
-    except Exception:
-        pass
-    return frozenset(n for n in names if _NAME.match(n))
+    elevators = load_checked().elevators
+    names = {*elevators, *(alias for e in elevators.values() for alias in e.aliases)}
+    return frozenset(n for n in names if _NAME.fullmatch(n))
 
 
 def valid_name(name: str) -> bool:
     """A plausible scheduler name (the kernel's own pattern: lower case, digits, dashes)."""
-    return bool(_NAME.match(name))
+    return bool(_NAME.fullmatch(name))
 
 
 def from_filename(name: str, names: frozenset[str] | None = None) -> str | None:
