@@ -10,12 +10,12 @@ from iosched.measure.device import HEAD_BYTES, SIGNATURES, check_name, parse_sch
 from iosched.measure.fiojobs import WORKLOADS, command
 
 
-@pytest.mark.parametrize("name", ["sda", "nvme0n1", "loop7", "/dev/vdb", "dm0"])
+@pytest.mark.parametrize("name", ["sda", "nvme0n1", "loop7", "/dev/vdb", "dm0", "dm-0"])
 def test_good_names(name: str) -> None:
     assert "/" not in check_name(name)
 
 
-@pytest.mark.parametrize("name", ["", "../sda", "sda/..", "/dev/../sda", "SDA", "sd a", "a" * 40, "dm-0;rm"])
+@pytest.mark.parametrize("name", ["", "../sda", "sda/..", "/dev/../sda", "SDA", "sd a", "a" * 40, "dm-0;rm", "sda\n"])
 def test_bad_names(name: str) -> None:
     with pytest.raises(UsageError):
         check_name(name)

@@ -12,10 +12,10 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from iosched.context import DEVICE
 from iosched.errors import UsageError
 
 SYS_BLOCK = Path("/sys/block")
-_DEVICE = re.compile(r"^[a-z][a-z0-9]{0,31}$")
 _SIZE = re.compile(r"^(\d+)([KMGT]?)(i?B)?$", re.IGNORECASE)
 
 # (offset, magic, what): signatures in the first 68 KiB that mean "this device holds data".
@@ -39,7 +39,7 @@ HEAD_BYTES = 68 * 1024
 def check_name(name: str) -> str:
     """A kernel block device name such as ``sda``, ``nvme0n1`` or ``loop3``; a ``/dev/`` prefix is accepted."""
     bare = name.removeprefix("/dev/")
-    if not _DEVICE.match(bare):
+    if not DEVICE.fullmatch(bare):
         raise UsageError(f"not a block device name: {name!r} (expected e.g. sda, nvme0n1, loop0)")
     return bare
 
