@@ -75,6 +75,15 @@ def _scoped_default(setting: Any, r: Resolved) -> Any:
     return setting.default
 
 
+def _explained(rules: list[Any], entity: Any) -> dict[str, tuple[str, ...]]:
+    """The step fields that say why: the rules, their summaries, and the sources of both rules and entity."""
+    return {
+        "because": tuple(x.id for x in rules),
+        "reasons": tuple(x.summary for x in rules),
+        "sources": _unique(s for x in (*rules, entity) for s in x.sources),
+    }
+
+
 def _fmt(value: Any) -> str:
     return str(int(value)) if isinstance(value, bool) else str(value)
 
@@ -95,8 +104,7 @@ class _Builder:
         elevator = self.kb.elevators[value]
         return Step(
             kind="scheduler", target="scheduler", value=value, title=f"Use the {value} elevator on {dev}",
-            because=tuple(x.id for x in rules), reasons=tuple(x.summary for x in rules),
-            sources=_unique(s for x in (*rules, elevator) for s in x.sources),
+            **_explained(rules, elevator),
             command=cmd.sysfs_write(dev, "scheduler", value), persist=cmd.udev_assignment("scheduler", value),
             persist_method="udev-rule", verify=cmd.sysfs_read(dev, "scheduler"), expect=f"[{value}]",
             undo=undo, previous=previous, alternatives=self._cmdline_alternative(value),
@@ -117,11 +125,7 @@ class _Builder:
         entity = self.kb.get(target)
         setting = self.kb.setting(target)
         shown, previous = _fmt(value), _fmt(_scoped_default(setting, r))
-        common = {
-            "kind": kind, "target": target, "value": shown, "because": tuple(x.id for x in rules),
-            "reasons": tuple(x.summary for x in rules), "previous": previous,
-            "sources": _unique(s for x in (*rules, entity) for s in x.sources),
-        }  # fmt: skip
+        common = {"kind": kind, "target": target, "value": shown, "previous": previous, **_explained(rules, entity)}
         if kind == "sysctl":
             return Step(
                 **common, title=f"Set {target} to {shown}", command=cmd.sysctl_write(target, shown),
@@ -141,8 +145,7 @@ class _Builder:
         param = f"{target}={_fmt(value)}"
         return Step(
             kind="boot-parameter", target=target, value=_fmt(value), title=f"Boot with {param}",
-            because=tuple(x.id for x in rules), reasons=tuple(x.summary for x in rules),
-            sources=_unique(s for x in (*rules, self.kb.get(target)) for s in x.sources),
+            **_explained(rules, self.kb.get(target)),
             command="(takes effect at the next boot)", persist=cmd.grub_append(param, self.r.distribution),
             persist_method="kernel-cmdline", verify="cat /proc/cmdline", expect=param,
             undo=cmd.grub_remove(param, self.r.distribution),
@@ -151,9 +154,8 @@ class _Builder:
     def mount_option(self, target: str, rules: list[Any]) -> Step:
         option = self.kb.get(target)
         return Step(
-            kind="mount-option", target=target, value=option.option, title=f"Mount {option.filesystem} with "
-            f"{option.option}", because=tuple(x.id for x in rules), reasons=tuple(x.summary for x in rules),
-            sources=_unique(s for x in (*rules, option) for s in x.sources),
+            kind="mount-option", target=target, value=option.option,
+            title=f"Mount {option.filesystem} with {option.option}", **_explained(rules, option),
             command=f"sudo mount -o remount,{option.option} MOUNTPOINT",
             persist=f"add {option.option} to the options of MOUNTPOINT in /etc/fstab", persist_method="fstab",
             verify="findmnt -no OPTIONS MOUNTPOINT", expect=option.option,

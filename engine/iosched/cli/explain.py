@@ -26,10 +26,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def _style() -> Any:
-    from iosched.render.links import absolute
-    from iosched.render.reference import Style
+    from iosched.render.reference import CLI_STYLE
 
-    return Style(link=absolute)
+    return CLI_STYLE
 
 
 def _as_json(entity: Any) -> dict[str, Any]:

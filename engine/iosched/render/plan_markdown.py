@@ -5,19 +5,14 @@ from __future__ import annotations
 from iosched import commands as cmd
 from iosched.kb import Kb
 from iosched.plan import Plan, Step, Warning
-from iosched.render.links import absolute
+from iosched.render.reference import CLI_STYLE, code, ref
 
 _RELOAD = {cmd.UDEV_FILE: cmd.UDEV_RELOAD, cmd.SYSCTL_FILE: f"sudo sysctl -p {cmd.SYSCTL_FILE}"}
 
 
-def _fence(text: str, lang: str = "sh") -> str:
-    return f"```{lang}\n{text}\n```"
-
-
 def _site(kb: Kb, ident: str) -> str:
     """``ident`` linked to its page on the reference site."""
-    entity = kb.get(ident)
-    return f"[`{ident}`]({absolute(entity)})" if entity is not None else f"`{ident}`"
+    return ref(kb, CLI_STYLE, ident)
 
 
 def _notice(kb: Kb, notice: Warning) -> str:
@@ -37,12 +32,12 @@ def _step(kb: Kb, n: int, step: Step) -> list[str]:
     lines = [f"### {n}. {step.title}", ""]
     for rule, reason in zip(step.because, step.reasons, strict=True):
         lines.append(f"- {_site(kb, rule)}: {reason}")
-    lines += ["", "Apply now:", "", _fence(step.command), ""]
+    lines += ["", "Apply now:", "", code(step.command), ""]
     where = {"udev-rule": f" in `{cmd.UDEV_FILE}`", "sysctl-d": f" in `{cmd.SYSCTL_FILE}`"}
     lines += [f"Persist ({step.persist_method}{where.get(step.persist_method, '')}):", "",
-              _fence(step.persist, "text"), ""]  # fmt: skip
-    lines += [f"Verify (expect `{step.expect}`):", "", _fence(step.verify), ""]
-    lines += [f"Undo{f' (previous: `{step.previous}`)' if step.previous else ''}:", "", _fence(step.undo), ""]
+              code(step.persist, "text"), ""]  # fmt: skip
+    lines += [f"Verify (expect `{step.expect}`):", "", code(step.verify), ""]
+    lines += [f"Undo{f' (previous: `{step.previous}`)' if step.previous else ''}:", "", code(step.undo), ""]
     for alternative in step.alternatives:
         lines += [f"Alternative: {alternative}", ""]
     return lines
@@ -75,8 +70,8 @@ def render(kb: Kb, plan: Plan) -> str:
     if plan.files:
         lines += ["## Persistent files", ""]
         for path, content in plan.files.items():
-            lines += [f"`{path}`:", "", _fence(content, "text"), "", "Install it:", "",
-                      _fence(f"{cmd.file_install(path, content)}\n{_RELOAD[path]}"), ""]  # fmt: skip
+            lines += [f"`{path}`:", "", code(content, "text"), "", "Install it:", "",
+                      code(f"{cmd.file_install(path, content)}\n{_RELOAD[path]}"), ""]  # fmt: skip
     if plan.advice:
         lines += ["## Also consider", "", *(_notice(kb, a) for a in plan.advice), ""]
     if plan.overridden:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from iosched.render import entities
-from iosched.render.links import anchor
+from iosched.render.links import absolute, anchor
 
 CHART_CLASS = 'class="iosched-chart"'
 RISK_ADMONITION = {"data-loss": "danger", "availability": "warning", "performance": "note"}
@@ -36,6 +36,10 @@ class Style:
 
     def deeper(self, by: int = 1) -> Style:
         return Style(self.link, self.level + by, self.site)
+
+
+CLI_STYLE = Style(link=absolute)
+"""Command-line output: absolute links to the published site."""
 
 
 # ---------------------------------------------------------------- small pieces
