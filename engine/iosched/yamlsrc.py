@@ -73,22 +73,25 @@ def _check_tree(root: Any) -> None:
             stack.extend(node.value)
 
 
-def parse(text: str | bytes) -> Document:
-    """Parse one YAML document (JSON is YAML) with the C loader when available."""
+def _too_large(limit: int) -> YamlError:
+    shown = f"{limit // 1024 // 1024} MiB" if limit >= 1024 * 1024 else f"{limit // 1024} KiB"
+    return YamlError(f"larger than {shown}")
+
+
+def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
+    """Parse one YAML document (JSON is YAML) of at most ``limit`` bytes, with the C loader when available."""
     import yaml
 
-    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    if len(text) > limit:
+        raise _too_large(limit)
     if isinstance(text, bytes):
-        if len(text) > MAX_BYTES:
-            raise YamlError(f"file is larger than {MAX_BYTES // 1024 // 1024} MiB")
         if b"\x00" in text:
             raise YamlError("file holds binary data (a NUL byte), not YAML")
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise YamlError(f"file is not UTF-8 text (byte {exc.start})") from None
-    if len(text) > MAX_BYTES:
-        raise YamlError(f"document is larger than {MAX_BYTES // 1024 // 1024} MiB")
+    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     loader = loader_cls(text)
     try:
         root = loader.get_single_node()
@@ -108,13 +111,14 @@ def parse(text: str | bytes) -> Document:
         loader.dispose()
 
 
-def read(path: Path) -> Document:
-    """Read and parse ``path``; every failure is a YamlError."""
+def read(path: Path, limit: int = MAX_BYTES) -> Document:
+    """Read and parse a regular file of at most ``limit`` bytes; every failure is a YamlError."""
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise YamlError(f"file is larger than {MAX_BYTES // 1024 // 1024} MiB")
+        if not path.is_file():
+            raise YamlError("not a regular file")
+        if path.stat().st_size > limit:
+            raise _too_large(limit)
         with path.open("rb") as fh:
-            return parse(fh.read(MAX_BYTES + 1))
+            return parse(fh.read(limit + 1), limit)
     except OSError as exc:
         raise YamlError(f"cannot read: {exc.strerror or exc}") from None

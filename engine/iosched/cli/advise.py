@@ -35,18 +35,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _read_context(path: Path) -> dict:
     from iosched.context import Context, ContextError
-    from iosched.yamlsrc import YamlError, parse
+    from iosched.yamlsrc import YamlError, read
 
     try:
-        if not path.is_file():
-            raise UsageError(f"context file {path}: not a regular file")
-        if path.stat().st_size > MAX_CONTEXT_BYTES:
-            raise UsageError(f"context file {path}: larger than {MAX_CONTEXT_BYTES // 1024} KiB")
-        data = parse(path.read_bytes()).data
+        data = read(path, MAX_CONTEXT_BYTES).data
     except YamlError as exc:
         raise UsageError(f"context file {path}:{exc.line}: {exc}") from None
-    except OSError as exc:
-        raise UsageError(f"context file {path}: {exc.strerror or exc}") from None
     try:
         Context.from_mapping(data)
     except ContextError as exc:
