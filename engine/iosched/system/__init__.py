@@ -1,0 +1,1 @@
+"""Reading real systems: live roots, captured trees, sosreports, supportconfigs, Ansible facts."""

@@ -1,0 +1,108 @@
+"""What iosched observed on a host: its block devices, kernel, distribution, mounts and other tuners.
+
+One model for every way a host is read (a live root, a captured tree, a sosreport, a supportconfig,
+Ansible facts). Readers fill it; the engine plans from it; ``to_json`` is the documented contract of
+``iosched probe --format json`` (see the README) and is accepted back by ``--context``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+SCHEMA_VERSION = 1
+
+DeviceKind = Literal[
+    "disk", "partition", "dm", "md", "loop", "zram", "ram", "nvme", "mmc", "dasd", "virtio", "optical", "other",
+]  # fmt: skip
+IoPathSeen = Literal["blk-mq", "legacy", "bio"]
+TunerKind = Literal["tuned", "udev", "sysctl.d", "kernel-cmdline", "saptune", "sapconf"]
+
+
+@dataclass(frozen=True)
+class Device:
+    """One block device as the kernel shows it in ``/sys/block/NAME``."""
+
+    name: str
+    kind: DeviceKind
+    rotational: bool | None = None
+    scheduler: str | None = None
+    """The active elevator; None when the device has no elevator (bio-based dm, md, an empty list)."""
+    schedulers: tuple[str, ...] = ()
+    io_path: IoPathSeen | None = None
+    zoned: str | None = None
+    """``none``, ``host-aware`` or ``host-managed`` (queue/zoned)."""
+    write_cache: str | None = None
+    """``write back`` or ``write through`` (queue/write_cache)."""
+    nr_hw_queues: int | None = None
+    queue: dict[str, str] = field(default_factory=dict)
+    """Every readable ``queue/*`` attribute, as text."""
+    iosched: dict[str, str] = field(default_factory=dict)
+    """Every ``queue/iosched/*`` tunable of the active elevator, as text."""
+    holders: tuple[str, ...] = ()
+    slaves: tuple[str, ...] = ()
+    model: str | None = None
+    vendor: str | None = None
+    serial: str | None = None
+    wwn: str | None = None
+    dm_uuid: str | None = None
+    """``dm/uuid`` of a device-mapper device: ``mpath-...`` is multipath, ``LVM-...`` LVM, ``CRYPT-...`` dm-crypt."""
+    size_bytes: int | None = None
+    removable: bool | None = None
+    hw: str | None = None
+    """The KB hardware preset this device maps to, or None (filled by classification, not by readers)."""
+
+
+@dataclass(frozen=True)
+class Mount:
+    device: str
+    mountpoint: str
+    fstype: str
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tuner:
+    """Something else on the host that sets block or writeback settings, and what it sets."""
+
+    kind: TunerKind
+    name: str
+    """A profile name (tuned), or the file that holds the setting (udev rule, sysctl.d file)."""
+    settings: dict[str, str] = field(default_factory=dict)
+    """Setting names as plans spell them (``scheduler``, ``queue/read_ahead_kb``, ``vm.dirty_ratio``) to values."""
+    active: bool = True
+
+
+@dataclass(frozen=True)
+class Host:
+    kernel: str | None = None
+    """The kernel release as ``uname -r`` prints it (``6.8.0-45-generic``)."""
+    distro: str | None = None
+    """The KB distribution id (``sles12sp5``, ``rhel9``), or None when the KB does not know the release."""
+    os_release: dict[str, str] = field(default_factory=dict)
+    virtualization: str | None = None
+    """``none`` on bare metal, else the hypervisor (``kvm``, ``vmware``, ``xen``, ``microsoft``, ``zvm`` ...)."""
+    arch: str | None = None
+    cmdline: str | None = None
+    hostname: str | None = None
+
+
+@dataclass(frozen=True)
+class System:
+    """A host and everything read from it; ``missing`` says what a capture did not hold."""
+
+    host: Host
+    devices: tuple[Device, ...] = ()
+    sysctls: dict[str, str] = field(default_factory=dict)
+    mounts: tuple[Mount, ...] = ()
+    tuners: tuple[Tuner, ...] = ()
+    missing: tuple[str, ...] = ()
+    source: str = ""
+    """Where it was read from: ``/``, a capture directory, an Ansible fact file."""
+    schema_version: int = SCHEMA_VERSION
+
+    def device(self, name: str) -> Device | None:
+        return next((d for d in self.devices if d.name == name), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
