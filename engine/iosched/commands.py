@@ -5,6 +5,8 @@ from __future__ import annotations
 from shlex import quote
 from typing import Any
 
+from iosched.render.escape import udev_value
+
 UDEV_FILE = "/etc/udev/rules.d/60-iosched.rules"
 SYSCTL_FILE = "/etc/sysctl.d/90-iosched.conf"
 UDEV_RELOAD = "sudo udevadm control --reload && sudo udevadm trigger --action=change --subsystem-match=block"
@@ -32,8 +34,13 @@ def udev_rule(match: str, assignments: list[str]) -> str:
     return ", ".join([head, match, *assignments])
 
 
-def udev_match(serial: str | None, preset_match: str) -> str:
-    return f'ENV{{ID_SERIAL}}=="{serial}"' if serial else preset_match
+def udev_terms(matches: Any) -> str:
+    """``KEY=="GLOB"`` terms joined as a udev rule joins them."""
+    return ", ".join(f'{m.key}=="{udev_value(m.value)}"' for m in matches)
+
+
+def udev_match(serial: str | None, preset_match: Any) -> str:
+    return f'ENV{{ID_SERIAL}}=="{udev_value(serial)}"' if serial else udev_terms(preset_match)
 
 
 def file_install(path: str, content: str) -> str:

@@ -88,7 +88,7 @@ def _assumption(kb: Kb, fact: str) -> Assumption:
 
 def _io_path(kb: Kb, hardware: Any, kernel: KernelVersion, distro: Any | None) -> tuple[str, str]:
     """The block-layer path of this class of device on this kernel, and why."""
-    legacy_gone = max((e.removed_in for e in kb.section("elevators") if e.io_path == "legacy" and e.removed_in),
+    legacy_gone = max((e.until for e in kb.section("elevators") if e.io_path == "legacy" and e.until),
                       default=None)  # fmt: skip
     if legacy_gone and kernel >= legacy_gone:
         return "blk-mq", f"the legacy block layer is gone since {legacy_gone}"

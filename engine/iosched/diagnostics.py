@@ -13,6 +13,8 @@ CODES: Final[dict[str, str]] = {
     "KB010": "unknown key",
     "KB011": "missing required key",
     "KB012": "invalid value",
+    "KB013": "kernel (or package) version range ends before it starts",
+    "KB014": "a value that can reach a command is outside its grammar",
     "KB101": "unknown source id",
     "KB102": "unknown elevator",
     "KB103": "unknown caveat id",
@@ -22,6 +24,7 @@ CODES: Final[dict[str, str]] = {
     "KB107": "unknown distribution id",
     "KB108": "rule action sets an unknown setting or a value the KB does not accept",
     "KB109": "rule example does not behave as the example says",
+    "KB110": "rule examples are one-sided (none fires, or none stays silent)",
 }
 
 

@@ -15,6 +15,7 @@ from iosched import commands as cmd
 from iosched.context import Context, Resolved, resolve
 from iosched.kb import Kb, TunableRef
 from iosched.kernel import in_range
+from iosched.model import BootParameter, MountOption, QueueAttribute, Sysctl
 from iosched.plan import STEP_ORDER, Overridden, Plan, Step, Warning
 
 SEVERITY_RANK = {"warn": 0, "recommend": 1, "consider": 2}
@@ -48,13 +49,15 @@ def action_problem(kb: Kb, action: Any) -> str | None:
     if action.set == "scheduler":
         return None if value in kb.elevators else f"scheduler {value!r} is not an elevator"
     setting = kb.setting(action.set)
-    if setting is not None and hasattr(setting, "accepts"):
+    if setting is not None:
+        if not setting.writable:
+            return f"{action.set} is read-only"
         return None if setting.accepts(value) else f"{action.set} does not accept {value!r}"
     entity = kb.get(action.set)
-    if entity is not None and entity.kind == "boot parameter":
+    if isinstance(entity, BootParameter):
         ok = not entity.values or str(value) in entity.values
         return None if ok and _BOOT_VALUE.fullmatch(str(value)) else f"{action.set} does not accept {value!r}"
-    if entity is not None and entity.kind == "mount option":
+    if isinstance(entity, MountOption):
         return None if value is True else f"mount option {action.set} takes to: true"
     return f"{action.set!r} is not a scheduler, tunable, queue attribute, sysctl, boot parameter or mount option"
 
@@ -192,9 +195,9 @@ def _applicable(kb: Kb, r: Resolved, target: str, value: Any, scheduler: str | N
             return f"applies to {entity.elevator.name}, and the plan uses {scheduler}"
         if not _exists(entity.tunable, r):
             return f"{target} does not exist on kernel {r.kernel}"
-    elif entity is not None and entity.kind in ("queue attribute", "sysctl") and not _exists(entity, r):
+    elif isinstance(entity, QueueAttribute | Sysctl) and not _exists(entity, r):
         return f"{target} does not exist on kernel {r.kernel}"
-    elif entity is not None and entity.kind == "mount option":
+    elif isinstance(entity, MountOption):
         if entity.disables_barriers and r.facts.get("cache") != "battery-backed":
             return "barriers stay on unless the write cache is protected (battery-backed)"
         if r.facts.get("fs") != entity.filesystem:
@@ -254,11 +257,11 @@ def _step(kb: Kb, builder: _Builder, target: str, value: Any, rules: list[Any]) 
     entity = kb.get(target)
     if isinstance(entity, TunableRef):
         return builder.setting("tunable", target, value, rules)
-    if entity.kind == "queue attribute":
+    if isinstance(entity, QueueAttribute):
         return builder.setting("queue-attribute", target, value, rules)
-    if entity.kind == "sysctl":
+    if isinstance(entity, Sysctl):
         return builder.setting("sysctl", target, value, rules)
-    if entity.kind == "boot parameter":
+    if isinstance(entity, BootParameter):
         return builder.boot_parameter(target, value, rules)
     return builder.mount_option(target, rules)
 

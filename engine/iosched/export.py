@@ -1,19 +1,16 @@
-"""The whole KB as one JSON-ready document: the stable contract for scripts and the site.
-
-Works on validated models and on compiled records alike, so ``kb export`` needs no pydantic.
-"""
+"""The whole KB as one JSON-ready document: the stable contract for scripts and the site."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from iosched import __version__
-from iosched.kb import SECTION_NAMES, Kb
+from iosched.kb import Kb
 from iosched.kernel import KernelVersion
-from iosched.records import field_names
+from iosched.kinds import KINDS
+from iosched.struct import Struct
 
-SCHEMA_VERSION = 1
-ALIASES = {"in_": "in", "not_": "not"}
+SCHEMA_VERSION = 2
 
 
 def export_kb(kb: Kb) -> dict[str, Any]:
@@ -23,8 +20,9 @@ def export_kb(kb: Kb) -> dict[str, Any]:
         "iosched_version": __version__,
         "kb_version": kb.version,
     }
-    for section in SECTION_NAMES:
-        document[section] = [export_entity(e) for e in kb.section(section)]
+    for kind in KINDS:
+        if kind.section:
+            document[kind.section] = [export_entity(e) for e in kb.section(kind.section)]
     return document
 
 
@@ -33,10 +31,9 @@ def export_entity(entity: Any) -> dict[str, Any]:
 
 
 def plain(value: Any) -> Any:
-    """JSON-ready data: schema fields only (aliases restored), kernel versions as strings."""
-    names = field_names(value)
-    if names is not None:
-        return {ALIASES.get(n, n): plain(getattr(value, n)) for n in names}
+    """JSON-ready data: schema fields only (YAML spellings of aliased keys), kernel versions as strings."""
+    if isinstance(value, Struct):
+        return {value.__aliases__.get(n, n): plain(v) for n, v in value.fields()}
     if isinstance(value, KernelVersion):
         return str(value)
     if isinstance(value, tuple | list):

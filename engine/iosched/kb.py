@@ -6,21 +6,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from iosched.kernel import KernelVersion, in_range
-
-SECTION_NAMES = (
-    "sources", "elevators", "queue_attributes", "sysctls", "boot_parameters", "mount_options", "distributions",
-    "persistence", "caveats", "evidence", "disagreements", "hardware", "workloads", "rules", "assumptions",
-)  # fmt: skip
+from iosched.kernel import KernelVersion
+from iosched.kinds import BY_SLUG, KINDS, Kind
+from iosched.model import Elevator, Setting, Tunable
 
 
-@dataclass(frozen=True)
 class TunableRef:
     """A tunable together with its elevator (tunables are nested in elevators)."""
 
-    elevator: Any
-    tunable: Any
-    kind = "tunable"
+    __slots__ = ("elevator", "tunable")
+
+    def __init__(self, elevator: Elevator, tunable: Tunable) -> None:
+        self.elevator = elevator
+        self.tunable = tunable
 
     @property
     def id(self) -> str:
@@ -29,6 +27,15 @@ class TunableRef:
     @property
     def sources(self) -> tuple[str, ...]:
         return self.tunable.sources
+
+    @property
+    def caveats(self) -> tuple[str, ...]:
+        return self.tunable.caveats
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TunableRef) and (self.elevator, self.tunable) == (other.elevator, other.tunable)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -48,13 +55,29 @@ class Kb:
         for entities in self.sections.values():
             for entity in entities:
                 yield entity.id, entity
-        for elevator in self.section("elevators"):
-            for tunable in elevator.tunables:
-                ref = TunableRef(elevator, tunable)
-                yield ref.id, ref
+        for ref in self.tunables():
+            yield ref.id, ref
 
     def section(self, name: str) -> tuple[Any, ...]:
         return self.sections.get(name, ())
+
+    def entities(self, kind: Kind | str) -> tuple[Any, ...]:
+        """The entities of a kind (or its slug), in KB order; tunables as :class:`TunableRef`."""
+        kind = BY_SLUG[kind] if isinstance(kind, str) else kind
+        if kind.section is None:
+            return tuple(self.tunables())
+        return self.section(kind.section)
+
+    def all(self) -> Iterator[Any]:
+        """Every top-level entity, kind by kind."""
+        for kind in KINDS:
+            if kind.section:
+                yield from self.section(kind.section)
+
+    def tunables(self) -> Iterator[TunableRef]:
+        for elevator in self.section("elevators"):
+            for tunable in elevator.tunables:
+                yield TunableRef(elevator, tunable)
 
     def get(self, ident: str) -> Any | None:
         """Look an id up; rule names and ``elevator=`` style spellings resolve too."""
@@ -66,16 +89,15 @@ class Kb:
         return self.index.get(ident.rstrip("="))
 
     @property
-    def elevators(self) -> dict[str, Any]:
+    def elevators(self) -> dict[str, Elevator]:
         return {e.name: e for e in self.section("elevators")}
 
-    def elevators_on(self, kernel: KernelVersion, io_path: str) -> list[Any]:
+    def elevators_on(self, kernel: KernelVersion, io_path: str) -> list[Elevator]:
         """Elevators that exist on ``kernel`` for devices on ``io_path``."""
-        return [
-            e for e in self.section("elevators") if e.io_path == io_path and in_range(kernel, e.added_in, e.removed_in)
-        ]
+        return [e for e in self.section("elevators") if e.io_path == io_path and e.holds_on(kernel)]
 
-    def setting(self, ident: str) -> Any | None:
-        """The Setting model behind a tunable, queue attribute or sysctl id."""
+    def setting(self, ident: str) -> Setting | None:
+        """The Setting behind a tunable, queue attribute, sysctl or cgroup file id."""
         entity = self.index.get(ident)
-        return entity.tunable if isinstance(entity, TunableRef) else entity
+        entity = entity.tunable if isinstance(entity, TunableRef) else entity
+        return entity if isinstance(entity, Setting) else None

@@ -1,18 +1,33 @@
-"""A compiled cache of the checked KB, so everyday commands skip YAML parsing and validation."""
+"""A compiled cache of the checked KB, so everyday commands skip YAML parsing and validation.
+
+The cache is plain JSON data, never code: loading it can only rebuild KB Structs, by name, from strings,
+numbers and lists. It is keyed by the KB's content (a hash of every file), read only when it is a regular
+file owned by the effective user in a directory that no other user can write to, and older cache files are
+removed when a new one is written.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
-import pickle
+import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
+from iosched import __version__
 from iosched.diagnostics import KbInvalid
 from iosched.kb import Kb
-from iosched.kbload import fingerprint, load
+from iosched.kbload import content_version, load
+from iosched.kernel import KernelVersion
 from iosched.paths import bundled_kb, cache_dir
-from iosched.records import to_record
+from iosched.struct import Struct
+
+FORMAT = 2
+_TYPE = "\x00t"
+_KERNEL = "\x00k"
+PREFIX = "kb-"
 
 
 def layers(extra: list[Path] | None = None) -> list[Path]:
@@ -20,42 +35,127 @@ def layers(extra: list[Path] | None = None) -> list[Path]:
 
 
 def load_checked(extra: list[Path] | None = None) -> Kb:
-    """The bundled KB with ``extra`` layers over it; raises KbInvalid when any check fails.
-
-    A clean KB is pickled under the cache directory, keyed by the files' names, sizes and mtimes.
-    The cache is only ever written by this function, in the user's own cache directory.
-    """
+    """The bundled KB with ``extra`` layers over it; raises KbInvalid when any check fails."""
     directories = layers(extra)
-    missing = [d for d in directories if not d.is_dir()]
-    cached = None if missing else cache_dir() / f"kb-{fingerprint(directories)}.pickle"
-    if cached is not None and cached.is_file():
-        with contextlib.suppress(Exception), cached.open("rb") as fh:
-            kb = pickle.load(fh)
-            if isinstance(kb, Kb):
-                return kb
+    if any(not d.is_dir() for d in directories):
+        checked, diagnostics = load(directories)
+        raise KbInvalid(diagnostics)
+    version = content_version(directories)
+    path = cache_dir() / f"{PREFIX}{__version__}-{FORMAT}-{version}.json"
+    cached = read(path)
+    if cached is not None:
+        return cached
     checked, diagnostics = load(directories)
     if diagnostics:
         raise KbInvalid(diagnostics)
-    kb = compile_kb(checked)
-    if cached is not None:
-        _store(cached, kb)
-    return kb
+    write(path, checked)
+    return checked
 
 
-def compile_kb(kb: Kb) -> Kb:
-    """The same KB as records (no pydantic needed to use or unpickle it)."""
-    sections = {name: tuple(to_record(e) for e in entities) for name, entities in kb.sections.items()}
-    return Kb(sections=sections, origins=kb.origins, version=kb.version)
+# ------------------------------------------------------------------------------------------ plain data
 
 
-def _store(path: Path, kb: Kb) -> None:
-    with contextlib.suppress(OSError, pickle.PicklingError):
-        path.parent.mkdir(parents=True, exist_ok=True)
+def to_plain(value: Any) -> Any:
+    """A KB value as JSON data: Structs tagged with their class name, kernel versions as tagged strings."""
+    if isinstance(value, Struct):
+        return {_TYPE: type(value).__name__, **{name: to_plain(v) for name, v in value.fields()}}
+    if isinstance(value, KernelVersion):
+        return {_KERNEL: str(value)}
+    if isinstance(value, tuple | list):
+        return [to_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_plain(v) for k, v in value.items()}
+    return value
+
+
+def _struct_classes() -> dict[str, type[Struct]]:
+    found: dict[str, type[Struct]] = {}
+    stack: list[type[Struct]] = [Struct]
+    while stack:
+        cls = stack.pop()
+        found[cls.__name__] = cls
+        stack.extend(cls.__subclasses__())
+    return found
+
+
+class _Revive:
+    """``json.loads`` object hook: tagged objects back into Structs; lists into tuples inside them."""
+
+    def __init__(self) -> None:
+        self.classes = _struct_classes()
+
+    def __call__(self, obj: dict[str, Any]) -> Any:
+        name = obj.pop(_TYPE, None)
+        if name is not None:
+            cls = self.classes[name]
+            if obj.keys() != set(cls.__fields__):
+                raise ValueError(f"cached {name} has other fields than the schema")
+            return cls.build({k: tuple(v) if type(v) is list else v for k, v in obj.items()})
+        if _KERNEL in obj:
+            return KernelVersion.parse(obj[_KERNEL])
+        return obj
+
+
+def dumps(kb: Kb) -> str:
+    """The cache file's text for ``kb``."""
+    document = {"sections": {n: to_plain(e) for n, e in kb.sections.items()}, "origins": kb.origins,
+                "version": kb.version}  # fmt: skip
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+
+
+def from_plain(text: str | bytes) -> Kb:
+    document = json.loads(text, object_hook=_Revive())
+    sections = {name: tuple(entities) for name, entities in document["sections"].items()}
+    return Kb(sections=sections, origins=document["origins"], version=document["version"])
+
+
+# ------------------------------------------------------------------------------------------ files
+
+
+def trusted(path: Path) -> bool:
+    """A regular file owned by us, in a directory owned by us or root that no one else may write to."""
+    try:
+        st = os.lstat(path)
+        parent = os.stat(path.parent)
+    except OSError:
+        return False
+    euid = os.geteuid()
+    if not stat.S_ISREG(st.st_mode) or st.st_uid != euid or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return False
+    shared = parent.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return parent.st_uid in (euid, 0) and (not shared or bool(parent.st_mode & stat.S_ISVTX))
+
+
+def read(path: Path) -> Kb | None:
+    """The cached KB at ``path``; None when absent, untrusted or unreadable (the caller rebuilds it)."""
+    if not trusted(path):
+        return None
+    try:
+        return from_plain(path.read_bytes())
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+
+
+def write(path: Path, kb: Kb) -> None:
+    """Store ``kb`` at ``path`` atomically, private to the user, and remove older cache files beside it."""
+    text = dumps(kb)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".kb-")
         try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump(kb, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+        _evict(path)
+
+
+def _evict(keep: Path, most: int = 8) -> None:
+    """Keep the ``most`` newest cache files of this user (one per KB layering in use), ``keep`` among them."""
+    mine = [p for p in keep.parent.glob(f"{PREFIX}*") if p != keep and trusted(p)]
+    mine.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in mine[most - 1 :]:
+        with contextlib.suppress(OSError):
+            old.unlink()

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from pydantic import BaseModel
-
 from iosched.diagnostics import Diagnostic
 from iosched.facts import FACTS
 from iosched.kb import Kb
 from iosched.rules import unknown_facts
+from iosched.struct import Struct
 
 _SOURCE_FIELDS = ("sources", "claim_sources", "truth_sources")
 
@@ -25,23 +24,18 @@ def _diag(kb: Kb, ident: str, code: str, message: str) -> Diagnostic:
     return Diagnostic(code, file, line, f"{ident}: {message}")
 
 
-def _walk(model: Any) -> Iterator[BaseModel]:
-    """Every model nested in ``model`` (itself included)."""
-    stack = [model]
+def _walk(entity: Any) -> Iterator[Struct]:
+    """Every Struct nested in ``entity`` (itself included)."""
+    stack = [entity]
     while stack:
         item = stack.pop()
-        if isinstance(item, BaseModel):
+        if isinstance(item, Struct):
             yield item
-            stack.extend(getattr(item, name) for name in type(item).model_fields)
+            stack.extend(value for _, value in item.fields())
         elif isinstance(item, tuple | list):
             stack.extend(item)
         elif isinstance(item, dict):
             stack.extend(item.values())
-
-
-def _entities(kb: Kb) -> Iterator[Any]:
-    for entities in kb.sections.values():
-        yield from entities
 
 
 def _check_unique(kb: Kb) -> Iterator[Diagnostic]:
@@ -59,19 +53,20 @@ def _check_references(kb: Kb) -> Iterator[Diagnostic]:
     distros = {d.id for d in kb.section("distributions")}
     persistence = {p.id for p in kb.section("persistence")}
     elevators = kb.elevators
-    for entity in _entities(kb):
+    for entity in kb.all():
         for node in _walk(entity):
+            fields = dict(node.fields())
             for name in _SOURCE_FIELDS:
-                for ref in getattr(node, name, ()) if name in type(node).model_fields else ():
+                for ref in fields.get(name, ()):
                     if ref not in sources:
                         yield _diag(kb, entity.id, "KB101", f"unknown source {ref!r}")
-            for ref in getattr(node, "caveats", ()) if "caveats" in type(node).model_fields else ():
+            for ref in fields.get("caveats", ()):
                 if ref not in caveats:
                     yield _diag(kb, entity.id, "KB103", f"unknown caveat {ref!r}")
-            for ref in getattr(node, "distributions", ()) if "distributions" in type(node).model_fields else ():
+            for ref in fields.get("distributions", ()):
                 if ref not in distros:
                     yield _diag(kb, entity.id, "KB107", f"unknown distribution {ref!r}")
-            elevator = getattr(node, "elevator", None) if "elevator" in type(node).model_fields else None
+            elevator = fields.get("elevator")
             if elevator is not None and elevator not in elevators:
                 yield _diag(kb, entity.id, "KB102", f"unknown elevator {elevator!r}")
     for elevator in elevators.values():
@@ -85,10 +80,13 @@ def _check_references(kb: Kb) -> Iterator[Diagnostic]:
         for ref in distro.persistence:
             if ref not in persistence:
                 yield _diag(kb, distro.id, "KB106", f"unknown persistence method {ref!r}")
-    for entity in (*kb.section("caveats"), *kb.section("evidence")):
+    for entity in (*kb.section("caveats"), *kb.section("evidence"), *kb.section("topics")):
         for ref in entity.related:
             if kb.get(ref) is None:
                 yield _diag(kb, entity.id, "KB106", f"related id {ref!r} is not in the KB")
+    for profile in kb.section("tuned_profiles"):
+        if profile.include and not any(p.name == profile.include for p in kb.section("tuned_profiles")):
+            yield _diag(kb, profile.id, "KB106", f"include {profile.include!r} is not a TuneD profile in the KB")
     for item in kb.section("disagreements"):
         if kb.get(item.subject) is None:
             yield _diag(kb, item.id, "KB106", f"subject {item.subject!r} is not in the KB")

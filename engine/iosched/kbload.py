@@ -10,9 +10,12 @@ from typing import Any
 
 from iosched.diagnostics import Diagnostic
 from iosched.kb import Kb
+from iosched.kinds import BY_SECTION, KINDS
+from iosched.struct import Invalid
 from iosched.yamlsrc import YamlError, read
 
 _ERROR_CODES = {"extra_forbidden": "KB010", "missing": "KB011"}
+_UNION_TAGS = {"all", "any", "not", "fact"}  # pydantic names the union member in error locations
 
 
 @dataclass
@@ -42,11 +45,27 @@ def _describe(item: Any, index: int) -> str:
     return f"entry {index + 1}"
 
 
-def _validate(model: type, item: Any) -> tuple[Any, list[dict[str, Any]]]:
-    from pydantic import ValidationError
+def _without_tags(loc: tuple[str | int, ...]) -> tuple[str | int, ...]:
+    """An error location as a YAML path: pydantic repeats the union tag of ``all``/``any``/``not`` before the key."""
+    kept: list[str | int] = []
+    for i, part in enumerate(loc):
+        if part in _UNION_TAGS and i + 1 < len(loc) and loc[i + 1] == part:
+            continue
+        kept.append(part)
+    return tuple(kept)
+
+
+def _code(error: dict[str, Any]) -> str:
+    """The diagnostic code of one pydantic error: unknown key, missing key, a broken invariant, else invalid."""
+    cause = (error.get("ctx") or {}).get("error")
+    return getattr(cause, "code", None) or _ERROR_CODES.get(error.get("type", ""), "KB012")
+
+
+def _validate(schema: type, item: Any) -> tuple[Any, list[dict[str, Any]]]:
+    from iosched.validate import ValidationError, validate
 
     try:
-        return model.model_validate(item), []
+        return validate(schema, item), []
     except ValidationError as exc:
         return None, exc.errors(include_url=False)
     except (ValueError, TypeError, RecursionError) as exc:
@@ -54,8 +73,6 @@ def _validate(model: type, item: Any) -> tuple[Any, list[dict[str, Any]]]:
 
 
 def _collect_file(path: Path, layer: dict[str, dict[str, Any]], out: _Collected) -> None:
-    from iosched.model import SECTIONS
-
     name = display(path)
     try:
         doc = read(path)
@@ -70,20 +87,22 @@ def _collect_file(path: Path, layer: dict[str, dict[str, Any]], out: _Collected)
         return
     for section, items in doc.data.items():
         line = doc.line_of((section,))
-        if section not in SECTIONS:
-            known = ", ".join(SECTIONS)
+        if section not in BY_SECTION:
+            known = ", ".join(BY_SECTION)
             out.diagnostics.append(Diagnostic("KB003", name, line, f"unknown section {section!r}; known: {known}"))
             continue
         if not isinstance(items, list):
             out.diagnostics.append(Diagnostic("KB004", name, line, f"section {section!r} must be a list"))
             continue
         for i, item in enumerate(items):
-            entity, errors = _validate(SECTIONS[section], item)
+            entity, errors = _validate(BY_SECTION[section].schema, item)
             for err in errors:
-                loc = tuple(err.get("loc", ()))
-                code = _ERROR_CODES.get(err.get("type", ""), "KB012")
+                loc = _without_tags(tuple(err.get("loc", ())))
+                code = _code(err)
                 where = ".".join(str(p) for p in loc) or "entry"
-                message = f"{section}: {_describe(item, i)}: {where}: {err.get('msg', 'invalid')}"
+                cause = (err.get("ctx") or {}).get("error")
+                text = str(cause) if isinstance(cause, Invalid) else err.get("msg", "invalid")
+                message = f"{section}: {_describe(item, i)}: {where}: {text}"
                 out.diagnostics.append(Diagnostic(code, name, doc.line_of((section, i, *loc)), message))
             if entity is None:
                 continue
@@ -99,25 +118,14 @@ def _collect_file(path: Path, layer: dict[str, dict[str, Any]], out: _Collected)
             out.origins[entity.id] = origin
 
 
-def fingerprint(directories: Iterable[Path]) -> str:
-    """A cheap key over file names, sizes and mtimes: changes whenever a KB file changes."""
-    from iosched import __version__
-
-    digest = hashlib.sha256(__version__.encode())
-    for directory in directories:
-        for path in kb_files(directory):
-            st = path.stat()
-            digest.update(f"{path.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return digest.hexdigest()[:16]
-
-
 def content_version(directories: Iterable[Path]) -> str:
-    """A content hash of the KB, shown in plans as the KB version."""
+    """A hash of the KB's content (file names and bytes), shown in plans as the KB version and keying the cache."""
     digest = hashlib.sha256()
     for directory in directories:
         for path in kb_files(directory):
-            digest.update(path.relative_to(directory).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:12]
+            digest.update(path.relative_to(directory).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(b"\1")
+    return digest.hexdigest()[:16]
 
 
 def load(directories: list[Path]) -> tuple[Kb, list[Diagnostic]]:
@@ -133,7 +141,7 @@ def load(directories: list[Path]) -> tuple[Kb, list[Diagnostic]]:
         for path in kb_files(directory):
             _collect_file(path, layer, out)
     kb = Kb(
-        sections={s: tuple(v.values()) for s, v in out.entities.items()},
+        sections={k.section: tuple(out.entities[k.section].values()) for k in KINDS if k.section in out.entities},
         origins=out.origins,
         version=content_version(d for d in directories if d.is_dir()),
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 _VERSION = re.compile(r"(\d{1,2})\.(\d{1,3})(?:\.(\d{1,4}))?(?:[-+~_.][0-9A-Za-z._+~-]{0,64})?")
 
@@ -29,6 +29,17 @@ class KernelVersion(NamedTuple):
 
     def __str__(self) -> str:
         return f"{self.major}.{self.minor}" + (f".{self.patch}" if self.patch else "")
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """Validated from a quoted string ("5.10"), serialised as one; used at KB load time only."""
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_plain_validator_function(
+            cls.parse,
+            json_schema_input_schema=core_schema.str_schema(pattern=r"^\d{1,2}\.\d{1,3}(\.\d{1,4})?$"),
+            serialization=core_schema.plain_serializer_function_ser_schema(str),
+        )
 
 
 def in_range(version: KernelVersion, since: KernelVersion | None, until: KernelVersion | None) -> bool:

@@ -1,71 +1,63 @@
-"""The KB schema: pydantic models that every YAML fact must satisfy.
+"""The KB schema: every YAML entity is one of these Structs, declared once.
 
-Every model is frozen and closed (unknown keys are errors). Every fact carries ``sources``.
-Kernel versions are :class:`~iosched.kernel.KernelVersion`, compared as versions.
+Fields are class annotations; :mod:`iosched.validate` derives strict, closed pydantic models from them at KB
+load time and runs every ``check``. Values that can reach a command, a comment or a generated file carry a
+closed grammar (:mod:`iosched.grammar`). Kernel versions are :class:`~iosched.kernel.KernelVersion`, compared
+as versions, and every kernel range is a :class:`KernelRange`, checked in one place.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, Self
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    StrictBool,
-    StrictFloat,
-    StrictInt,
-    StrictStr,
-    StringConstraints,
-    model_validator,
-)
-
-from iosched.behavior import RangeBehavior, SettingBehavior
-from iosched.kernel import KernelVersion
+from iosched.grammar import GLOB, ID, PATH, TEXT, URL, WORD, Constrain, matches
+from iosched.kernel import KernelVersion, in_range
 from iosched.rules import Action, Condition, RuleExample
+from iosched.struct import Invalid, Struct
+from iosched.vocab import Risk, Severity, Unit
 
-Kernel = Annotated[KernelVersion, BeforeValidator(KernelVersion.parse), PlainSerializer(str, return_type=str)]
-Id = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._=-]{0,79}$")]
-Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True)]
-SourceIds = Annotated[tuple[Id, ...], Field(min_length=1)]
-Value = StrictBool | StrictInt | StrictFloat | StrictStr | None
-
-Unit = Literal[
-    "ms", "us", "ns", "s", "centisecs", "jiffies",
-    "KiB", "bytes", "sectors", "pages",
-    "requests", "count", "factor", "percent", "bool", "enum", "name", "string",
-]  # fmt: skip
-IoPath = Literal["legacy", "blk-mq"]
-Risk = Literal["data-loss", "availability", "performance"]
-Severity = Literal["recommend", "consider", "warn"]
-Goal = Literal["latency", "throughput", "fairness"]
+Id = Annotated[str, Constrain(ID)]
+Word = Annotated[str, Constrain(WORD)]
+Glob = Annotated[str, Constrain(GLOB)]
+Path = Annotated[str, Constrain(PATH)]
+Url = Annotated[str, Constrain(URL)]
+Text = Annotated[str, Constrain(TEXT, strip=True)]
+Value = bool | int | float | str | None
+Number = int | float
 
 
-class Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+# ------------------------------------------------------------------------------------------ shared shapes
 
 
-class Sourced(Model):
+class Sourced(Struct):
     """A fact: it names at least one source."""
 
-    sources: SourceIds
+    sources: tuple[Id, ...]
+
+    def check(self) -> None:
+        if not self.sources:
+            raise Invalid("sources: name at least one source", "KB011")
 
 
-class Scope(Model):
-    """Where a value or statement holds: distributions, kernel range, other conditions."""
+class KernelRange(Struct):
+    """Where something exists or holds: ``since`` is the first kernel with it, ``until`` the first without."""
+
+    since: KernelVersion | None = None
+    until: KernelVersion | None = None
+
+    def check(self) -> None:
+        if self.since and self.until and self.until <= self.since:
+            raise Invalid(f"kernel range: until {self.until} is not after since {self.since}", "KB013")
+
+    def holds_on(self, kernel: KernelVersion) -> bool:
+        return in_range(kernel, self.since, self.until)
+
+
+class Scope(KernelRange):
+    """Where a value or statement holds: distributions, a kernel range, other conditions."""
 
     distributions: tuple[Id, ...] = ()
-    since: Kernel | None = None
-    until: Kernel | None = None
     condition: Text | None = None
-
-    @model_validator(mode="after")
-    def _ordered(self) -> Self:
-        if self.since and self.until and self.until <= self.since:
-            raise ValueError(f"until {self.until} is not after since {self.since}")
-        return self
 
 
 class ScopedValue(Sourced):
@@ -76,13 +68,18 @@ class ScopedValue(Sourced):
     note: Text | None = None
 
 
-class Range(Model, RangeBehavior):
-    min: StrictInt | StrictFloat | None = None
-    max: StrictInt | StrictFloat | None = None
+class Range(Struct):
+    min: Number | None = None
+    max: Number | None = None
+
+    def accepts(self, value: object) -> bool:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return False
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
 
 
-class Setting(Sourced, SettingBehavior):
-    """Common shape of anything with a value: tunables, queue attributes, sysctls."""
+class Setting(Sourced, KernelRange):
+    """Common shape of anything with a value: tunables, queue attributes, sysctls, cgroup files."""
 
     name: Id
     summary: Text
@@ -92,22 +89,33 @@ class Setting(Sourced, SettingBehavior):
     default_note: Text | None = None
     defaults: tuple[ScopedValue, ...] = ()
     range: Range | None = None
-    choices: tuple[StrictStr, ...] = ()
+    choices: tuple[Word, ...] = ()
     writable: bool = True
-    since: Kernel | None = None
-    until: Kernel | None = None
     notes: tuple[Text, ...] = ()
     caveats: tuple[Id, ...] = ()
 
-    @model_validator(mode="after")
-    def _consistent(self) -> Self:
-        if self.since and self.until and self.until <= self.since:
-            raise ValueError(f"until {self.until} is not after since {self.since}")
+    def check(self) -> None:
         if self.range and isinstance(self.default, int | float) and not self.range.accepts(self.default):
-            raise ValueError(f"default {self.default!r} is outside range {self.range.min}..{self.range.max}")
+            raise Invalid(f"default {self.default!r} is outside range {self.range.min}..{self.range.max}")
         if self.choices and isinstance(self.default, str) and self.default not in self.choices:
-            raise ValueError(f"default {self.default!r} is not one of {list(self.choices)}")
-        return self
+            raise Invalid(f"default {self.default!r} is not one of {list(self.choices)}")
+        if self.writable and isinstance(self.default, str) and not matches(WORD, self.default):
+            raise Invalid(f"default {self.default!r} of a writable setting is not a plain word", "KB014")
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is a valid setting (range, choices and the value grammar)."""
+        if self.unit == "bool":
+            return value in (0, 1) and not isinstance(value, float)
+        if self.choices:
+            return value in self.choices
+        if self.range:
+            return self.range.accepts(value)
+        if isinstance(value, str):
+            return matches(WORD, value)
+        return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+# ------------------------------------------------------------------------------------------ elevators
 
 
 class Tunable(Setting):
@@ -119,17 +127,14 @@ class Tunable(Setting):
 
 class IoPriority(Sourced):
     support: Literal["full", "class-only", "none"]
-    since: Kernel | None = None
+    since: KernelVersion | None = None
     note: Text | None = None
 
 
-class Elevator(Sourced):
-    kind: ClassVar[str] = "elevator"
+class Elevator(Sourced, KernelRange):
     name: Id
     title: Text
-    io_path: IoPath
-    added_in: Kernel
-    removed_in: Kernel | None = None
+    io_path: Literal["legacy", "blk-mq"]
     summary: Text
     purpose: Text
     description: Text | None = None
@@ -145,26 +150,21 @@ class Elevator(Sourced):
     def id(self) -> str:
         return self.name
 
-    @model_validator(mode="after")
-    def _ordered(self) -> Self:
-        if self.removed_in and self.removed_in <= self.added_in:
-            raise ValueError(f"removed_in {self.removed_in} is not after added_in {self.added_in}")
+    def check(self) -> None:
+        if self.since is None:
+            raise Invalid("since: the first kernel with this elevator is required", "KB011")
         names = [t.name for t in self.tunables]
         if len(names) != len(set(names)):
-            raise ValueError("tunable names repeat")
-        return self
+            raise Invalid("tunable names repeat")
 
 
 class QueueAttribute(Setting):
-    kind: ClassVar[str] = "queue attribute"
-
     @property
     def id(self) -> str:
         return f"queue.{self.name}"
 
 
 class Sysctl(Setting):
-    kind: ClassVar[str] = "sysctl"
     pairs_with: Id | None = None
 
     @property
@@ -172,21 +172,34 @@ class Sysctl(Setting):
         return self.name
 
 
-class Effect(Sourced):
+class CgroupFile(Setting):
+    """A file of the cgroup v2 I/O controller (``io.weight``, ``io.max`` ...)."""
+
+    policy: Literal["blk-cgroup", "blk-throttle", "blk-iocost", "blk-iolatency", "blk-ioprio", "bfq"]
+    format: Text | None = None
+    root_only: bool = False
+    kconfig: Id | None = None
+
+    @property
+    def id(self) -> str:
+        return self.name
+
+
+# ------------------------------------------------------------------------------------------ boot and mount
+
+
+class Effect(Sourced, KernelRange):
     """What a parameter or option does within a kernel range."""
 
-    since: Kernel | None = None
-    until: Kernel | None = None
     effect: Literal["works", "legacy-only", "no-op", "warns", "removed", "fails"]
     text: Text
 
 
 class BootParameter(Sourced):
-    kind: ClassVar[str] = "boot parameter"
     name: Id
     summary: Text
-    values: tuple[StrictStr, ...] = ()
-    effects: tuple[Effect, ...] = Field(min_length=1)
+    values: tuple[Word, ...] = ()
+    effects: tuple[Effect, ...]
     notes: tuple[Text, ...] = ()
     caveats: tuple[Id, ...] = ()
 
@@ -194,13 +207,17 @@ class BootParameter(Sourced):
     def id(self) -> str:
         return self.name
 
+    def check(self) -> None:
+        if not self.effects:
+            raise Invalid("effects: give at least one", "KB011")
+
 
 class MountOption(Sourced):
-    kind: ClassVar[str] = "mount option"
     filesystem: Id
     option: Id
     summary: Text
     disables_barriers: bool = False
+    restores_barriers: bool = False
     default: bool = False
     effects: tuple[Effect, ...] = ()
     notes: tuple[Text, ...] = ()
@@ -211,59 +228,130 @@ class MountOption(Sourced):
         return f"{self.filesystem}.{self.option}"
 
 
-class DefaultScheduler(Sourced):
-    """How a distribution (or kernel) picks the elevator for a class of device."""
+# ------------------------------------------------------------------------------------------ distributions
+
+
+class DeviceMatch(Struct):
+    """Which devices a default applies to; an omitted field matches any device."""
+
+    hardware: tuple[Id, ...] = ()
+    kernel_names: tuple[Glob, ...] = ()
+    rotational: bool | None = None
+
+
+class DefaultScheduler(Sourced, KernelRange):
+    """How a distribution (or kernel) picks the elevator for a class of device.
+
+    The engine takes the most specific applicable row: a row with a ``match`` beats one without; among
+    those, ``udev`` (set after the device appears) beats ``driver``, ``kernel`` and ``kconfig``.
+    """
 
     devices: Text
+    match: DeviceMatch | None = None
     elevator: Id
     via: Literal["kernel", "kconfig", "udev", "driver", "tuned"]
-    io_path: IoPath
+    io_path: Literal["legacy", "blk-mq"]
     note: Text | None = None
 
 
 class UdevRuleFile(Sourced):
-    path: Text
+    path: Path
     content: Text
     note: Text | None = None
 
 
+GrubUpdate = Literal["update-grub", "grub2-mkconfig -o /boot/grub2/grub.cfg", "grub2-mkconfig -o /boot/grub/grub.cfg"]
+
+
 class Distribution(Sourced):
-    kind: ClassVar[str] = "distribution"
     id: Id
     name: Text
     family: Literal["sles", "opensuse", "rhel", "fedora", "ubuntu", "debian"]
-    kernel: Kernel
-    scsi_blk_mq: bool = Field(description="SCSI disks use blk-mq by default")
+    kernel: KernelVersion
+    scsi_blk_mq: bool
+    """SCSI disks use blk-mq by default."""
     default_schedulers: tuple[DefaultScheduler, ...] = ()
     udev_rules: tuple[UdevRuleFile, ...] = ()
-    grub_update: Text | None = None
-    grub_legacy_config: Text | None = None
+    grub_update: GrubUpdate | None = None
+    grub_legacy_config: Path | None = None
     persistence: tuple[Id, ...] = ()
     notes: tuple[Text, ...] = ()
 
-    @model_validator(mode="after")
-    def _one_boot_loader(self) -> Self:
+    def check(self) -> None:
         if (self.grub_update is None) == (self.grub_legacy_config is None):
-            raise ValueError("give exactly one of grub_update (GRUB 2) and grub_legacy_config (GRUB legacy)")
-        return self
+            raise Invalid("give exactly one of grub_update (GRUB 2) and grub_legacy_config (GRUB legacy)")
 
 
-class PersistenceMethod(Sourced):
-    kind: ClassVar[str] = "persistence method"
+PersistTarget = Literal["scheduler", "tunable", "queue-attribute", "sysctl", "boot-parameter", "mount-option"]
+
+
+class PersistenceMethod(Sourced, KernelRange):
     id: Id
     title: Text
     summary: Text
-    applies_to: tuple[Literal["scheduler", "tunable", "queue-attribute", "sysctl", "boot-parameter",
-                              "mount-option"], ...] = Field(min_length=1)  # fmt: skip
-    since: Kernel | None = None
-    until: Kernel | None = None
+    applies_to: tuple[PersistTarget, ...]
     how: Text
     notes: tuple[Text, ...] = ()
     caveats: tuple[Id, ...] = ()
 
+    def check(self) -> None:
+        if not self.applies_to:
+            raise Invalid("applies_to: name at least one kind of setting", "KB011")
+
+
+class VersionRange(Struct):
+    """A range of package versions (``"2.0"`` to before ``"2.17"``), compared number by number."""
+
+    since: Annotated[str, Constrain(r"\d+(?:\.\d+){0,3}")] | None = None
+    until: Annotated[str, Constrain(r"\d+(?:\.\d+){0,3}")] | None = None
+
+    def check(self) -> None:
+        if self.since and self.until and _version(self.until) <= _version(self.since):
+            raise Invalid(f"versions: until {self.until} is not after since {self.since}", "KB013")
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split("."))
+
+
+class ProfileSetting(Struct):
+    target: Id
+    """As plans name settings: a sysctl (``vm.dirty_ratio``), ``queue.read_ahead_kb``, ``scheduler``."""
+    value: Value
+    note: Text | None = None
+
+
+class TunedProfile(Sourced):
+    """A TuneD profile and the block and writeback settings it makes effective."""
+
+    id: Id
+    name: Id
+    summary: Text
+    include: Id | None = None
+    settings: tuple[ProfileSetting, ...] = ()
+    distributions: tuple[Id, ...] = ()
+    tuned_versions: VersionRange | None = None
+    recommended_when: Text | None = None
+    notes: tuple[Text, ...] = ()
+
+
+class VendorRule(Sourced):
+    """A udev rule file a package ships whatever the distribution (IBM's s390-tools, for example)."""
+
+    id: Id
+    package: Id
+    path: Path
+    versions: VersionRange | None = None
+    devices: Glob
+    sets: tuple[ProfileSetting, ...]
+    content: Text | None = None
+    note: Text | None = None
+
+
+# ------------------------------------------------------------------------------------------ caveats and evidence
+
 
 class Caveat(Sourced):
-    kind: ClassVar[str] = "caveat"
     id: Id
     title: Text
     risk: Risk
@@ -272,14 +360,13 @@ class Caveat(Sourced):
     related: tuple[Id, ...] = ()
 
 
-class EvidenceRow(Model):
+class EvidenceRow(Struct):
     label: Text
-    values: tuple[StrictInt | StrictFloat | None, ...]
+    values: tuple[Number | None, ...]
     note: Text | None = None
 
 
 class Evidence(Sourced):
-    kind: ClassVar[str] = "evidence"
     id: Id
     title: Text
     setup: Text
@@ -289,30 +376,29 @@ class Evidence(Sourced):
     metric: Text
     unit: Text
     direction: Literal["higher", "lower"]
-    columns: tuple[Text, ...] = Field(min_length=1)
-    rows: tuple[EvidenceRow, ...] = Field(min_length=1)
+    columns: tuple[Text, ...]
+    rows: tuple[EvidenceRow, ...]
     conclusion: Text
     limitations: tuple[Text, ...] = ()
     related: tuple[Id, ...] = ()
 
-    @model_validator(mode="after")
-    def _rectangular(self) -> Self:
+    def check(self) -> None:
+        if not self.columns or not self.rows:
+            raise Invalid("evidence needs columns and rows", "KB011")
         for row in self.rows:
             if len(row.values) != len(self.columns):
-                raise ValueError(f"row {row.label!r} has {len(row.values)} values for {len(self.columns)} columns")
-        return self
+                raise Invalid(f"row {row.label!r} has {len(row.values)} values for {len(self.columns)} columns")
 
 
-class Disagreement(Model):
+class Disagreement(Struct):
     """A source that contradicts the kernel: the claim, the truth, and both sources."""
 
-    kind: ClassVar[str] = "disagreement"
     id: Id
     subject: Id
     claim: Text
-    claim_sources: SourceIds
+    claim_sources: tuple[Id, ...]
     truth: Text
-    truth_sources: SourceIds
+    truth_sources: tuple[Id, ...]
     scope: Scope | None = None
     note: Text | None = None
 
@@ -320,62 +406,88 @@ class Disagreement(Model):
     def sources(self) -> tuple[str, ...]:
         return self.claim_sources + self.truth_sources
 
+    def check(self) -> None:
+        if not self.claim_sources or not self.truth_sources:
+            raise Invalid("a disagreement names the sources of both the claim and the truth", "KB011")
 
-class Source(Model):
-    kind: ClassVar[str] = "source"
+
+class Source(Struct):
     id: Id
     title: Text
     type: Literal["kernel-source", "kernel-doc", "vendor-doc", "seed", "mailing-list", "article",
                   "tool", "live-system", "manual"]  # fmt: skip
-    url: Text | None = None
+    url: Url | None = None
     path: Text | None = None
+    """Where to find it when there is no URL: a file in a repository, a live system's description."""
     publisher: Text | None = None
     date: Text | None = None
     version: Text | None = None
     note: Text | None = None
+    sources: ClassVar[tuple[str, ...]] = ()
 
-    @property
-    def sources(self) -> tuple[str, ...]:
-        return ()
-
-    @model_validator(mode="after")
-    def _locatable(self) -> Self:
+    def check(self) -> None:
         if not (self.url or self.path):
-            raise ValueError("a source needs a url or a path")
-        return self
+            raise Invalid("a source needs a url or a path", "KB011")
+
+
+class Topic(Sourced, KernelRange):
+    """A subject that spans many entities (writeback throttling, stacking ...): one reference page each."""
+
+    id: Id
+    title: Text
+    summary: Text
+    sections: tuple[TopicSection, ...]
+    related: tuple[Id, ...] = ()
+
+
+class TopicSection(Struct):
+    title: Text
+    text: Text
+    sources: tuple[Id, ...] = ()
+
+
+# ------------------------------------------------------------------------------------------ engine inputs
+
+
+UdevKey = Literal["KERNEL", "SUBSYSTEM", "ENV{DEVTYPE}", "ATTR{queue/rotational}", "ATTR{queue/zoned}",
+                  "ENV{DM_UUID}", "ENV{ID_SERIAL}", "ENV{ID_WWN}"]  # fmt: skip
+
+
+class UdevMatch(Struct):
+    """One ``KEY=="GLOB"`` term of a udev rule."""
+
+    key: UdevKey
+    value: Glob
 
 
 class HardwarePreset(Sourced):
     """A class of device for ``--hw``: the facts rules see, and how its driver reaches the block layer."""
 
-    kind: ClassVar[str] = "hardware preset"
     id: Id
     title: Text
     summary: Text
     facts: dict[Id, Value]
     scsi: bool = False
-    blk_mq_since: Kernel | None = None
-    default_elevator: dict[Literal["legacy", "blk-mq"], Id] = {}
-    udev_match: Text
-    example_device: Id
+    blk_mq_since: KernelVersion | None = None
+    default_elevator: dict[Literal["legacy", "blk-mq"], Id] = {}  # noqa: RUF012 - Structs are frozen
+    udev_match: tuple[UdevMatch, ...]
+    example_device: Annotated[str, Constrain(r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?")]
     notes: tuple[Text, ...] = ()
     caveats: tuple[Id, ...] = ()
 
 
 class Workload(Sourced):
-    kind: ClassVar[str] = "workload"
     id: Id
     title: Text
     summary: Text
-    goal: Goal
-    facts: dict[Id, Value] = {}
+    goal: Literal["latency", "throughput", "fairness"]
+    facts: dict[Id, Value] = {}  # noqa: RUF012 - Structs are frozen
     notes: tuple[Text, ...] = ()
 
 
 class Assumption(Sourced):
     """What advise assumes when the context does not say."""
 
-    kind: ClassVar[str] = "assumption"
     id: Id
     fact: Id
     value: Value
@@ -383,9 +495,8 @@ class Assumption(Sourced):
 
 
 class Rule(Sourced):
-    kind: ClassVar[str] = "rule"
-    id: Annotated[str, StringConstraints(pattern=r"^IOS\d{3}$")]
-    name: Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+    id: Annotated[str, Constrain(r"IOS\d{3}")]
+    name: Annotated[str, Constrain(r"[a-z0-9][a-z0-9-]*")]
     summary: Text
     severity: Severity
     priority: int = 50
@@ -393,28 +504,9 @@ class Rule(Sourced):
     actions: tuple[Action, ...] = ()
     rationale: Text
     caveats: tuple[Id, ...] = ()
-    examples: tuple[RuleExample, ...] = Field(min_length=2)
+    examples: tuple[RuleExample, ...]
 
-
-SECTIONS: dict[str, type[Model]] = {
-    "sources": Source,
-    "elevators": Elevator,
-    "queue_attributes": QueueAttribute,
-    "sysctls": Sysctl,
-    "boot_parameters": BootParameter,
-    "mount_options": MountOption,
-    "distributions": Distribution,
-    "persistence": PersistenceMethod,
-    "caveats": Caveat,
-    "evidence": Evidence,
-    "disagreements": Disagreement,
-    "hardware": HardwarePreset,
-    "workloads": Workload,
-    "rules": Rule,
-    "assumptions": Assumption,
-}
-
-
-def entity_id(entity: Any) -> str:
-    """The KB-wide id of an entity (``mq-deadline``, ``queue.nr_requests``, ``IOS101`` ...)."""
-    return str(entity.id)
+    def check(self) -> None:
+        expected = {e.expect for e in self.examples}
+        if expected != {"fires", "silent"}:
+            raise Invalid("examples: give at least one that fires and one that stays silent", "KB110")

@@ -5,120 +5,158 @@ A condition is ``all``/``any``/``not`` over comparisons of registered facts; the
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Self
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Discriminator,
-    Field,
-    StrictBool,
-    StrictFloat,
-    StrictInt,
-    StrictStr,
-    Tag,
-    model_validator,
-)
+from iosched.facts import FACTS, compare
+from iosched.struct import Invalid, OneOfKeys, Struct
+from iosched.vocab import OPERATORS, Operator
 
-from iosched.behavior import (
-    OPERATORS,
-    ActionBehavior,
-    AllBehavior,
-    AnyBehavior,
-    CompareBehavior,
-    NotBehavior,
-)
-from iosched.facts import FACTS
-
-Scalar = StrictBool | StrictInt | StrictFloat | StrictStr
+Scalar = bool | int | float | str
+_SYMBOLS = {"eq": "==", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "in": "in", "not_in": "not in",
+            "exists": "exists:"}  # fmt: skip
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True, populate_by_name=True)
+class Compare(Struct):
+    """``{fact: NAME, OP: VALUE}`` with exactly one operator."""
 
-
-class Compare(_Model, CompareBehavior):
-    fact: StrictStr
+    __aliases__: ClassVar[dict[str, str]] = {"in_": "in"}
+    compound: ClassVar[bool] = False
+    fact: str
     eq: Scalar | None = None
     ne: Scalar | None = None
-    in_: tuple[Scalar, ...] | None = Field(None, alias="in")
+    in_: tuple[Scalar, ...] | None = None
     not_in: tuple[Scalar, ...] | None = None
     gt: Scalar | None = None
     gte: Scalar | None = None
     lt: Scalar | None = None
     lte: Scalar | None = None
-    exists: StrictBool | None = None
+    exists: bool | None = None
 
-    @model_validator(mode="after")
-    def _one_operator(self) -> Self:
+    def check(self) -> None:
         if len(self.operators()) != 1:
-            raise ValueError(f"a comparison needs exactly one of {', '.join(OPERATORS)}")
-        return self
+            raise Invalid(f"a comparison needs exactly one of {', '.join(OPERATORS)}")
+
+    def operators(self) -> list[tuple[Operator, Any]]:
+        return [(op, v) for op in OPERATORS if (v := getattr(self, "in_" if op == "in" else op)) is not None]
+
+    def evaluate(self, facts: Mapping[str, Any]) -> bool:
+        ((op, expected),) = self.operators()
+        value = facts.get(self.fact)
+        if op == "exists":
+            return (value is not None) is expected
+        if value is None:
+            return op in ("ne", "not_in")
+        return compare(self.fact, op, value, expected)
+
+    def comparisons(self) -> Iterator[Compare]:
+        yield self
+
+    def describe(self) -> str:
+        ((op, expected),) = self.operators()
+        if isinstance(expected, tuple):
+            shown = f"[{', '.join(map(str, expected))}]"
+        else:
+            shown = str(expected).lower() if isinstance(expected, bool) else str(expected)
+        return f"{self.fact} {_SYMBOLS[op]} {shown}"
 
 
-class All(_Model, AllBehavior):
-    all: tuple[Condition, ...] = Field(min_length=1)
+def _paren(condition: Condition) -> str:
+    text = condition.describe()
+    return f"({text})" if condition.compound else text
 
 
-class AnyOf(_Model, AnyBehavior):
-    any: tuple[Condition, ...] = Field(min_length=1)
+class _Compound(Struct):
+    """``all`` / ``any`` over sub-conditions."""
+
+    compound: ClassVar[bool] = True
+    joiner: ClassVar[str] = ""
+
+    def parts(self) -> tuple[Condition, ...]:
+        raise NotImplementedError
+
+    def comparisons(self) -> Iterator[Compare]:
+        for c in self.parts():
+            yield from c.comparisons()
+
+    def describe(self) -> str:
+        return f" {self.joiner} ".join(_paren(c) for c in self.parts())
 
 
-class Not(_Model, NotBehavior):
-    not_: Condition = Field(alias="not")
+class All(_Compound):
+    joiner: ClassVar[str] = "and"
+    all: tuple[Condition, ...]
+
+    def parts(self) -> tuple[Condition, ...]:
+        return self.all
+
+    def check(self) -> None:
+        if not self.all:
+            raise Invalid("all needs at least one condition")
+
+    def evaluate(self, facts: Mapping[str, Any]) -> bool:
+        return all(c.evaluate(facts) for c in self.all)
 
 
-def _condition_kind(value: Any) -> str | None:
-    if isinstance(value, BaseModel):
-        return {All: "all", AnyOf: "any", Not: "not", Compare: "fact"}.get(type(value))
-    if isinstance(value, dict):
-        keys = [k for k in ("all", "any", "not", "fact") if k in value]
-        return keys[0] if len(keys) == 1 else None
-    return None
+class AnyOf(_Compound):
+    joiner: ClassVar[str] = "or"
+    any: tuple[Condition, ...]
+
+    def parts(self) -> tuple[Condition, ...]:
+        return self.any
+
+    def check(self) -> None:
+        if not self.any:
+            raise Invalid("any needs at least one condition")
+
+    def evaluate(self, facts: Mapping[str, Any]) -> bool:
+        return any(c.evaluate(facts) for c in self.any)
 
 
-Condition = Annotated[
-    Annotated[All, Tag("all")] | Annotated[AnyOf, Tag("any")] | Annotated[Not, Tag("not")]
-    | Annotated[Compare, Tag("fact")],
-    Discriminator(_condition_kind, custom_error_type="condition",
-                  custom_error_message="a condition is a mapping with exactly one of all, any, not, fact"),
-]  # fmt: skip
+class Not(Struct):
+    __aliases__: ClassVar[dict[str, str]] = {"not_": "not"}
+    compound: ClassVar[bool] = False
+    not_: Condition
+
+    def evaluate(self, facts: Mapping[str, Any]) -> bool:
+        return not self.not_.evaluate(facts)
+
+    def comparisons(self) -> Iterator[Compare]:
+        yield from self.not_.comparisons()
+
+    def describe(self) -> str:
+        return f"not {_paren(self.not_)}"
 
 
-class Action(_Model, ActionBehavior):
+Condition = Annotated[All | AnyOf | Not | Compare, OneOfKeys(all=All, any=AnyOf, **{"not": Not}, fact=Compare)]
+
+
+class Action(Struct):
     """Set one thing: ``scheduler``, a tunable, a queue attribute, a sysctl, a boot parameter or mount option.
 
     The value is a constant (``to``) or the value of a registered fact (``to_fact``, e.g. ``measured.best``).
     """
 
-    set: StrictStr
+    set: str
     to: Scalar | None = None
-    to_fact: StrictStr | None = None
-    note: StrictStr | None = None
+    to_fact: str | None = None
+    note: str | None = None
 
-    @model_validator(mode="after")
-    def _one_value(self) -> Self:
+    def check(self) -> None:
         if (self.to is None) == (self.to_fact is None):
-            raise ValueError("an action needs exactly one of to, to_fact")
-        return self
+            raise Invalid("an action needs exactly one of to, to_fact")
+
+    def value(self, facts: Mapping[str, Any]) -> Any:
+        return facts.get(self.to_fact) if self.to_fact else self.to
 
 
-class RuleExample(_Model):
+class RuleExample(Struct):
     """A context and what the rule does on it; examples run as tests and ``kb check`` verifies them."""
 
-    context: dict[StrictStr, Scalar]
+    context: dict[str, Scalar]
     expect: Literal["fires", "silent"]
 
 
-All.model_rebuild()
-AnyOf.model_rebuild()
-Not.model_rebuild()
-
-
-def referenced_facts(condition: Condition) -> set[str]:
-    return {c.fact for c in condition.facts()}
-
-
 def unknown_facts(condition: Condition, actions: tuple[Action, ...] = ()) -> list[str]:
-    used = referenced_facts(condition) | {a.to_fact for a in actions if a.to_fact}
+    used = {c.fact for c in condition.comparisons()} | {a.to_fact for a in actions if a.to_fact}
     return sorted(f for f in used if f not in FACTS)

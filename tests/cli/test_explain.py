@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from iosched.cli import main
-from iosched.render import KINDS, entities
+from iosched.kinds import BY_SLUG as KINDS
 from iosched.render.links import absolute
 from iosched.render.reference import value_text
 
@@ -88,7 +88,7 @@ def test_unknown_id_is_one_line_with_close_matches(capsys) -> None:
 def test_list_json_is_every_entity_of_the_kind(kb, capsys, kind: str) -> None:
     code, out, _ = run(capsys, "list", kind, "--format", "json")
     assert code == 0
-    assert [item["id"] for item in json.loads(out)] == [e.id for e in entities(kb, kind)]
+    assert [item["id"] for item in json.loads(out)] == [e.id for e in kb.entities(kind)]
 
 
 def test_list_elevators_table_has_all_eight(kb, capsys) -> None:

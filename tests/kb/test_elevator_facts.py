@@ -49,24 +49,24 @@ def test_aliases_name_the_removed_equivalent(kb: Kb) -> None:
         for alias in elevator.aliases:
             aliased = elevators[alias]
             assert aliased.equivalent == elevator.name, alias
-            assert aliased.removed_in is not None and elevator.removed_in is None, alias
+            assert aliased.until is not None and elevator.until is None, alias
 
 
 def test_legacy_elevators_are_gone_by_5_0_and_blk_mq_ones_remain(kb: Kb) -> None:
     for elevator in kb.section("elevators"):
         if elevator.io_path == "legacy":
-            assert elevator.removed_in is not None and elevator.removed_in <= LEGACY_REMOVED_BY, elevator.name
+            assert elevator.until is not None and elevator.until <= LEGACY_REMOVED_BY, elevator.name
         else:
-            assert elevator.removed_in is None, elevator.name
+            assert elevator.until is None, elevator.name
     assert kb.elevators_on(LEGACY_REMOVED_BY, "legacy") == []
 
 
 def test_tunables_exist_only_while_their_elevator_exists(kb: Kb) -> None:
     for elevator, tunable in _tunables(kb):
         where = f"{elevator.name}.{tunable.name}"
-        assert tunable.since is None or tunable.since >= elevator.added_in, where
-        if elevator.removed_in is not None:
-            assert tunable.until is None or tunable.until <= elevator.removed_in, where
+        assert tunable.since is None or tunable.since >= elevator.since, where
+        if elevator.until is not None:
+            assert tunable.until is None or tunable.until <= elevator.until, where
 
 
 def test_twins_are_mutual_and_the_us_file_is_1000_times_the_ms_file(kb: Kb) -> None:

@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlsplit
 
 from sitehtml import Page, html_path
 
-from iosched.render import entities, find
+from iosched.render import find
 from iosched.render.links import anchor, location, page_url
 from iosched.sitegen.shortcodes import SHORTCODE
 
@@ -39,7 +39,7 @@ def test_a_page_for_each_elevator(kb, pages: dict[str, Page]) -> None:
 
 
 def test_every_tunable_with_default_and_unit(kb, pages: dict[str, Page]) -> None:
-    tunables = entities(kb, "tunables")
+    tunables = kb.entities("tunables")
     assert tunables
     for ref in tunables:
         page = pages[_page_of(ref)]

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from iosched.render import KINDS, entities, find
+from iosched.kinds import BY_SLUG as KINDS
+from iosched.render import find
 from iosched.render.links import absolute, anchor, location, page_url, relative
 from iosched.render.reference import CHART_CLASS, escape_tags
 from iosched.sitegen.chart import bar_chart
@@ -42,7 +43,7 @@ def test_anchors_are_unique_per_page(generated: dict[str, str]) -> None:
 
 def test_every_list_kind_is_on_the_site(kb, generated: dict[str, str]) -> None:
     for kind in KINDS:
-        for entity in entities(kb, kind):
+        for entity in kb.entities(kind):
             assert entity.id == find(kb, entity.id).id
 
 

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from iosched.cli.output import format_option, write, write_markdown
-from iosched.render import KINDS
+from iosched.kinds import BY_SLUG
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     format_option(explain)
     explain.set_defaults(func=cmd_explain)
     listing = sub.add_parser("list", parents=[common], help="list the KB entries of one kind")
-    listing.add_argument("kind", choices=tuple(KINDS), metavar="KIND", help=f"one of: {', '.join(KINDS)}")
+    listing.add_argument("kind", choices=tuple(BY_SLUG), metavar="KIND", help=f"one of: {', '.join(BY_SLUG)}")
     format_option(listing)
     listing.set_defaults(func=cmd_list)
 
@@ -33,9 +33,10 @@ def _style() -> Any:
 
 def _as_json(entity: Any) -> dict[str, Any]:
     from iosched.export import export_entity, plain
+    from iosched.kb import TunableRef
     from iosched.render.links import absolute
 
-    if entity.kind == "tunable":
+    if isinstance(entity, TunableRef):
         return {"id": entity.id, "elevator": entity.elevator.name, **plain(entity.tunable), "url": absolute(entity)}
     return {**export_entity(entity), "url": absolute(entity)}
 
@@ -61,12 +62,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     from iosched.kbcache import load_checked
-    from iosched.render import entities
     from iosched.render.reference import list_table
 
     kb = load_checked(args.kb)
     if args.format == "json":
-        write(json.dumps([_as_json(e) for e in entities(kb, args.kind)], indent=2, ensure_ascii=False))
+        write(json.dumps([_as_json(e) for e in kb.entities(args.kind)], indent=2, ensure_ascii=False))
     else:
         write_markdown(list_table(kb, args.kind, _style()), args.format)
     return 0

@@ -1,4 +1,4 @@
-"""Rendering KB entities: which kinds can be listed, how an id the user typed is found, and the renderers.
+"""Rendering KB entities: how an id the user typed is found, and the renderers.
 
 The Markdown itself comes from :mod:`iosched.render.reference`, shared by the CLI and the site.
 """
@@ -7,33 +7,6 @@ from __future__ import annotations
 
 import difflib
 from typing import Any
-
-# ``iosched list KIND`` -> KB section (tunables live inside elevators).
-KINDS: dict[str, str] = {
-    "elevators": "elevators",
-    "tunables": "elevators",
-    "queue-attributes": "queue_attributes",
-    "sysctls": "sysctls",
-    "boot-parameters": "boot_parameters",
-    "mount-options": "mount_options",
-    "distributions": "distributions",
-    "persistence": "persistence",
-    "caveats": "caveats",
-    "evidence": "evidence",
-    "disagreements": "disagreements",
-    "sources": "sources",
-    "hardware": "hardware",
-    "workloads": "workloads",
-    "rules": "rules",
-    "assumptions": "assumptions",
-}
-
-
-def entities(kb: Any, kind: str) -> list[Any]:
-    """The entities of a list kind, in KB order; tunables as ``TunableRef``."""
-    if kind == "tunables":
-        return [kb.get(f"{e.name}.{t.name}") for e in kb.section("elevators") for t in e.tunables]
-    return list(kb.section(KINDS[kind]))
 
 
 def find(kb: Any, ident: str) -> Any | None:

@@ -7,25 +7,10 @@ import posixpath
 import re
 from typing import Any
 
-DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
+from iosched.kb import TunableRef
+from iosched.kinds import kind_of
 
-# One page per entity of these kinds; the others share one page per kind, one anchor per entity.
-_OWN_PAGE = {"elevator": "reference/elevators/{}.md", "rule": "reference/rules/{}.md"}
-_SHARED_PAGE = {
-    "queue attribute": "reference/queue-attributes.md",
-    "sysctl": "reference/sysctls.md",
-    "boot parameter": "reference/boot-parameters.md",
-    "mount option": "reference/mount-options.md",
-    "distribution": "reference/distributions.md",
-    "persistence method": "reference/persistence.md",
-    "caveat": "reference/caveats.md",
-    "evidence": "reference/evidence.md",
-    "disagreement": "reference/disagreements.md",
-    "source": "reference/sources.md",
-    "hardware preset": "reference/hardware.md",
-    "workload": "reference/workloads.md",
-    "assumption": "reference/assumptions.md",
-}
+DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
 
 def anchor(ident: str) -> str:
@@ -35,12 +20,12 @@ def anchor(ident: str) -> str:
 
 def location(entity: Any) -> tuple[str, str]:
     """The Markdown page (relative to the docs dir) and the anchor ('' for a whole page) of an entity."""
-    kind = entity.kind
-    if kind == "tunable":
-        return _OWN_PAGE["elevator"].format(entity.elevator.name), anchor(entity.tunable.name)
-    if kind in _OWN_PAGE:
-        return _OWN_PAGE[kind].format(entity.id), ""
-    return _SHARED_PAGE[kind], anchor(entity.id)
+    if isinstance(entity, TunableRef):
+        return location(entity.elevator)[0], anchor(entity.tunable.name)
+    kind = kind_of(entity)
+    if kind.own_pages:
+        return f"reference/{kind.slug}/{entity.id}.md", ""
+    return f"reference/{kind.slug}.md", anchor(entity.id)
 
 
 def page_url(page: str) -> str:

@@ -12,7 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from iosched.render import entities
+from iosched.commands import udev_terms
+from iosched.kinds import BY_SLUG, kind_of
+from iosched.render.escape import code_span
 from iosched.render.links import absolute, anchor
 
 CHART_CLASS = 'class="iosched-chart"'
@@ -40,6 +42,22 @@ class Style:
 
 CLI_STYLE = Style(link=absolute)
 """Command-line output: absolute links to the published site."""
+
+Renderer = Callable[[Any, Any, Style], str]
+RENDERERS: dict[str, Renderer] = {}
+"""Kind slug -> the function that renders one entity of that kind (see :func:`renders`)."""
+
+
+def renders(slug: str) -> Callable[[Renderer], Renderer]:
+    """Register the renderer of the entity kind ``slug`` (one of :data:`iosched.kinds.KINDS`)."""
+    if slug not in BY_SLUG:
+        raise KeyError(f"no kind {slug!r} in iosched.kinds")
+
+    def register(function: Renderer) -> Renderer:
+        RENDERERS[slug] = function
+        return function
+
+    return register
 
 
 # ---------------------------------------------------------------- small pieces
@@ -175,8 +193,7 @@ def disagreements_block(kb: Any, style: Style, subject: str) -> str:
 
 def one_line(kb: Any, entity: Any) -> str:
     """A one-line summary of any entity (shortcodes, lists)."""
-    if entity.kind in ("tunable", "queue attribute", "sysctl"):
-        setting = kb.setting(entity.id)
+    if (setting := kb.setting(entity.id)) is not None:
         bits = [setting.summary, f"default {value_text(setting.default, setting.unit)}"]
         if setting.since or setting.until:
             bits.append(kernels(setting.since, setting.until))
@@ -247,6 +264,62 @@ def setting_body(kb: Any, style: Style, ident: str, setting: Any) -> str:
     )
 
 
+@renders("cgroup-files")
+def cgroup_file(kb: Any, item: Any, style: Style) -> str:
+    where = f"`/sys/fs/cgroup/GROUP/{item.name}`" + (" (root cgroup only)" if item.root_only else "")
+    facts = facts_list([("Policy", f"`{item.policy}`"), ("Format", code_span(item.format or "")),
+                        ("Kconfig", code_span(item.kconfig or ""))])  # fmt: skip
+    return join(heading(style, f"`{item.name}`", item.id), where, facts, setting_body(kb, style, item.id, item))
+
+
+@renders("tuned-profiles")
+def tuned_profile(kb: Any, item: Any, style: Style) -> str:
+    rows = [(code_span(s.target), value_text(s.value), s.note or "") for s in item.settings]
+    versions = item.tuned_versions
+    facts = facts_list([
+        ("Includes", code_span(item.include or "")),
+        ("Ships in", refs(kb, style, item.distributions)),
+        ("TuneD versions", versions and kernels(versions.since, versions.until)),
+        ("Recommended for", item.recommended_when),
+    ])  # fmt: skip
+    return join(
+        heading(style, f"`{item.name}`", item.id), item.summary, facts,
+        "**Settings:**\n\n" + table(("setting", "value", "note"), rows) if rows else "",
+        notes_block(item.notes), sources_block(kb, style, item.sources),
+    )  # fmt: skip
+
+
+@renders("vendor-rules")
+def vendor_rule(kb: Any, item: Any, style: Style) -> str:
+    rows = [(code_span(s.target), value_text(s.value), s.note or "") for s in item.sets]
+    versions = item.versions
+    facts = facts_list([
+        ("Package", code_span(item.package)), ("File", code_span(item.path)), ("Devices", code_span(item.devices)),
+        ("Package versions", versions and kernels(versions.since, versions.until)),
+    ])  # fmt: skip
+    return join(
+        heading(style, f"{item.package}: `{item.path.rsplit('/', 1)[-1]}`", item.id), facts,
+        "**Sets:**\n\n" + table(("setting", "value", "note"), rows), item.note,
+        code(item.content, "udev") if item.content else "", sources_block(kb, style, item.sources),
+    )  # fmt: skip
+
+
+@renders("topics")
+def topic(kb: Any, item: Any, style: Style) -> str:
+    parts = [heading(style, item.title, item.id), item.summary]
+    if item.since or item.until:
+        parts.append(facts_list([("Kernels", kernels(item.since, item.until))]))
+    for section in item.sections:
+        parts += [heading(style, section.title, extra=1), section.text]
+        if section.sources:
+            parts.append(f"Sources: {refs(kb, style, section.sources)}")
+    if item.related:
+        parts.append("**Related:** " + ", ".join(ref(kb, style, r) for r in item.related))
+    parts.append(sources_block(kb, style, item.sources))
+    return join(*parts)
+
+
+@renders("tunables")
 def tunable(kb: Any, item: Any, style: Style) -> str:
     """A tunable (a ``TunableRef``): on the site a section of its elevator's page."""
     title = f"`{item.tunable.name}`" if style.site else f"{item.id}"
@@ -255,12 +328,14 @@ def tunable(kb: Any, item: Any, style: Style) -> str:
     return join(heading(style, title, item.tunable.name), parent, setting_body(kb, style, item.id, item.tunable))
 
 
+@renders("queue-attributes")
 def queue_attribute(kb: Any, attr: Any, style: Style) -> str:
     where = f"`/sys/block/DEV/queue/{attr.name}`"
     return join(heading(style, f"`{attr.name}`" if style.site else attr.id, attr.id), where,
                 setting_body(kb, style, attr.id, attr))  # fmt: skip
 
 
+@renders("sysctls")
 def sysctl(kb: Any, item: Any, style: Style) -> str:
     where = f"`/proc/sys/{item.name.replace('.', '/')}`, `sysctl {item.name}`"
     return join(heading(style, f"`{item.name}`", item.id), where, setting_body(kb, style, item.id, item))
@@ -284,6 +359,7 @@ def tunables_table(kb: Any, style: Style, elevator: Any) -> str:
 # ---------------------------------------------------------------- entities
 
 
+@renders("elevators")
 def elevator(kb: Any, item: Any, style: Style) -> str:
     prio = item.ioprio.support + (f" since {item.ioprio.since}" if item.ioprio.since else "")
     if item.ioprio.note:
@@ -291,7 +367,7 @@ def elevator(kb: Any, item: Any, style: Style) -> str:
     facts = facts_list(
         [
             ("I/O path", item.io_path),
-            ("Kernels", kernels(item.added_in, item.removed_in)),
+            ("Kernels", kernels(item.since, item.until)),
             ("Equivalent", ref(kb, style, item.equivalent) if item.equivalent else None),
             ("Aliases", ", ".join(f"`{a}`" for a in item.aliases)),
             ("Kconfig", f"`{item.kconfig}`" if item.kconfig else None),
@@ -332,6 +408,7 @@ def _effects(kb: Any, style: Style, effects: Iterable[Any]) -> str:
     return table(("kernels", "effect", "what happens", "sources"), rows) if rows else ""
 
 
+@renders("boot-parameters")
 def boot_parameter(kb: Any, item: Any, style: Style) -> str:
     values = ", ".join(f"`{v}`" for v in item.values)
     return join(
@@ -346,6 +423,7 @@ def boot_parameter(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("mount-options")
 def mount_option(kb: Any, item: Any, style: Style) -> str:
     return join(
         heading(style, f"{item.filesystem}: `{item.option}`", item.id),
@@ -379,6 +457,7 @@ def boot_loader_block(item: Any) -> str:
     return ""
 
 
+@renders("distributions")
 def distribution(kb: Any, item: Any, style: Style) -> str:
     rows = [
         (d.devices, ref(kb, style, d.elevator), d.via, d.io_path, d.note or "", refs(kb, style, d.sources))
@@ -404,6 +483,7 @@ def distribution(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("persistence")
 def persistence_method(kb: Any, item: Any, style: Style) -> str:
     return join(
         heading(style, item.title, item.id),
@@ -416,6 +496,7 @@ def persistence_method(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("caveats")
 def caveat(kb: Any, item: Any, style: Style) -> str:
     label = RISK_LABEL[item.risk]
     if style.site:
@@ -436,6 +517,7 @@ def caveat(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("evidence")
 def evidence(kb: Any, item: Any, style: Style) -> str:
     better = "higher is better" if item.direction == "higher" else "lower is better"
     header = ("", *item.columns)
@@ -467,6 +549,7 @@ def evidence(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("disagreements")
 def disagreement(kb: Any, item: Any, style: Style) -> str:
     return join(
         heading(style, f"{item.subject}: {item.id}", item.id),
@@ -490,6 +573,7 @@ def citations(kb: Any, source_id: str) -> list[str]:
     return [i for i in found if i != source_id]
 
 
+@renders("sources")
 def source(kb: Any, item: Any, style: Style) -> str:
     cited = citations(kb, item.id)
     return join(
@@ -514,6 +598,7 @@ def _facts_table(facts: dict[str, Any]) -> str:
     return table(("fact", "value"), ((f"`{k}`", value_text(v)) for k, v in facts.items())) if facts else ""
 
 
+@renders("hardware")
 def hardware_preset(kb: Any, item: Any, style: Style) -> str:
     defaults = getattr(item, "default_elevator", {}) or {}
     return join(
@@ -525,7 +610,7 @@ def hardware_preset(kb: Any, item: Any, style: Style) -> str:
                     "Example device",
                     f"`{item.example_device}`" if getattr(item, "example_device", None) else None,
                 ),
-                ("udev match", f"`{item.udev_match}`" if getattr(item, "udev_match", None) else None),
+                ("udev match", code_span(udev_terms(item.udev_match))),
                 ("SCSI", "yes" if getattr(item, "scsi", False) else None),
                 ("On blk-mq since", getattr(item, "blk_mq_since", None)),
                 (
@@ -541,6 +626,7 @@ def hardware_preset(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("assumptions")
 def assumption(kb: Any, item: Any, style: Style) -> str:
     return join(
         heading(style, f"`{item.fact}` = {value_text(item.value)}", item.id),
@@ -550,6 +636,7 @@ def assumption(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("workloads")
 def workload(kb: Any, item: Any, style: Style) -> str:
     return join(
         heading(style, f"{item.title} (`{item.id}`)", item.id),
@@ -561,6 +648,7 @@ def workload(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("rules")
 def rule(kb: Any, item: Any, style: Style) -> str:
     actions = table(
         ("set", "to", "note"), ((f"`{a.set}`", value_text(a.to), a.note or "") for a in item.actions)
@@ -584,29 +672,9 @@ def rule(kb: Any, item: Any, style: Style) -> str:
     )
 
 
-RENDERERS: dict[str, Callable[[Any, Any, Style], str]] = {
-    "elevator": elevator,
-    "tunable": tunable,
-    "queue attribute": queue_attribute,
-    "sysctl": sysctl,
-    "boot parameter": boot_parameter,
-    "mount option": mount_option,
-    "distribution": distribution,
-    "persistence method": persistence_method,
-    "caveat": caveat,
-    "evidence": evidence,
-    "disagreement": disagreement,
-    "source": source,
-    "hardware preset": hardware_preset,
-    "workload": workload,
-    "rule": rule,
-    "assumption": assumption,
-}
-
-
 def render(kb: Any, entity: Any, style: Style) -> str:
     """Markdown for any entity."""
-    return RENDERERS[entity.kind](kb, entity, style)
+    return RENDERERS[kind_of(entity).slug](kb, entity, style)
 
 
 # ---------------------------------------------------------------- lists
@@ -627,7 +695,7 @@ _COLUMNS: dict[str, tuple[tuple[str, ...], Callable[[Style, Any], tuple[str, ...
     "sysctls": (("id", "default", "unit", "summary"), lambda st, s: _setting_row(st, s, s)),
     "elevators": (
         ("elevator", "I/O path", "kernels", "summary"),
-        lambda st, e: (_link(st, e), e.io_path, kernels(e.added_in, e.removed_in), e.summary),
+        lambda st, e: (_link(st, e), e.io_path, kernels(e.since, e.until), e.summary),
     ),
     "rules": (("rule", "name", "severity", "summary"), lambda st, r: (_link(st, r), r.name, r.severity, r.summary)),
     "caveats": (("caveat", "risk", "title"), lambda st, c: (_link(st, c), c.risk, c.title)),
@@ -639,9 +707,9 @@ _COLUMNS: dict[str, tuple[tuple[str, ...], Callable[[Style, Any], tuple[str, ...
 def list_rows(kb: Any, kind: str, style: Style) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """Header and rows of the table that ``iosched list KIND`` prints and index pages show."""
     header, row = _COLUMNS.get(kind, (("id", "summary"), lambda st, e: (_link(st, e), one_line(kb, e))))
-    return header, [row(style, e) for e in entities(kb, kind)]
+    return header, [row(style, e) for e in kb.entities(kind)]
 
 
 def list_table(kb: Any, kind: str, style: Style) -> str:
     header, rows = list_rows(kb, kind, style)
-    return table(header, rows) + "\n" if rows else f"_No {kind} in the KB._\n"
+    return table(header, rows) + "\n" if rows else f"_No {BY_SLUG[kind].title.lower()} in the KB._\n"

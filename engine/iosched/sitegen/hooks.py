@@ -40,6 +40,16 @@ def write_changed(root: Path, pages: dict[str, str]) -> list[str]:
     return changed
 
 
+def on_config(config: Any) -> Any:
+    """Fill the Reference section of the navigation from the kinds of KB entity."""
+    from iosched.sitegen.pages import nav
+
+    config["nav"] = [
+        {"Reference": nav()} if isinstance(entry, dict) and "Reference" in entry else entry for entry in config["nav"]
+    ]
+    return config
+
+
 def on_pre_build(config: Any) -> None:
     from mkdocs.exceptions import PluginError
 

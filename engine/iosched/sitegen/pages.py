@@ -6,32 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from iosched.kernel import KernelVersion
-from iosched.render import entities, reference
+from iosched.kinds import BY_SLUG, KINDS, Kind, kind_of
+from iosched.render import reference
 from iosched.render.links import location, relative
 from iosched.render.reference import Style, bullets, code, join, list_table, ref, table
 
 REFERENCE = "reference"
 GENERATED = "<!-- Generated from the KB by iosched.sitegen; edit kb/*.yaml, not this file. -->"
-
-# Pages that hold one section per entity of a list kind: kind -> (page, title, introduction).
-SHARED: dict[str, tuple[str, str, str]] = {
-    "queue-attributes": ("queue-attributes.md", "Queue attributes",
-                         "Files in `/sys/block/DEV/queue/` that shape how requests reach the device."),
-    "sysctls": ("sysctls.md", "Writeback sysctls",
-                "Virtual-memory settings that decide when dirty pages are written back."),
-    "boot-parameters": ("boot-parameters.md", "Boot parameters",
-                        "Kernel command-line parameters, and what each does on which kernels."),
-    "mount-options": ("mount-options.md", "Mount options", "File-system mount options that matter for I/O."),
-    "distributions": ("distributions.md", "Distributions",
-                      "How each distribution picks the elevator by default, and the files it ships."),
-    "evidence": ("evidence.md", "Evidence", "Benchmark results from the sources, as tables and charts."),
-    "disagreements": ("disagreements.md", "Sources disagree",
-                      "Claims in the sources that the kernel contradicts, with what is true instead."),
-    "sources": ("sources.md", "Bibliography", "Every source the KB cites."),
-    "hardware": ("hardware.md", "Hardware presets", "The kinds of device the advice tells apart."),
-    "workloads": ("workloads.md", "Workloads", "The workloads the advice tells apart."),
-    "assumptions": ("assumptions.md", "Assumptions", "What `iosched advise` assumes when you do not say."),
-}  # fmt: skip
 
 
 def _style(page: str, level: int = 1) -> Style:
@@ -42,32 +23,27 @@ def _page(title: str, *blocks: str) -> str:
     return join(GENERATED, f"# {title}", *blocks)
 
 
-def shared_page(kb: Any, kind: str) -> str:
-    name, title, intro = SHARED[kind]
-    style = _style(f"{REFERENCE}/{name}", level=2)
-    sections = [reference.render(kb, e, style) for e in entities(kb, kind)]
-    return _page(title, intro, list_table(kb, kind, style), *sections)
+def page_of(kind: Kind) -> str:
+    """The docs-relative page that lists a kind: its own index, or the page that holds every entity."""
+    return f"{REFERENCE}/{kind.slug}/index.md" if kind.own_pages else f"{REFERENCE}/{kind.slug}.md"
 
 
-def _own_pages(kb: Any, section: str, render: Any, title: str, intro: str) -> dict[str, str]:
-    """One page per entity of ``section``, plus an index page with the list table."""
+def shared_page(kb: Any, kind: Kind) -> str:
+    """One page for every entity of a kind, a section each, after the list table."""
+    style = _style(page_of(kind), level=2)
+    sections = [reference.render(kb, e, style) for e in kb.entities(kind)]
+    return _page(kind.title, kind.intro, list_table(kb, kind.slug, style), *sections)
+
+
+def own_pages(kb: Any, kind: Kind) -> dict[str, str]:
+    """One page per entity of a kind, plus an index page with the list table."""
     pages = {}
-    for entity in kb.section(section):
+    for entity in kb.entities(kind):
         page, _ = location(entity)
-        pages[page] = join(GENERATED, render(kb, entity, _style(page)))
-    index = f"{REFERENCE}/{section}/index.md"
-    pages[index] = _page(title, intro, list_table(kb, section, _style(index)))
+        pages[page] = join(GENERATED, reference.render(kb, entity, _style(page)))
+    index = page_of(kind)
+    pages[index] = _page(kind.title, kind.intro, list_table(kb, kind.slug, _style(index)))
     return pages
-
-
-def elevator_pages(kb: Any) -> dict[str, str]:
-    intro = "Every I/O scheduler the KB knows, on which kernels and I/O path."
-    return _own_pages(kb, "elevators", reference.elevator, "Elevators", intro)
-
-
-def rule_pages(kb: Any) -> dict[str, str]:
-    intro = "The rules `iosched advise` applies; each page shows the examples it is tested with."
-    return _own_pages(kb, "rules", reference.rule, "Rules", intro)
 
 
 def caveats_page(kb: Any) -> str:
@@ -78,7 +54,7 @@ def caveats_page(kb: Any) -> str:
         if found:
             blocks.append(f"## {label.removeprefix('Risk: ').capitalize()}")
             blocks += [reference.caveat(kb, c, style) for c in found]
-    return _page("Caveats", "What can go wrong, grouped by what is at risk.",
+    return _page(BY_SLUG["caveats"].title, "What can go wrong, grouped by what is at risk.",
                  list_table(kb, "caveats", _style(f"{REFERENCE}/caveats.md")), *blocks)  # fmt: skip
 
 
@@ -109,7 +85,7 @@ def persistence_page(kb: Any) -> str:
     tabs = [f'=== "{d.name}"\n\n{_indent(distribution_tab(kb, d, style))}' for d in kb.section("distributions")]
     per_distro = "\n\n".join(tabs) if tabs else "_No distributions in the KB yet._"
     methods = [reference.persistence_method(kb, m, style) for m in kb.section("persistence")]
-    return _page("Apply and persist", "How to change a setting now, and how to keep it across reboots.",
+    return _page(BY_SLUG["persistence"].title, "How to change a setting now, and how to keep it across reboots.",
                  "## Per distribution", per_distro, "## Methods", list_table(kb, "persistence", style),
                  *methods)  # fmt: skip
 
@@ -128,22 +104,22 @@ def _events(kb: Any) -> list[Event]:
             out.append((until, "vanished", entity, what, ""))
 
     for e in kb.section("elevators"):
-        span(e, e.added_in, e.removed_in, f"elevator {e.name}")
+        span(e, e.since, e.until, f"elevator {e.name}")
         for t in e.tunables:
             span(kb.get(f"{e.name}.{t.name}"), t.since, t.until, f"tunable {e.name}/{t.name}")
             for d in t.defaults:
                 if d.scope.since and not d.scope.distributions and not d.scope.condition:
                     detail = f"default {reference.value_text(d.value, t.unit)}"
                     out.append((d.scope.since, "default changed", kb.get(f"{e.name}.{t.name}"), t.name, detail))
-    for section, label in (("queue_attributes", "queue attribute"), ("sysctls", "sysctl")):
-        for s in kb.section(section):
-            span(s, s.since, s.until, f"{label} {s.name}")
+    for kind in (BY_SLUG["queue-attributes"], BY_SLUG["sysctls"], BY_SLUG["cgroup-files"], BY_SLUG["topics"]):
+        for s in kb.entities(kind):
+            span(s, s.since, s.until, f"{kind.name} {s.id}")
     for p in kb.section("persistence"):
         span(p, p.since, p.until, f"persistence: {p.title}")
     for b in (*kb.section("boot_parameters"), *kb.section("mount_options")):
         for effect in b.effects:
             if effect.since:
-                out.append((effect.since, effect.effect, b, f"{b.kind} {b.id}", effect.text))
+                out.append((effect.since, effect.effect, b, f"{kind_of(b).name} {b.id}", effect.text))
     return out
 
 
@@ -238,32 +214,40 @@ def cli_page() -> str:
     return _page("Command line", "Generated from the `iosched` argument parser.", *blocks)
 
 
+EXTRA: tuple[tuple[str, str], ...] = (
+    ("matrix.md", "Recommendation matrix"),
+    ("timeline.md", "Kernel timeline"),
+    ("cli.md", "Command line"),
+)
+"""Generated pages that are not one kind's: (page under reference/, title)."""
+
+
+def nav() -> list[Any]:
+    """The Reference section of the site navigation: one entry per kind with a page, then the extra pages."""
+    entries: list[Any] = [f"{REFERENCE}/index.md"]
+    entries += [{k.title: page_of(k)} for k in KINDS if k.section]
+    entries += [{title: f"{REFERENCE}/{name}"} for name, title in EXTRA]
+    return entries
+
+
 def index_page(kb: Any) -> str:
-    links: list[tuple[str, str]] = [
-        ("elevators/index.md", "Elevators"),
-        *((name, title) for name, title, _ in SHARED.values()),
-        ("persistence.md", "Apply and persist"),
-        ("caveats.md", "Caveats"),
-        ("rules/index.md", "Rules"),
-        ("timeline.md", "Kernel timeline"),
-        ("matrix.md", "Recommendation matrix"),
-        ("cli.md", "Command line"),
-    ]
-    counts = ", ".join(f"{len(v)} {k.replace('_', ' ')}" for k, v in kb.sections.items() if v)
+    links = [(page_of(k).removeprefix(f"{REFERENCE}/"), k.title) for k in KINDS if k.section]
+    links += list(EXTRA)
+    counts = ", ".join(f"{len(kb.entities(k))} {k.title.lower()}" for k in KINDS if kb.entities(k))
     listing = bullets(f"[{title}]({name})" for name, title in sorted(links, key=lambda x: x[1]))
     return _page("Reference", f"Generated from KB {kb.version or '(unversioned)'}: {counts}.", listing)
 
 
 def render_all(kb: Any) -> dict[str, str]:
     """Every generated page, keyed by its path relative to the docs directory."""
+    special: dict[str, Callable[[Any], str]] = {"caveats": caveats_page, "persistence": persistence_page}
     pages: dict[str, str] = {}
-    pages.update(elevator_pages(kb))
-    pages.update(rule_pages(kb))
-    for kind, (name, _, _) in SHARED.items():
-        pages[f"{REFERENCE}/{name}"] = shared_page(kb, kind)
+    for kind in KINDS:
+        if kind.own_pages:
+            pages.update(own_pages(kb, kind))
+        elif kind.section:
+            pages[page_of(kind)] = special.get(kind.slug, lambda kb, kind=kind: shared_page(kb, kind))(kb)
     builders: dict[str, Callable[[], str]] = {
-        "caveats.md": lambda: caveats_page(kb),
-        "persistence.md": lambda: persistence_page(kb),
         "timeline.md": lambda: timeline_page(kb),
         "matrix.md": lambda: matrix_page(kb),
         "cli.md": cli_page,

@@ -1,0 +1,63 @@
+"""The closed grammars of every KB value that can reach a command, a comment or a generated file.
+
+Each grammar is a regular expression, checked at KB load time (as an annotation on the schema) and again
+wherever text from outside the KB (the command line, a capture, a result file) is taken as such a value.
+Renderers still escape for their target (:mod:`iosched.render.escape`); a grammar makes sure there is
+nothing dangerous left to escape.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+ID = r"[A-Za-z0-9][A-Za-z0-9._=-]{0,79}"
+WORD = r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}(?: [A-Za-z0-9_.:+-]{1,32}){0,3}"
+"""A value written to sysfs, procfs or a udev rule: a number, a name (``mq-deadline``, ``write through``);
+single spaces between parts, no quotes, no shell or udev metacharacters."""
+GLOB = r"[A-Za-z0-9*?!\[\]|_.:/-]{1,64}"
+"""A udev match value: shell-style glob characters, no quotes, no spaces, no ``$`` or backslash."""
+_SEGMENT = r"\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,100}"
+PATH = rf"(?:/{_SEGMENT}){{1,16}}"
+"""An absolute path of plain segments: no ``.`` or ``..`` segment, no spaces or shell metacharacters."""
+URL = r"https?://[A-Za-z0-9._~:/?#@!$&*+,;=%-]{1,400}"
+"""A public URL: no quotes, brackets, parentheses or spaces, so it is safe in Markdown links and HTML."""
+TEXT = r"[^\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+"
+"""Prose: any characters but control characters and invisible direction or zero-width marks."""
+DEVICE = r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?"
+"""A whole block device's kernel name: ``sda``, ``nvme0n1``, ``dm-0``, ``mmcblk0``, ``dasda``, ``md127``."""
+SERIAL = r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}"
+
+
+@cache
+def compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def matches(pattern: str, value: object) -> bool:
+    """Whether ``value`` is a string wholly in the grammar ``pattern``."""
+    return isinstance(value, str) and compiled(pattern).fullmatch(value) is not None
+
+
+class Constrain:
+    """Annotation marker: a string schema with a grammar and length bounds, applied by pydantic at load time.
+
+    Defined here, without importing pydantic, so the schema module stays cheap to import.
+    """
+
+    def __init__(self, pattern: str, *, strip: bool = False, max_length: int | None = None) -> None:
+        self.pattern = pattern
+        self.strip = strip
+        self.max_length = max_length
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        return core_schema.str_schema(
+            pattern=f"^(?:{self.pattern})$", strict=True, strip_whitespace=self.strip, min_length=1,
+            max_length=self.max_length,
+        )  # fmt: skip
+
+    def __repr__(self) -> str:
+        return f"Constrain({self.pattern!r})"

@@ -1,0 +1,78 @@
+"""Every kind of KB entity, declared once: its YAML section, names, schema and place on the site.
+
+The loader, ``iosched list``/``explain``, links, the export, the site's pages and its navigation are all
+derived from :data:`KINDS`; adding a kind is one Struct in :mod:`iosched.model`, one entry here, a renderer
+registered with :func:`iosched.render.reference.renders`, and YAML.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from iosched import model
+from iosched.struct import Struct
+
+
+class Kind(NamedTuple):
+    slug: str
+    """``iosched list SLUG``; the site page ``reference/SLUG.md`` (or ``reference/SLUG/ID.md``)."""
+    section: str | None
+    """The YAML section key; None for tunables, which live inside their elevator."""
+    name: str
+    """One entity, in prose: ``boot parameter``."""
+    title: str
+    """The page title and navigation label: ``Boot parameters``."""
+    intro: str
+    schema: type[Struct]
+    own_pages: bool = False
+    """One page per entity (elevators, rules, topics); otherwise one page with an anchor per entity."""
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("elevators", "elevators", "elevator", "Elevators",
+         "The I/O schedulers of the legacy and the blk-mq block layer, with their tunables.", model.Elevator, True),
+    Kind("tunables", None, "tunable", "Tunables",
+         "Files in `/sys/block/DEV/queue/iosched/`, one set per elevator.", model.Tunable),
+    Kind("queue-attributes", "queue_attributes", "queue attribute", "Queue attributes",
+         "Files in `/sys/block/DEV/queue/` that shape how requests reach the device.", model.QueueAttribute),
+    Kind("sysctls", "sysctls", "sysctl", "Writeback sysctls",
+         "Virtual-memory settings that decide when dirty pages are written back.", model.Sysctl),
+    Kind("cgroup-files", "cgroup_files", "cgroup file", "cgroup I/O control",
+         "Files of the cgroup v2 I/O controller, and which block-layer policy reads each.", model.CgroupFile),
+    Kind("boot-parameters", "boot_parameters", "boot parameter", "Boot parameters",
+         "Kernel command-line and module parameters, and what each does on which kernels.", model.BootParameter),
+    Kind("mount-options", "mount_options", "mount option", "Mount options",
+         "File-system mount options that matter for I/O.", model.MountOption),
+    Kind("distributions", "distributions", "distribution", "Distributions",
+         "How each distribution picks the elevator by default, and the files it ships.", model.Distribution),
+    Kind("tuned-profiles", "tuned_profiles", "TuneD profile", "TuneD profiles",
+         "TuneD profiles and the block and writeback settings they make effective.", model.TunedProfile),
+    Kind("vendor-rules", "vendor_rules", "vendor rule", "Vendor udev rules",
+         "udev rules that packages ship whatever the distribution.", model.VendorRule),
+    Kind("persistence", "persistence", "persistence method", "Apply and persist",
+         "How a setting is applied now and kept across reboots, and where each method works.",
+         model.PersistenceMethod),
+    Kind("caveats", "caveats", "caveat", "Caveats", "What can go wrong, by risk.", model.Caveat),
+    Kind("topics", "topics", "topic", "Topics",
+         "Subjects that span many settings: writeback throttling, stacking, zoned storage ...", model.Topic, True),
+    Kind("rules", "rules", "rule", "Rules", "The rules behind every recommendation.", model.Rule, True),
+    Kind("evidence", "evidence", "evidence", "Evidence",
+         "Benchmark results from the sources, as tables and charts.", model.Evidence),
+    Kind("disagreements", "disagreements", "disagreement", "Sources disagree",
+         "Claims in the sources that the kernel contradicts, with what is true instead.", model.Disagreement),
+    Kind("hardware", "hardware", "hardware preset", "Hardware presets",
+         "The kinds of device the advice tells apart.", model.HardwarePreset),
+    Kind("workloads", "workloads", "workload", "Workloads", "The workloads the advice tells apart.", model.Workload),
+    Kind("assumptions", "assumptions", "assumption", "Assumptions",
+         "What `iosched advise` assumes when you do not say.", model.Assumption),
+    Kind("sources", "sources", "source", "Bibliography", "Every source the KB cites.", model.Source),
+)  # fmt: skip
+
+BY_SLUG: dict[str, Kind] = {k.slug: k for k in KINDS}
+BY_SECTION: dict[str, Kind] = {k.section: k for k in KINDS if k.section}
+_BY_SCHEMA: dict[type, Kind] = {k.schema: k for k in KINDS}
+
+
+def kind_of(entity: Any) -> Kind:
+    """The kind of a KB entity (a tunable reference counts as a tunable)."""
+    return _BY_SCHEMA[type(getattr(entity, "tunable", entity))]

@@ -1,0 +1,65 @@
+"""One escaping function per output target. Everything a renderer takes from outside its own code goes
+through the function of its target: the KB's grammars (:mod:`iosched.grammar`) keep values plain, and these
+make sure that whatever is left is shown, never interpreted."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_LINE_START = re.compile(r"^(\s*)([-=>]|\d+[.)])", re.MULTILINE)
+
+
+def terminal(text: str) -> str:
+    """Text for a terminal: control characters (ESC, CR, BEL ...) and invisible marks become ``?``."""
+    return _CONTROL.sub("?", text)
+
+
+def one_line(text: str) -> str:
+    """Text on one line: every run of white space, newlines included, becomes one space."""
+    return " ".join(terminal(text).split())
+
+
+def sh_word(text: str) -> str:
+    """One shell word, quoted when it needs to be."""
+    return shlex.quote(text)
+
+
+def sh_comment(text: str) -> str:
+    """The body of a ``#`` comment: one line, no control characters (a newline would end the comment)."""
+    return one_line(text)
+
+
+def udev_value(text: str) -> str:
+    """A udev value between double quotes: udev has no escape for ``"``, so quotes and backslashes go."""
+    return one_line(text).replace('"', "").replace("\\", "")
+
+
+def markdown_text(text: str) -> str:
+    """Prose in Markdown: characters that would start markup are backslash-escaped, so text stays text."""
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", terminal(text))
+    return _LINE_START.sub(lambda m: m[1] + "\\" + m[2], escaped)
+
+
+def markdown_cell(text: str) -> str:
+    """Text in a Markdown table cell: one line, escaped."""
+    return markdown_text(one_line(text))
+
+
+def code_span(text: str) -> str:
+    """Inline code: the fence is longer than any run of backticks inside, so nothing can close it early."""
+    body = one_line(text)
+    if not body:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", body)), default=0) + 1)
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
+def code_block(text: str, lang: str = "") -> str:
+    """A fenced code block whose fence no line inside can close."""
+    runs = re.findall(r"^\s*(`{3,}|~{3,})", text, re.MULTILINE)
+    fence = "`" * max(3, *(len(r) + 1 for r in runs)) if runs else "```"
+    return f"{fence}{lang}\n{terminal(text).rstrip()}\n{fence}"

@@ -1,0 +1,110 @@
+"""Struct: the one base of every KB entity, plain frozen objects that are cheap to define and to rebuild.
+
+A Struct declares its fields once, as class annotations with defaults in the class body (like a dataclass).
+It costs no code generation at import and no validation at construction: the KB is validated once, at load
+time, by pydantic models derived from these very classes (:mod:`iosched.validate`), and the compiled cache
+rebuilds instances from plain data without running any check again.
+
+Cross-field invariants live in ``check(self)`` methods; validation calls every ``check`` of the class's MRO.
+A check reads only its own class's fields and raises :class:`Invalid`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar, Self
+
+
+class Invalid(ValueError):
+    """A broken invariant of one entity; ``code`` is the ``kb check`` diagnostic it maps to."""
+
+    def __init__(self, message: str, code: str = "KB012") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Struct:
+    """Frozen attributes named by the class annotations; equal when of one type with equal fields."""
+
+    __fields__: ClassVar[tuple[str, ...]] = ()
+    __required__: ClassVar[frozenset[str]] = frozenset()
+    __aliases__: ClassVar[dict[str, str]] = {}
+    """Python field name -> YAML key, for keys that are Python keywords (``in``, ``not``)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names: dict[str, None] = {}
+        for klass in reversed(cls.__mro__):
+            own = klass.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect costs start-up time
+            names.update((n, None) for n in own if not _is_classvar(klass, n))
+        cls.__fields__ = tuple(names)
+        cls.__required__ = frozenset(f for f in cls.__fields__ if not hasattr(cls, f))
+
+    def __init__(self, **values: Any) -> None:
+        unknown = values.keys() - set(self.__fields__)
+        missing = self.__required__ - values.keys()
+        if unknown or missing:
+            raise TypeError(f"{type(self).__name__}: unknown {sorted(unknown)}, missing {sorted(missing)}")
+        self.__dict__.update(values)
+
+    @classmethod
+    def build(cls, values: dict[str, Any]) -> Self:
+        """An instance from trusted, already validated field values (the cache's fast path)."""
+        obj = cls.__new__(cls)
+        obj.__dict__.update(values)
+        return obj
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and all(getattr(self, f) == getattr(other, f) for f in self.__fields__)
+
+    def __hash__(self) -> int:
+        return hash((type(self), *(getattr(self, f) for f in self.__fields__)))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__fields__ if f in self.__dict__)
+        return f"{type(self).__name__}({shown})"
+
+    def fields(self) -> Iterator[tuple[str, Any]]:
+        """(name, value) of every field, defaults included, in declaration order."""
+        for name in self.__fields__:
+            yield name, getattr(self, name)
+
+    def check(self) -> None:
+        """Cross-field invariants; raise :class:`Invalid`. Subclasses extend, validation runs all."""
+
+
+class OneOfKeys:
+    """Annotation marker for a union of Structs told apart by the one key a mapping has (``all``, ``any`` ...)."""
+
+    def __init__(self, **by_key: type[Struct]) -> None:
+        self.by_key = by_key
+
+    def discriminate(self, value: Any) -> str | None:
+        """The key of the Struct that ``value`` is (or, as a mapping, will be); None when ambiguous."""
+        if isinstance(value, dict):
+            keys = [k for k in self.by_key if k in value]
+            return keys[0] if len(keys) == 1 else None
+        struct = getattr(type(value), "__struct__", type(value))
+        return next((k for k, cls in self.by_key.items() if cls is struct), None)
+
+
+def _is_classvar(cls: type, name: str) -> bool:
+    annotation = cls.__dict__["__annotations__"][name]  # noqa: RUF063 - as above
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return text.startswith(("ClassVar", "typing.ClassVar"))
+
+
+def checks(cls: type[Struct]) -> list[Any]:
+    """The ``check`` methods a class inherits and defines, most basic first, each once."""
+    found = []
+    for klass in reversed(cls.__mro__):
+        method = klass.__dict__.get("check")
+        if method is not None and klass is not Struct:
+            found.append(method)
+    return found

@@ -1,0 +1,27 @@
+"""The closed vocabularies, each declared once: the schema, the engine, the measurements and the CLI import
+them from here (argparse ``choices`` included)."""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+Goal = Literal["latency", "throughput", "fairness"]
+Cache = Literal["volatile", "battery-backed", "none"]
+IoPath = Literal["legacy", "blk-mq", "bio"]
+"""``bio``: the device has no request queue and so no elevator (md, bio-based device-mapper, early NVMe)."""
+Risk = Literal["data-loss", "availability", "performance"]
+Severity = Literal["recommend", "consider", "warn"]
+Operator = Literal["eq", "ne", "in", "not_in", "gt", "gte", "lt", "lte", "exists"]
+Unit = Literal[
+    "ms", "us", "ns", "s", "centisecs", "jiffies",
+    "KiB", "bytes", "sectors", "pages",
+    "requests", "count", "factor", "percent", "bool", "enum", "name", "string",
+]  # fmt: skip
+
+GOALS: tuple[Goal, ...] = get_args(Goal)
+CACHES: tuple[Cache, ...] = get_args(Cache)
+IO_PATHS: tuple[IoPath, ...] = get_args(IoPath)
+RISKS: tuple[Risk, ...] = get_args(Risk)
+"""Most severe first: plans list data-loss warnings before availability before performance."""
+SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+OPERATORS: tuple[Operator, ...] = get_args(Operator)

@@ -1,0 +1,126 @@
+"""The compiled-KB cache holds plain data, trusts only the user's own files, and follows the KB's content."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+from iosched import kbcache
+from iosched.kb import Kb
+from iosched.paths import bundled_kb
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("IOSCHED_CACHE_DIR", str(directory))
+    return directory
+
+
+@pytest.fixture
+def layer(tmp_path: Path) -> Path:
+    """A local KB layer with one sysctl, to edit in place."""
+    directory = tmp_path / "layer"
+    directory.mkdir()
+    (directory / "local.yaml").write_text(
+        "sysctls:\n"
+        "  - {name: vm.local_test, summary: A local setting., unit: count, default: 10, sources: [linux-doc-vm-sysctl]}\n"
+    )
+    return directory
+
+
+def _cache_file(cache: Path) -> Path:
+    (path,) = cache.glob(f"{kbcache.PREFIX}*.json")
+    return path
+
+
+def test_a_planted_pickle_is_never_loaded(cache: Path) -> None:
+    kb = kbcache.load_checked()
+    path = _cache_file(cache)
+
+    class Boom:
+        def __reduce__(self):  # pragma: no cover - it must never run
+            return (os.system, ("touch " + str(cache / "owned"),))
+
+    path.write_bytes(pickle.dumps(Boom()))
+    assert kbcache.load_checked() == kb
+    assert not (cache / "owned").exists()
+
+
+def test_the_cache_file_is_plain_json_of_the_kb(cache: Path) -> None:
+    kb = kbcache.load_checked()
+    text = _cache_file(cache).read_text(encoding="utf-8")
+    assert kbcache.from_plain(text).sections == kb.sections
+    assert text.startswith("{") and "__reduce__" not in text
+
+
+def test_a_cache_file_naming_an_unknown_class_is_rebuilt(cache: Path) -> None:
+    kb = kbcache.load_checked()
+    path = _cache_file(cache)
+    path.write_text(path.read_text().replace('"Elevator"', '"Popen"', 1))
+    assert kbcache.read(path) is None
+    assert kbcache.load_checked() == kb
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="chown to another user needs root")
+def test_a_cache_owned_by_another_user_is_ignored(cache: Path) -> None:
+    kbcache.load_checked()
+    path = _cache_file(cache)
+    os.chown(path, 65534, 65534)
+    assert not kbcache.trusted(path)
+    assert kbcache.read(path) is None
+
+
+def test_a_cache_in_a_world_writable_directory_without_sticky_bit_is_ignored(cache: Path) -> None:
+    kbcache.load_checked()
+    path = _cache_file(cache)
+    os.chmod(cache, 0o777)
+    assert not kbcache.trusted(path)
+    os.chmod(cache, 0o1777)
+    assert kbcache.trusted(path)
+    os.chmod(path, 0o666)
+    assert not kbcache.trusted(path)
+
+
+def test_a_same_size_edit_with_the_old_mtime_is_not_served_stale(cache: Path, layer: Path) -> None:
+    before = kbcache.load_checked([layer])
+    assert before.get("vm.local_test").default == 10
+    source = layer / "local.yaml"
+    stat = source.stat()
+    source.write_text(source.read_text().replace("default: 10", "default: 20"))
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert source.stat().st_size == stat.st_size
+    after = kbcache.load_checked([layer])
+    assert after.get("vm.local_test").default == 20
+    assert after.version != before.version
+
+
+def test_old_cache_files_are_evicted(cache: Path, layer: Path) -> None:
+    kbcache.load_checked()
+    for n in range(12):
+        (layer / "local.yaml").write_text(
+            (layer / "local.yaml").read_text().replace(f"default: {n + 10}", f"default: {n + 11}")
+        )
+        kbcache.load_checked([layer])
+    assert 1 <= len(list(cache.glob(f"{kbcache.PREFIX}*"))) <= 8
+
+
+def test_an_unreadable_kb_directory_is_an_error_not_a_stale_cache(cache: Path, layer: Path) -> None:
+    kbcache.load_checked([layer])
+    shutil.rmtree(layer)
+    with pytest.raises(kbcache.KbInvalid):
+        kbcache.load_checked([layer])
+
+
+def test_loading_from_the_cache_gives_the_validated_kb(cache: Path) -> None:
+    from iosched.kbload import load
+
+    validated, diagnostics = load([bundled_kb()])
+    assert diagnostics == []
+    kbcache.load_checked()
+    cached = kbcache.read(_cache_file(cache))
+    assert isinstance(cached, Kb) and cached.sections == validated.sections
