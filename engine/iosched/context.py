@@ -1,29 +1,34 @@
-"""The advise context: what the user said, validated, and the facts rules see (with assumptions)."""
+"""The advise context: what the user said, validated, and the facts rules see (with assumptions).
+
+Resolution decides, from the KB, the things people get wrong by hand: which class of device a kernel name
+is (and whether it has an elevator at all), which block-layer path it is on with this kernel and
+distribution, and which scheduler it really has before any change (the distribution's udev rules and
+defaults included).
+"""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field, fields
+from fnmatch import fnmatchcase
 from typing import Any
 
+from iosched.grammar import DEVICE, PATH, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
+from iosched.model import DefaultScheduler, DeviceClass, Distribution, HardwarePreset, Workload
 from iosched.plan import Assumption
+from iosched.struct import Struct
+from iosched.vocab import CACHES, GOALS, IO_PATHS
 
-DEVICE = re.compile(r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?")
-PARTITION = re.compile(r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+")
-SERIAL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
-CACHES = ("volatile", "battery-backed", "none")
-GOALS = ("latency", "throughput", "fairness")
-IO_PATHS = ("legacy", "blk-mq", "bio")
+PARTITION = r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+"
+MOUNT_OPTIONS = r"[A-Za-z0-9_.:=+-]{1,64}(?:,[A-Za-z0-9_.:=+-]{1,64}){0,63}"
+_VIA_RANK = {"udev": 0, "tuned": 1, "driver": 2, "kernel": 3, "kconfig": 4}
 
 
 class ContextError(ValueError):
     """A context the KB cannot resolve (unknown hardware, malformed kernel ...): exit 2 in the CLI."""
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(Struct):
     """What the user told advise; every field optional except ``hw``."""
 
     hw: str | None = None
@@ -32,34 +37,44 @@ class Context:
     distro: str | None = None
     device: str | None = None
     serial: str | None = None
+    wwn: str | None = None
     cache: str | None = None
     fs: str | None = None
+    mountpoint: str | None = None
+    mount_options: str | None = None
+    """The file system's current mount options, comma-separated (``rw,nobarrier``)."""
     goal: str | None = None
     io_path: str | None = None
-    measured_best: str | None = None
-    measured_summary: tuple[str, ...] = ()
+    scheduler: str | None = None
+    """The scheduler the device has now, when it was read from the system (it beats any default)."""
 
     @classmethod
     def from_mapping(cls, data: object) -> Context:
         """A context from a parsed YAML/JSON mapping; unknown keys and non-scalar values are errors."""
         if not isinstance(data, dict):
             raise ContextError("a context file must hold a mapping such as {hw: ssd, workload: db}")
-        known = {f.name for f in fields(cls)} - {"measured_best", "measured_summary"}
-        unknown = sorted(str(k) for k in data if k not in known)
+        unknown = sorted(str(k) for k in data if k not in cls.__fields__)
         if unknown:
-            raise ContextError(f"unknown context key(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+            known = ", ".join(sorted(cls.__fields__))
+            raise ContextError(f"unknown context key(s): {', '.join(unknown)}; known: {known}")
         values: dict[str, str] = {}
         for key, value in data.items():
             if value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, str | int | float):
                 raise ContextError(f"context key {key!r} must be a string, not {type(value).__name__}")
-            values[str(key)] = str(value)
+            text = str(value).strip()
+            if not text:
+                raise ContextError(f"context key {key!r} is empty")
+            values[str(key)] = text
         return cls(**values)
 
+    def given(self) -> dict[str, str]:
+        """The fields the user set, in declaration order."""
+        return {name: value for name, value in self.fields() if value is not None}
 
-@dataclass(frozen=True)
-class Resolved:
+
+class Resolved(Struct):
     """A context checked against the KB, with every fact the rules can see."""
 
     context: Context
@@ -67,10 +82,14 @@ class Resolved:
     kernel: KernelVersion
     io_path: str
     device: str
-    hardware: Any
-    workload: Any
-    distribution: Any | None
-    assumptions: tuple[Assumption, ...] = field(default=())
+    device_class: DeviceClass | None
+    hardware: HardwarePreset
+    workload: Workload
+    distribution: Distribution | None
+    previous: str | None
+    """The scheduler the device has before the plan: read from the system, else its real default."""
+    previous_why: str
+    assumptions: tuple[Assumption, ...] = ()
 
 
 def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...]) -> str:
@@ -82,27 +101,111 @@ def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...]) -> str:
 def _assumption(kb: Kb, fact: str) -> Assumption:
     for item in kb.section("assumptions"):
         if item.fact == fact:
-            return Assumption(fact, str(item.value), item.text, tuple(item.sources))
+            return Assumption(fact=fact, value=str(item.value), text=item.text, sources=tuple(item.sources))
     raise ContextError(f"no {fact} given and the KB has no assumption for it")
 
 
-def _io_path(kb: Kb, hardware: Any, kernel: KernelVersion, distro: Any | None) -> tuple[str, str]:
-    """The block-layer path of this class of device on this kernel, and why."""
-    legacy_gone = max((e.until for e in kb.section("elevators") if e.io_path == "legacy" and e.until),
-                      default=None)  # fmt: skip
+def device_class(kb: Kb, device: str) -> DeviceClass | None:
+    """The class of a whole device's kernel name (``vda`` is virtio-blk), or None when the KB has none for it."""
+    for cls in kb.section("device_classes"):
+        if any(fnmatchcase(device, pattern) for pattern in cls.kernel_names):
+            return cls  # type: ignore[no-any-return]
+    return None
+
+
+def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass | None:
+    """Refuse a device name that is malformed, a partition, or a class of device that contradicts ``--hw``."""
+    device = ctx.device
+    if device is None:
+        return device_class(kb, hardware.example_device)
+    if not compiled(DEVICE).fullmatch(device):
+        raise ContextError(f"refusing device name {device!r}: expected a kernel name such as sda, nvme0n1, dm-0")
+    if part := compiled(PARTITION).fullmatch(device):
+        raise ContextError(f"{device} is a partition; the scheduler belongs to the whole disk {part['disk']}")
+    cls = device_class(kb, device)
+    if cls is None:
+        return None
+    if cls.plan == "skip":
+        raise ContextError(f"{device} is a {cls.title}: nothing to tune there. {cls.note or ''}".strip())
+    if cls.plan == "members" or (cls.has_elevator == "multipath-only" and hardware.id not in cls.hardware):
+        raise ContextError(
+            f"{device} is a {cls.title} with no elevator of its own (bio-based): plan its member or physical disks "
+            f"(iosched advise --device sdX ...), or plan them all with iosched advise --probe"
+        )
+    if cls.hardware and hardware.id not in cls.hardware:
+        valid = ", ".join(cls.hardware)
+        raise ContextError(f"{device} is a {cls.title}, which --hw {hardware.id} contradicts; use --hw {valid}")
+    return cls
+
+
+def _io_path(kb: Kb, hardware: HardwarePreset, cls: DeviceClass | None, kernel: KernelVersion,
+             distro: Distribution | None) -> tuple[str, str]:  # fmt: skip
+    """The block-layer path of this device on this kernel, and why."""
+    legacy_gone = max((e.until for e in kb.section("elevators") if e.io_path == "legacy" and e.until), default=None)
+    if cls is not None and cls.has_elevator == "never":
+        return "bio", f"a {cls.title} is bio-based: it has no request queue and no elevator"
     if legacy_gone and kernel >= legacy_gone:
         return "blk-mq", f"the legacy block layer is gone since {legacy_gone}"
-    if hardware.scsi and distro is not None and kernel == distro.kernel:
+    since = cls.blk_mq_since if cls is not None and not cls.scsi else hardware.blk_mq_since
+    title = cls.title if cls is not None and not cls.scsi else hardware.title
+    scsi = cls.scsi if cls is not None else hardware.scsi
+    if scsi and distro is not None and kernel == distro.kernel:
         path = "blk-mq" if distro.scsi_blk_mq else "legacy"
-        return (
-            path,
-            f"{distro.name} {'enables' if distro.scsi_blk_mq else 'does not enable'} scsi-mq by default",
-        )
-    if hardware.blk_mq_since and kernel >= hardware.blk_mq_since:
-        return "blk-mq", f"{hardware.title} uses blk-mq by default since {hardware.blk_mq_since}"
-    if hardware.scsi or "legacy" in hardware.default_elevator:
-        return "legacy", f"{hardware.title} uses the legacy single-queue path before {hardware.blk_mq_since}"
-    return "bio", f"{hardware.title} bypasses the request queue (no elevator) before {hardware.blk_mq_since}"
+        return path, f"{distro.name} {'enables' if distro.scsi_blk_mq else 'does not enable'} scsi-mq by default"
+    if since and kernel >= since:
+        return "blk-mq", f"{title} uses blk-mq since {since}"
+    if scsi or "legacy" in hardware.default_elevator or (cls is not None and cls.id != "nvme-namespace"):
+        return "legacy", f"{title} uses the legacy single-queue path before {since}"
+    return "bio", f"{title} bypasses the request queue (no elevator) before {since}"
+
+
+def _row_applies(row: DefaultScheduler, r: dict[str, Any]) -> bool:
+    if row.io_path != r["io_path"] or not row.holds_on(r["kernel"]):
+        return False
+    match = row.match
+    if match is None:
+        return True
+    if match.hardware and r["hw"] not in match.hardware:
+        return False
+    if match.kernel_names and not any(fnmatchcase(r["device"], n) for n in match.kernel_names):
+        return False
+    return match.rotational is None or match.rotational == r["rotational"]
+
+
+def _resolve_alias(kb: Kb, name: str, io_path: str, kernel: KernelVersion) -> str:
+    """The elevator a name selects on this path: ``deadline`` written on blk-mq selects mq-deadline."""
+    available = kb.elevators_on(kernel, io_path)
+    if any(e.name == name for e in available):
+        return name
+    return next((e.name for e in available if name in e.aliases), name)
+
+
+def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: str, kernel: KernelVersion,
+                      distro: Distribution | None) -> tuple[str | None, str]:  # fmt: skip
+    """The scheduler a device gets with no tuning, and why: the most specific default of the distribution
+    that applies (udev rules before driver and kernel defaults), else the kernel's default for the hardware."""
+    if io_path == "bio":
+        return None, "the device has no elevator"
+    seen = {"io_path": io_path, "kernel": kernel, "hw": hardware.id, "device": device,
+            "rotational": hardware.facts.get("hw.rotational")}  # fmt: skip
+    if distro is not None:
+        rows = [row for row in distro.default_schedulers if _row_applies(row, seen)]
+        if any(row.match is not None for row in rows):
+            rows = [row for row in rows if row.match is not None]
+        elif hardware.facts.get("hw.dasd"):
+            rows = []
+        else:
+            rows = [row for row in rows if row.via != "driver"]
+        rows.sort(key=lambda row: _VIA_RANK[row.via])
+        if rows and (len({row.elevator for row in rows}) == 1 or rows[0].match is not None):
+            row = rows[0]
+            name = _resolve_alias(kb, row.elevator, io_path, kernel)
+            return name, f"{distro.name}: {row.devices} get {row.elevator} ({row.via})"
+    default = hardware.default_elevator.get(io_path)
+    available = {e.name for e in kb.elevators_on(kernel, io_path)}
+    if default not in available and "none" in available and io_path == "blk-mq":
+        return "none", f"kernel {kernel} has no blk-mq schedulers but none"
+    return default, f"the kernel's default for a {hardware.title} on {io_path}"
 
 
 def resolve(kb: Kb, ctx: Context) -> Resolved:
@@ -124,31 +227,43 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         elif distro is not None:
             kernel = distro.kernel
             why = f"the default kernel of {distro.name}"
-            assumed.append(Assumption("kernel", str(kernel), why, tuple(distro.sources)))
+            assumed.append(Assumption(fact="kernel", value=str(kernel), text=why, sources=tuple(distro.sources)))
         else:
             assumed.append(_assumption(kb, "kernel"))
             kernel = KernelVersion.parse(str(assumed[-1].value))
     except ValueError as exc:
         raise ContextError(str(exc)) from None
-    if ctx.io_path is not None:
-        io_path = _choice("I/O path", ctx.io_path, IO_PATHS)
-    else:
-        io_path, why = _io_path(kb, hardware, kernel, distro)
-        assumed.append(Assumption("io_path", io_path, why, tuple(hardware.sources)))
-    if ctx.device is not None and not DEVICE.fullmatch(ctx.device):
-        raise ContextError(f"refusing device name {ctx.device!r}: expected a kernel name such as sda, nvme0n1, dm-0")
-    if ctx.device is not None and (part := PARTITION.fullmatch(ctx.device)):
-        raise ContextError(f"{ctx.device} is a partition; the scheduler belongs to the whole disk {part['disk']}")
-    if ctx.serial is not None and not SERIAL.fullmatch(ctx.serial):
-        raise ContextError(f"refusing serial {ctx.serial!r}: letters, digits and . _ : - only")
+    for field, value in (("serial", ctx.serial), ("wwn", ctx.wwn)):
+        if value is not None and not compiled(SERIAL).fullmatch(value):
+            raise ContextError(f"refusing {field} {value!r}: letters, digits and . _ : - only")
+    if ctx.mountpoint is not None and not compiled(PATH).fullmatch(ctx.mountpoint):
+        raise ContextError(f"refusing mount point {ctx.mountpoint!r}: an absolute path of plain names")
+    if ctx.mount_options is not None and not compiled(MOUNT_OPTIONS).fullmatch(ctx.mount_options):
+        raise ContextError(f"refusing mount options {ctx.mount_options!r}: words separated by commas")
+    cls = _check_device(kb, ctx, hardware)
     device = ctx.device or hardware.example_device
     if ctx.device is None:
-        assumed.append(Assumption("device", device, f"an example {hardware.title} name; pass --device", ()))
+        assumed.append(Assumption(fact="device", value=device, text=f"an example {hardware.title} name; pass --device"))
+    if ctx.io_path is not None:
+        io_path = _choice("I/O path", ctx.io_path, IO_PATHS)
+        natural, why = _io_path(kb, hardware, cls, kernel, distro)
+        if cls is not None and not cls.scsi and io_path != natural:
+            raise ContextError(f"{device} is a {cls.title}: on kernel {kernel} it is {natural}, not {io_path} ({why})")
+    else:
+        io_path, why = _io_path(kb, hardware, cls, kernel, distro)
+        sources = tuple(cls.sources if cls is not None else hardware.sources)
+        assumed.append(Assumption(fact="io_path", value=io_path, text=why, sources=sources))
     cache = ctx.cache
     if cache is None:
         assumed.append(_assumption(kb, "cache"))
         cache = str(assumed[-1].value)
+    if ctx.scheduler is not None:
+        previous: str | None = _choice("scheduler", ctx.scheduler, sorted(kb.elevators))
+        previous_why = "read from the system"
+    else:
+        previous, previous_why = default_scheduler(kb, hardware, device, io_path, kernel, distro)
     filesystems = sorted({m.filesystem for m in kb.section("mount_options")})
+    options = tuple(o.strip() for o in (ctx.mount_options or "").split(",") if o.strip())
     facts: dict[str, Any] = {
         **{k: v for k, v in hardware.facts.items() if v is not None},
         **{k: v for k, v in workload.facts.items() if v is not None},
@@ -159,21 +274,29 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         "io_path": io_path,
         "cache": _choice("cache", cache, CACHES),
     }
+    if cls is not None:
+        facts["device.class"] = cls.id
+    if previous is not None:
+        facts["scheduler.now"] = previous
     if ctx.fs is not None:
         facts["fs"] = _choice("file system", ctx.fs, filesystems)
+    if options:
+        facts["mount.barriers"] = not any(o in ("nobarrier", "barrier=0") for o in options)
     if distro is not None:
         facts["distro"] = distro.id
         facts["distro.family"] = distro.family
-    if ctx.measured_best is not None:
-        facts["measured.best"] = _choice("scheduler", ctx.measured_best, sorted(kb.elevators))
-    return Resolved(ctx, facts, kernel, io_path, device, hardware, workload, distro, tuple(assumed))
+    return Resolved(
+        context=ctx, facts=facts, kernel=kernel, io_path=io_path, device=device, device_class=cls,
+        hardware=hardware, workload=workload, distribution=distro, previous=previous, previous_why=previous_why,
+        assumptions=tuple(assumed),
+    )  # fmt: skip
 
 
 def facts_for_example(kb: Kb, example: dict[str, Any]) -> dict[str, Any]:
     """The facts a rule example's context resolves to (``measured.best`` may be given directly)."""
     data = dict(example)
     best = data.pop("measured.best", None)
-    ctx = Context.from_mapping(data)
+    facts = resolve(kb, Context.from_mapping(data)).facts
     if best is not None:
-        ctx = Context(**{**ctx.__dict__, "measured_best": str(best)})
-    return resolve(kb, ctx).facts
+        facts["measured.best"] = _choice("scheduler", str(best), sorted(kb.elevators))
+    return facts

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from iosched.struct import Struct
 
 
-@dataclass(frozen=True)
-class Evidence:
+class Evidence(Struct):
     """What measurements on the user's own system say.
 
     ``best`` is a scheduler that the measurements show significantly better than the baseline, or None when

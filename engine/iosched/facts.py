@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from iosched.kernel import KernelVersion
 
 FactType = Literal["bool", "str", "version", "number"]
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
+class Fact(NamedTuple):
     type: FactType
     description: str
 
@@ -38,6 +36,9 @@ FACTS: dict[str, Fact] = {
     "cache": Fact("str", "write cache protection: volatile, battery-backed or none"),
     "fs": Fact("str", "file system on the device: ext4, xfs, btrfs"),
     "measured.best": Fact("str", "scheduler that measurements show significantly better (absent if none)"),
+    "device.class": Fact("str", "class of the device from its kernel name (scsi-disk, virtio-blk, nvme, mmc ...)"),
+    "scheduler.now": Fact("str", "the scheduler the device has before the plan (read, or its real default)"),
+    "mount.barriers": Fact("bool", "the file system is mounted with write barriers (absent when not known)"),
 }
 
 

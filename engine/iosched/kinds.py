@@ -60,6 +60,8 @@ KINDS: tuple[Kind, ...] = (
          "Benchmark results from the sources, as tables and charts.", model.Evidence),
     Kind("disagreements", "disagreements", "disagreement", "Sources disagree",
          "Claims in the sources that the kernel contradicts, with what is true instead.", model.Disagreement),
+    Kind("device-classes", "device_classes", "device class", "Device classes",
+         "What a device's kernel name says about its driver, block-layer path and elevator.", model.DeviceClass),
     Kind("hardware", "hardware", "hardware preset", "Hardware presets",
          "The kinds of device the advice tells apart.", model.HardwarePreset),
     Kind("workloads", "workloads", "workload", "Workloads", "The workloads the advice tells apart.", model.Workload),

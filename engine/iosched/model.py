@@ -460,6 +460,23 @@ class UdevMatch(Struct):
     value: Glob
 
 
+class DeviceClass(Sourced):
+    """What a kernel device name says: the driver, its block-layer path by kernel, whether it has an elevator."""
+
+    id: Id
+    title: Text
+    kernel_names: tuple[Glob, ...]
+    scsi: bool = False
+    """Its path follows scsi-mq (the distribution's and the kernel's default)."""
+    blk_mq_since: KernelVersion | None = None
+    has_elevator: Literal["always", "never", "multipath-only"]
+    plan: Literal["device", "members", "skip"]
+    """What advise plans: the device itself, its member disks (no elevator of its own), or nothing."""
+    hardware: tuple[Id, ...] = ()
+    """The hardware presets such a device can be."""
+    note: Text | None = None
+
+
 class HardwarePreset(Sourced):
     """A class of device for ``--hw``: the facts rules see, and how its driver reaches the block layer."""
 

@@ -1,39 +1,42 @@
-"""The plan advise returns: ordered steps with commands, persistence, verification and undo."""
+"""The plan advise returns: ordered steps (what, why, and from which rules), warnings, and the files that
+persist them. How each step is applied, persisted, verified and undone belongs to its step kind
+(:mod:`iosched.steps`), so every renderer asks the same code."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-StepKind = Literal["scheduler", "tunable", "queue-attribute", "sysctl", "mount-option", "boot-parameter"]
-STEP_ORDER: tuple[StepKind, ...] = ("scheduler", "tunable", "queue-attribute", "sysctl", "mount-option",
-                                    "boot-parameter")  # fmt: skip
-SCHEMA_VERSION = 1
+from iosched.struct import Struct
+
+SCHEMA_VERSION = 2
+
+StepKindName = Literal["scheduler", "tunable", "queue-attribute", "sysctl", "mount-option", "boot-parameter"]
 
 
-@dataclass(frozen=True)
-class Step:
-    """One change: what, why, and the commands to apply, persist, verify and undo it."""
+class Step(Struct):
+    """One change: what, on which device (None: the whole host), why, and the value it replaces."""
 
-    kind: StepKind
+    kind: StepKindName
     target: str
+    """As the KB names it: ``scheduler``, ``mq-deadline.read_expire``, ``queue.read_ahead_kb``, ``vm.dirty_ratio``."""
     value: str
     title: str
     because: tuple[str, ...]
     reasons: tuple[str, ...]
     sources: tuple[str, ...]
-    command: str
-    persist: str
-    persist_method: str
-    verify: str
-    expect: str
-    undo: str
+    device: str | None = None
     previous: str | None = None
+    severity: Literal["recommend", "consider"] = "recommend"
+    persist_method: str = ""
+    mountpoint: str | None = None
+    confirm: str | None = None
+    """The measurement that would confirm the change helps (for settings proposed on general guidance)."""
     alternatives: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Warning:
+class Notice(Struct):
+    """A warning or a piece of advice, with the risk it is about (None for advice)."""
+
     id: str
     severity: Literal["recommend", "consider", "warn"]
     text: str
@@ -41,8 +44,7 @@ class Warning:
     sources: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Overridden:
+class Overridden(Struct):
     """A rule that lost a conflict (or could not apply), and why."""
 
     rule: str
@@ -52,35 +54,57 @@ class Overridden:
     why: str
 
 
-@dataclass(frozen=True)
-class Assumption:
+class Assumption(Struct):
     fact: str
     value: str
     text: str
     sources: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Plan:
+class Unchanged(Struct):
+    """A setting a rule chose that the device already has: said, not done."""
+
+    target: str
+    value: str
+    because: tuple[str, ...]
+
+
+class Plan(Struct):
+    """The plan for one device."""
+
     scheduler: str | None
     scheduler_rules: tuple[str, ...]
     device: str
     io_path: str
     kernel: str
     steps: tuple[Step, ...]
-    warnings: tuple[Warning, ...]
-    advice: tuple[Warning, ...]
+    warnings: tuple[Notice, ...]
+    advice: tuple[Notice, ...]
     overridden: tuple[Overridden, ...]
     assumptions: tuple[Assumption, ...]
-    files: dict[str, str]
     context: dict[str, Any]
     facts: dict[str, Any]
     fired: tuple[str, ...]
+    previous_scheduler: str | None = None
+    unchanged: tuple[Unchanged, ...] = ()
+    udev_match: str = ""
+    """The udev terms that select this device (its serial or WWN when known, else its kernel name)."""
     measured: tuple[str, ...] = ()
     kb_version: str = ""
     iosched_version: str = ""
     schema_version: int = SCHEMA_VERSION
-    sources: tuple[str, ...] = field(default=())
+    sources: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
+
+
+def plain(value: Any) -> Any:
+    """A plan value as JSON-ready data."""
+    if isinstance(value, Struct):
+        return {name: plain(v) for name, v in value.fields()}
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value

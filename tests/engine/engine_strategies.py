@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from iosched.context import CACHES, GOALS, Context
+from iosched.context import Context
+from iosched.vocab import CACHES, GOALS
 from iosched.kbload import load
 from iosched.paths import bundled_kb
 
 KB = load([bundled_kb()])[0]
+# A device name of every class a hardware preset can be (sdc for SCSI disks, vdb for virtio ...).
+DEVICES: dict[str, list[str | None]] = {}
+for _cls in KB.section("device_classes"):
+    _name = _cls.kernel_names[0].replace("*n*", "0n1").replace("*", "c" if _cls.kernel_names[0].endswith("d*") else "1")
+    for _hw in _cls.hardware:
+        DEVICES.setdefault(_hw, []).append(_name)
 KERNELS = ["2.6.32", "3.0", "3.10", "3.13", "3.19", "4.4", "4.12", "4.14", "4.18", "4.19", "5.0", "5.4", "5.14",
            "6.1", "6.8", "6.12"]  # fmt: skip
 
@@ -18,12 +25,16 @@ def contexts(draw: st.DrawFn) -> Context:
     """A context built from KB ids: a distribution (implying its kernel) or an explicit kernel."""
     distro = draw(st.none() | st.sampled_from([d.id for d in KB.section("distributions")]))
     filesystems = sorted({m.filesystem for m in KB.section("mount_options")})
+    hw = draw(st.sampled_from([h.id for h in KB.section("hardware")]))
+    fs = draw(st.none() | st.sampled_from(filesystems))
     return Context(
-        hw=draw(st.sampled_from([h.id for h in KB.section("hardware")])),
+        hw=hw,
+        device=draw(st.none() | st.sampled_from(DEVICES.get(hw, [None]))),
+        mount_options=draw(st.none() | st.sampled_from(["rw,relatime", "rw,nobarrier", "rw,barrier=0"])) if fs else None,
         workload=draw(st.none() | st.sampled_from([w.id for w in KB.section("workloads")])),
         distro=distro,
         kernel=None if distro and draw(st.booleans()) else draw(st.sampled_from(KERNELS)),
         cache=draw(st.none() | st.sampled_from(CACHES)),
-        fs=draw(st.none() | st.sampled_from(filesystems)),
+        fs=fs,
         goal=draw(st.none() | st.sampled_from(GOALS)),
     )

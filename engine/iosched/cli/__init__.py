@@ -24,6 +24,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--kb", action="append", type=_directory, default=[], metavar="DIR",
         help="layer a directory of local facts and rules over the bundled KB (repeatable)",
     )  # fmt: skip
+    common.add_argument(
+        "--site-url", metavar="URL",
+        help="public URL of the iosched reference site, for links in output (default: $IOSCHED_SITE_URL; none: plain ids)",
+    )  # fmt: skip
     parser = _Parser(prog="iosched", description="Linux I/O scheduler and block-device tuning, with sources.")
     parser.add_argument("--version", action="version", version=f"iosched {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -53,11 +57,12 @@ def _directory(text: str):
 
 def main(argv: Sequence[str] | None = None) -> int:
     from iosched.diagnostics import KbInvalid
+    from iosched.render.links import SiteUrlError
 
     try:
         args = build_parser().parse_args(argv)
         return int(args.func(args) or 0)
-    except UsageError as exc:
+    except (UsageError, SiteUrlError) as exc:
         print(f"iosched: error: {exc}", file=sys.stderr)
         return 2
     except KbInvalid as exc:

@@ -1,22 +1,22 @@
-"""Fold benchmark results into an advise context: significant measured evidence outranks heuristics."""
+"""Measured evidence for advise from benchmark results: a scheduler counts only when significantly better."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from iosched.context import Context, ContextError, resolve
 from iosched.errors import UsageError
+from iosched.evidence import Evidence
 from iosched.kb import Kb
 
 
-def with_results(kb: Kb, ctx: Context, paths: list[Path]) -> Context:
-    """``ctx`` plus ``measured_best`` (only when a scheduler is significantly better) and a summary."""
+def evidence_from(kb: Kb, ctx: Context, paths: list[Path]) -> Evidence:
+    """What the result files say, judged against the scheduler the rules would pick (the baseline)."""
     from iosched.engine import advise
     from iosched.measure import judge, load_results
 
     try:
-        goal = ctx.goal or resolve(kb, ctx).facts["goal"]
+        goal = resolve(kb, ctx).facts["goal"]
         rule_based = advise(kb, ctx).scheduler
     except ContextError as exc:
         raise UsageError(str(exc)) from None
@@ -32,6 +32,4 @@ def with_results(kb: Kb, ctx: Context, paths: list[Path]) -> Context:
             summary.append(f"{v.scheduler} vs {judgement.baseline}, {v.test} {v.metric}: "
                            f"x{v.ratio:.3f} ({v.verdict}{p})")  # fmt: skip
     best = judgement.recommendation if judgement.significant else None
-    if best is not None and best not in kb.elevators:
-        best = None
-    return replace(ctx, measured_best=best, measured_summary=tuple(summary))
+    return Evidence(best=best if best in kb.elevators else None, summary=tuple(summary))

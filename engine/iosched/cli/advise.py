@@ -7,24 +7,33 @@ from pathlib import Path
 
 from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
+from iosched.vocab import CACHES, GOALS, IO_PATHS
 
 FORMATS = ("text", "markdown", "json", "sh")
-CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "cache", "fs", "goal", "io_path")
+CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
+                 "mount_options", "goal", "io_path")  # fmt: skip
 MAX_CONTEXT_BYTES = 64 * 1024
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser("advise", parents=[common], help="the plan for a device: elevator, settings, commands")
+    p = sub.add_parser(
+        "advise", parents=[common], help="the plan for a device: elevator, settings, commands",
+        description="Plan the scheduler and settings of one device. Links in the output point to the public "
+        "reference site named by --site-url or $IOSCHED_SITE_URL; with neither, the output names ids plainly.",
+    )  # fmt: skip
     p.add_argument("--hw", help="hardware preset (iosched list hardware)")
     p.add_argument("--workload", help="workload (iosched list workloads)")
     p.add_argument("--kernel", help="kernel version X.Y[.Z] (default: the distribution's, else assumed)")
     p.add_argument("--distro", help="distribution id, e.g. sles12sp5, rhel9, ubuntu2404 (iosched list distributions)")
-    p.add_argument("--device", help="kernel device name, e.g. sda, nvme0n1, dm-0")
+    p.add_argument("--device", help="kernel device name, e.g. sda, vda, nvme0n1, dm-0")
     p.add_argument("--serial", help="ID_SERIAL of the device, to key the udev rule on it")
-    p.add_argument("--cache", choices=("volatile", "battery-backed", "none"), help="write cache protection")
+    p.add_argument("--wwn", help="ID_WWN of the device, to key the udev rule on it")
+    p.add_argument("--cache", choices=CACHES, help="write cache protection")
     p.add_argument("--fs", help="file system on the device (ext4, xfs, btrfs ...)")
-    p.add_argument("--goal", choices=("latency", "throughput", "fairness"), help="objective (default: the workload's)")
-    p.add_argument("--io-path", dest="io_path", choices=("legacy", "blk-mq", "bio"), help="override the block path")
+    p.add_argument("--mountpoint", help="where that file system is mounted (for mount option steps)")
+    p.add_argument("--mount-options", dest="mount_options", metavar="OPTS", help="its current mount options")
+    p.add_argument("--goal", choices=GOALS, help="objective (default: the workload's)")
+    p.add_argument("--io-path", dest="io_path", choices=IO_PATHS, help="override the block path")
     p.add_argument("--context", type=Path, metavar="FILE", help="YAML or JSON file with the same fields")
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
@@ -67,6 +76,23 @@ def _context(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
 
 
+def render(kb, plans, fmt: str, site_url: str | None) -> None:
+    """Write plans in ``fmt``: text on a terminal through rich, the other formats byte-exact."""
+    if fmt == "json":
+        from iosched.render.plan_json import render as as_json
+
+        write(as_json(kb, plans))
+    elif fmt == "sh":
+        from iosched.render.plan_shell import render as as_sh
+
+        write(as_sh(kb, plans))
+    else:
+        from iosched.render.plan_markdown import render as as_markdown
+        from iosched.render.reference import cli_style
+
+        write_markdown(as_markdown(kb, plans, cli_style(site_url)), fmt)
+
+
 def cmd_advise(args: argparse.Namespace) -> int:
     if args.list_examples:
         from iosched import examples
@@ -79,23 +105,14 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
     ctx = _context(args)
     kb = load_checked(args.kb)
+    evidence = None
     if args.results:
-        from iosched.cli._results import with_results
+        from iosched.cli._results import evidence_from
 
-        ctx = with_results(kb, ctx, args.results)
+        evidence = evidence_from(kb, ctx, args.results)
     try:
-        plan = advise(kb, ctx)
+        plan = advise(kb, ctx, evidence)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
-    if args.format == "json":
-        from iosched.render.plan_json import render
-    elif args.format == "sh":
-        from iosched.render.plan_shell import render
-    else:
-        from iosched.render.plan_markdown import render
-    text = render(kb, plan)
-    if args.format == "text":
-        write_markdown(text, "text")
-    else:
-        write(text)
+    render(kb, plan, args.format, args.site_url)
     return 0

@@ -25,20 +25,20 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     listing.set_defaults(func=cmd_list)
 
 
-def _style() -> Any:
-    from iosched.render.reference import CLI_STYLE
+def _style(args: argparse.Namespace) -> Any:
+    from iosched.render.reference import cli_style
 
-    return CLI_STYLE
+    return cli_style(args.site_url)
 
 
-def _as_json(entity: Any) -> dict[str, Any]:
+def _as_json(entity: Any, base: str | None) -> dict[str, Any]:
     from iosched.export import export_entity, plain
     from iosched.kb import TunableRef
     from iosched.render.links import absolute
 
     if isinstance(entity, TunableRef):
-        return {"id": entity.id, "elevator": entity.elevator.name, **plain(entity.tunable), "url": absolute(entity)}
-    return {**export_entity(entity), "url": absolute(entity)}
+        return {"id": entity.id, "elevator": entity.elevator.name, **plain(entity.tunable), "url": absolute(entity, base)}
+    return {**export_entity(entity), "url": absolute(entity, base)}
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -54,9 +54,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
         hint = f"; did you mean {', '.join(close)}?" if close else "; see 'iosched list KIND'"
         raise UsageError(f"unknown id {args.id!r}{hint}")
     if args.format == "json":
-        write(json.dumps(_as_json(entity), indent=2, ensure_ascii=False))
+        write(json.dumps(_as_json(entity, args.site_url), indent=2, ensure_ascii=False))
     else:
-        write_markdown(render(kb, entity, _style()), args.format)
+        write_markdown(render(kb, entity, _style(args)), args.format)
     return 0
 
 
@@ -66,7 +66,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     kb = load_checked(args.kb)
     if args.format == "json":
-        write(json.dumps([_as_json(e) for e in kb.entities(args.kind)], indent=2, ensure_ascii=False))
+        write(json.dumps([_as_json(e, args.site_url) for e in kb.entities(args.kind)], indent=2, ensure_ascii=False))
     else:
-        write_markdown(list_table(kb, args.kind, _style()), args.format)
+        write_markdown(list_table(kb, args.kind, _style(args)), args.format)
     return 0

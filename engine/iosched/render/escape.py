@@ -8,8 +8,8 @@ import re
 import shlex
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
-_LINE_START = re.compile(r"^(\s*)([-=>]|\d+[.)])", re.MULTILINE)
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+_LINE_START = re.compile(r"^(\s*)([-+=>#]|\d+[.)])", re.MULTILINE)
 
 
 def terminal(text: str) -> str:
@@ -38,9 +38,14 @@ def udev_value(text: str) -> str:
 
 
 def markdown_text(text: str) -> str:
-    """Prose in Markdown: characters that would start markup are backslash-escaped, so text stays text."""
-    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", terminal(text))
-    return _LINE_START.sub(lambda m: m[1] + "\\" + m[2], escaped)
+    """Prose inside a Markdown line: characters that would start inline markup (code, emphasis, links, HTML,
+    tables) are backslash-escaped, so text stays text. Underscores inside words are left alone."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", terminal(text))
+
+
+def markdown_block(text: str) -> str:
+    """Prose that may start a line: also escapes what would start a list, a heading or a quote."""
+    return _LINE_START.sub(lambda m: m[1] + "\\" + m[2], markdown_text(text))
 
 
 def markdown_cell(text: str) -> str:

@@ -7,10 +7,15 @@ import posixpath
 import re
 from typing import Any
 
+from iosched.grammar import URL, matches
 from iosched.kb import TunableRef
 from iosched.kinds import kind_of
 
-DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
+SITE_URL_ENV = "IOSCHED_SITE_URL"
+
+
+class SiteUrlError(ValueError):
+    """The configured site URL is not one a link may carry."""
 
 
 def anchor(ident: str) -> str:
@@ -43,13 +48,20 @@ def relative(from_page: str, entity: Any) -> str:
     return target + (f"#{frag}" if frag else "")
 
 
-def site_base() -> str:
-    """The site's base URL: ``$IOSCHED_SITE_URL`` or what ``make serve`` serves."""
-    base = os.environ.get("IOSCHED_SITE_URL") or DEFAULT_SITE_URL
-    return base if base.endswith("/") else base + "/"
+def site_base(base: str | None = None) -> str | None:
+    """The published site's base URL: ``base`` (``--site-url``), else ``$IOSCHED_SITE_URL``, else None."""
+    chosen = base or os.environ.get(SITE_URL_ENV) or None
+    if chosen is None:
+        return None
+    if not matches(URL, chosen):
+        raise SiteUrlError(f"site URL {chosen!r} is not a plain http(s) URL (from --site-url or ${SITE_URL_ENV})")
+    return chosen if chosen.endswith("/") else chosen + "/"
 
 
-def absolute(entity: Any, base: str | None = None) -> str:
-    """The absolute URL of an entity on the published site, for CLI output."""
+def absolute(entity: Any, base: str | None = None) -> str | None:
+    """The absolute URL of an entity on the published site; None when no site is configured."""
+    root = site_base(base)
+    if root is None:
+        return None
     page, frag = location(entity)
-    return (base or site_base()) + page_url(page) + (f"#{frag}" if frag else "")
+    return root + page_url(page) + (f"#{frag}" if frag else "")

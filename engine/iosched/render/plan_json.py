@@ -1,16 +1,33 @@
-"""A plan as JSON: the stable contract for scripts (see Plan.schema_version)."""
+"""A plan as JSON: the stable contract for scripts (see Plan.schema_version).
+
+Each step carries the commands its step kind derives (``command``, ``verify``, ``expect``, ``undo``) beside
+the data, so scripts need not rebuild them.
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from iosched.kb import Kb
+from iosched.persist import files
 from iosched.plan import Plan
+from iosched.steps import kind_of
+
+
+def document(kb: Kb, plan: Plan) -> dict[str, Any]:
+    data = plan.to_json()
+    distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
+    for step, shown in zip(plan.steps, data["steps"], strict=True):
+        kind = kind_of(step)
+        shown.update(command=kind.apply(step, distro), verify=kind.verify(step), expect=kind.expect(step),
+                     undo=kind.undo(step, distro))  # fmt: skip
+    data["files"] = files([plan])
+    data["source_details"] = [
+        {"id": s, "title": src.title, "url": src.url} for s in plan.sources if (src := kb.get(s)) is not None
+    ]
+    return data
 
 
 def render(kb: Kb, plan: Plan) -> str:
-    document = plan.to_json()
-    document["source_details"] = [
-        {"id": s, "title": src.title, "url": src.url} for s in plan.sources if (src := kb.get(s)) is not None
-    ]
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(document(kb, plan), indent=2, ensure_ascii=False) + "\n"

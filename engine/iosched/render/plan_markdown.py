@@ -1,86 +1,125 @@
-"""A plan as Markdown: the answer a support desk pastes into a ticket (no ANSI codes)."""
+"""A plan as Markdown: the answer a support desk pastes into a ticket, summary first.
+
+Order: what changes and why (a table), warnings by risk, the steps with commands to apply, persist, verify
+and undo, the files that persist them, then what was considered and not done, assumptions and sources by
+title. Links go to the configured public site only; with none configured, ids stay plain.
+"""
 
 from __future__ import annotations
 
-from iosched import commands as cmd
+from typing import Any
+
 from iosched.kb import Kb
-from iosched.plan import Plan, Step, Warning
-from iosched.render.reference import CLI_STYLE, code, ref
+from iosched.persist import files, sysctld, udev
+from iosched.plan import Notice, Plan, Step
+from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
+from iosched.render.reference import Style, cli_style, ref
+from iosched.steps import kind_of
 
-_RELOAD = {cmd.UDEV_FILE: cmd.UDEV_RELOAD, cmd.SYSCTL_FILE: f"sudo sysctl -p {cmd.SYSCTL_FILE}"}
-
-
-def _site(kb: Kb, ident: str) -> str:
-    """``ident`` linked to its page on the reference site."""
-    return ref(kb, CLI_STYLE, ident)
+_INSTALL = {udev.FILE: (udev.install, udev.remove), sysctld.FILE: (sysctld.install, sysctld.remove)}
 
 
-def _notice(kb: Kb, notice: Warning) -> str:
+def _site(kb: Kb, style: Style, ident: str) -> str:
+    return ref(kb, style, ident)
+
+
+def _notice(kb: Kb, style: Style, notice: Notice) -> str:
     risk = f" ({notice.risk})" if notice.risk else ""
-    return f"- **{notice.severity}** {_site(kb, notice.id)}{risk}: {' '.join(notice.text.split())}"
+    return f"- **{notice.severity}** {_site(kb, style, notice.id)}{risk}: {markdown_text(one_line(notice.text))}"
 
 
-def _source_link(kb: Kb, ident: str) -> str:
+def source_line(kb: Kb, ident: str) -> str:
+    """A source by its title, with its public URL when it has one (never a repository path)."""
     source = kb.get(ident)
     if source is None:
-        return f"`{ident}`"
-    title = f"[{source.title}]({source.url})" if source.url else f"{source.title} ({source.path})"
-    return f"{title}, {_site(kb, ident)}"
+        return code_span(ident)
+    title = markdown_text(one_line(source.title))
+    return f"[{title}]({source.url})" if source.url else title
 
 
-def _step(kb: Kb, n: int, step: Step) -> list[str]:
-    lines = [f"### {n}. {step.title}", ""]
-    for rule, reason in zip(step.because, step.reasons, strict=True):
-        lines.append(f"- {_site(kb, rule)}: {reason}")
-    lines += ["", "Apply now:", "", code(step.command), ""]
-    where = {"udev-rule": f" in `{cmd.UDEV_FILE}`", "sysctl-d": f" in `{cmd.SYSCTL_FILE}`"}
-    lines += [f"Persist ({step.persist_method}{where.get(step.persist_method, '')}):", "",
-              code(step.persist, "text"), ""]  # fmt: skip
-    lines += [f"Verify (expect `{step.expect}`):", "", code(step.verify), ""]
-    lines += [f"Undo{f' (previous: `{step.previous}`)' if step.previous else ''}:", "", code(step.undo), ""]
-    for alternative in step.alternatives:
-        lines += [f"Alternative: {alternative}", ""]
+def _commands(step: Step, distro: Any) -> list[str]:
+    kind = kind_of(step)
+    lines = ["Apply now:" if kind.runtime else "Apply (takes effect as noted below):", "", code_block(kind.apply(step, distro), "sh"), ""]
+    if step.persist_method in ("udev-rule", "sysctl-d"):
+        lines += [f"Persist: the file under *Persistent files* below ({step.persist_method}).", ""]
+    lines += [f"Verify (expect {code_span(kind.expect(step))}):", "", code_block(kind.verify(step), "sh"), ""]
+    undo = kind.undo(step, distro)
+    if undo is not None:
+        previous = f" (back to {code_span(step.previous)})" if step.previous else ""
+        lines += [f"Undo{previous}:", "", code_block(undo, "sh"), ""]
     return lines
 
 
-def render(kb: Kb, plan: Plan) -> str:
-    ctx = ", ".join(f"{k}={v}" for k, v in plan.context.items())
-    chosen = f"`{plan.scheduler}`" if plan.scheduler else "no change (no rule applies)"
+def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
+    label = "" if step.severity == "recommend" else " (consider: apply only after checking)"
+    lines = [f"### {n}. {markdown_text(step.title)}{label}", ""]
+    for rule, reason in zip(step.because, step.reasons, strict=True):
+        lines.append(f"- {_site(kb, style, rule)}: {markdown_text(one_line(reason))}")
+    if step.confirm:
+        lines.append(f"- Confirm it helps: {markdown_text(one_line(step.confirm))}")
+    lines.append("")
+    lines += _commands(step, distro)
+    lines += [f"Alternative: {markdown_text(one_line(a))}" for a in step.alternatives]
+    return lines
+
+
+def summary(plan: Plan) -> list[str]:
+    """The table a reader sees first: every setting the plan touches, now and recommended."""
+    rows = [(s.device or "host", s.target, s.previous or "?", s.value, ", ".join(s.because)) for s in plan.steps]
+    rows += [(plan.device, u.target, u.value, f"{u.value} (already)", ", ".join(u.because)) for u in plan.unchanged]
+    if not rows:
+        return ["No change: no rule applies to this device.", ""]
+    lines = ["| device | setting | now | recommended | why |", "|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(markdown_cell(c) for c in row) + " |" for row in rows]
+    return [*lines, ""]
+
+
+def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
+    style = style or cli_style()
+    distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
+    given = ", ".join(f"{k}={v}" for k, v in plan.context.items())
+    if plan.scheduler and plan.scheduler == plan.previous_scheduler:
+        headline = f"already {code_span(plan.scheduler)}, nothing to change"
+    elif plan.scheduler:
+        was = f" (now {code_span(plan.previous_scheduler)})" if plan.previous_scheduler else ""
+        headline = f"{code_span(plan.scheduler)}{was}"
+    else:
+        headline = "no change (no rule applies)"
     lines = [
-        "## iosched plan",
+        f"## iosched plan for {code_span(plan.device)}",
         "",
-        f"**Scheduler for `{plan.device}`:** {chosen} (kernel {plan.kernel}, {plan.io_path} path)",
+        f"**Scheduler:** {headline}. Kernel {markdown_text(plan.kernel)}, {plan.io_path} path.",
         "",
-        f"Context: {ctx}",
+        f"Context: {markdown_text(given) if given else 'none given'}",
         "",
+        *summary(plan),
     ]
-    if plan.steps:
-        lines += ["**Summary**", ""] + [f"{n}. {s.title} ({', '.join(s.because)})" for n, s in
-                                         enumerate(plan.steps, 1)] + [""]  # fmt: skip
     if plan.measured:
-        lines += ["**Measured**", ""] + [f"- {m}" for m in plan.measured] + [""]
+        lines += ["**Measured**", "", *(f"- {markdown_text(one_line(m))}" for m in plan.measured), ""]
     if plan.warnings:
-        lines += ["## Warnings", ""]
-        lines += [_notice(kb, w) for w in plan.warnings]
-        lines.append("")
+        lines += ["## Warnings", "", *(_notice(kb, style, w) for w in plan.warnings), ""]
     if plan.steps:
         lines += ["## Steps", ""]
         for n, step in enumerate(plan.steps, 1):
-            lines += _step(kb, n, step)
-    if plan.files:
+            lines += _step(kb, style, n, step, distro)
+    if persisted := files([plan]):
         lines += ["## Persistent files", ""]
-        for path, content in plan.files.items():
-            lines += [f"`{path}`:", "", code(content, "text"), "", "Install it:", "",
-                      code(f"{cmd.file_install(path, content)}\n{_RELOAD[path]}"), ""]  # fmt: skip
+        for path, content in persisted.items():
+            install, remove = _INSTALL[path]
+            lines += [f"{code_span(path)}:", "", code_block(content, "text"), "", "Install it:", "",
+                      code_block(install(content), "sh"), "", "Remove it (undo):", "", code_block(remove(), "sh"), ""]  # fmt: skip
     if plan.advice:
-        lines += ["## Also consider", "", *(_notice(kb, a) for a in plan.advice), ""]
+        lines += ["## Also consider", "", *(_notice(kb, style, a) for a in plan.advice), ""]
     if plan.overridden:
         lines += ["## Rules that did not apply", ""]
-        lines += [f"- `{o.rule}` wanted {o.target} = `{o.value}`: {o.why}" for o in plan.overridden] + [""]
+        lines += [f"- {code_span(o.rule)} wanted {code_span(o.target)} = {code_span(o.value)}: "
+                  f"{markdown_text(o.why)}" for o in plan.overridden] + [""]  # fmt: skip
     if plan.assumptions:
-        lines += ["## Assumptions", ""] + [f"- {a.fact} = `{a.value}`: {a.text}" for a in plan.assumptions] + [""]
+        lines += ["## Assumptions", ""]
+        lines += [f"- {code_span(a.fact)} = {code_span(a.value)}: {markdown_text(one_line(a.text))}"
+                  for a in plan.assumptions] + [""]  # fmt: skip
     cited = dict.fromkeys([*plan.sources, *(s for w in plan.warnings for s in w.sources)])
     if cited:
-        lines += ["## Sources", ""] + [f"- {_source_link(kb, s)}" for s in cited] + [""]
-    lines.append(f"_iosched {plan.iosched_version}, KB {plan.kb_version}. Rules fired: {', '.join(plan.fired)}._")
+        lines += ["## Sources", "", *(f"- {source_line(kb, s)}" for s in cited), ""]
+    lines.append(f"_iosched {plan.iosched_version}, KB {plan.kb_version}. Rules fired: {', '.join(plan.fired) or 'none'}._")
     return "\n".join(lines) + "\n"

@@ -1,125 +1,157 @@
-"""A plan as a POSIX sh script that checks, journals the previous values, applies, and says how to undo.
+"""Plans as one POSIX sh script: check everything, journal every value it will change, apply, persist.
 
-The script writes its undo journal before it changes anything. ``IOSCHED_ROOT`` prefixes every path it
-touches (/sys, /proc, /etc, /var/lib), so it can be exercised against a copy of those trees.
+The undo journal is written, under a unique name, before anything changes. Any failure, and INT, TERM or
+HUP, runs the journal, which restores every value and file it recorded, goes on past a failed restore and
+reports all of them. ``consider`` steps are applied only with ``IOSCHED_APPLY_CONSIDER=1``. ``IOSCHED_ROOT``
+prefixes every path the script touches, so it can be exercised against a copy of /sys, /proc and /etc.
+Every value that reaches the script is quoted by :func:`~iosched.render.escape.sh_word`, and every comment
+goes through :func:`~iosched.render.escape.sh_comment`.
 """
 
 from __future__ import annotations
 
-from shlex import quote
+from collections.abc import Sequence
 
-from iosched import commands as cmd
 from iosched.kb import Kb
+from iosched.persist import files, udev
 from iosched.plan import Plan, Step
+from iosched.render.escape import sh_comment, sh_word
+from iosched.steps import kind_of
 
-_PRELUDE = r"""set -eu
+_HELPERS = r"""set -u
 R="${IOSCHED_ROOT:-}"
-DEV=__DEV__
-Q="$R/sys/block/$DEV/queue"
-STAMP=$(date +%Y%m%d-%H%M%S)
-JOURNAL="${IOSCHED_JOURNAL:-$R/var/lib/iosched/undo-$DEV-$STAMP.sh}"
+APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
 
-die() { echo "iosched: $*" >&2; exit 1; }
+die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
-offered() { tr -d '[]' < "$Q/scheduler" | tr ' ' '\n' | grep -qx "$1"; }
-active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$Q/scheduler"; }
-journal() { printf '%s\n' "$*" >> "$JOURNAL"; }
-save_file() {
+writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
+offers() { tr -d '[]' < "$1" | tr ' ' '\n' | grep -qx "$2"; }
+active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
+write_value() { printf '%s\n' "$2" > "$1" || die "could not write $2 to ${1#"$R"}"; }
+write_scheduler() {
+  write_value "$1" "$2"
+  [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
+}
+write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
+"""
+
+_JOURNAL = r"""DIR="$R/var/lib/iosched"
+mkdir -p "$DIR" || die "cannot create $DIR"
+JOURNAL="${IOSCHED_JOURNAL:-}"
+if [ -z "$JOURNAL" ]; then
+  JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
+fi
+cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD' || die "cannot write the undo journal $JOURNAL"
+#!/bin/sh
+# iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
+R="${IOSCHED_ROOT:-}"
+FAILED=0
+failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
+restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
+restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
+remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+IOSCHED_JOURNAL_HEAD
+journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
+journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
+journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
+journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
+journal_file() {
   if [ -e "$R$1" ]; then
-    cp -p "$R$1" "$JOURNAL.$(basename "$1")"
-    journal "cp -p $(q "$JOURNAL.$(basename "$1")") \"\$R\"$(q "$1")"
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
   else
-    journal "rm -f \"\$R\"$(q "$1")"
+    journal "remove_file $(q "$1")"
   fi
 }
+"""
 
-[ -z "$R" ] && [ "$(id -u)" -ne 0 ] && die "run as root"
-[ -d "$Q" ] || die "no such block device: $DEV"
+_TRAILER = r"""cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+echo "iosched: undone"
+IOSCHED_JOURNAL_TAIL
+
+DONE=0
+rollback() { sh "$JOURNAL" >&2; }
+on_exit() { if [ "$DONE" != 1 ]; then echo "iosched: failed; rolling back" >&2; rollback; fi; }
+on_signal() {
+  trap - EXIT INT TERM HUP
+  echo "iosched: interrupted by $1; rolling back what was applied" >&2
+  rollback
+  exit 130
+}
+trap on_exit EXIT
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
 """
 
 
-def _checks(plan: Plan) -> list[str]:
-    lines = []
-    if plan.scheduler:
-        lines.append(
-            f'offered {quote(plan.scheduler)} || die "$DEV does not offer {plan.scheduler}: $(cat "$Q/scheduler")"'
-        )
-    for step in plan.steps:
-        if step.kind == "sysctl":
-            path = "/proc/sys/" + step.target.replace(".", "/")
-            lines.append(f'[ -w "$R"{quote(path)} ] || die "cannot write {step.target}"')
-    return lines
+def _steps(plans: Sequence[Plan]) -> list[Step]:
+    """Every step once: host-wide steps (sysctls) come from several device plans alike."""
+    seen: dict[tuple[str | None, str], Step] = {}
+    for plan in plans:
+        for step in plan.steps:
+            seen.setdefault((step.device, step.target), step)
+    return list(seen.values())
 
 
-def _journal(plan: Plan) -> list[str]:
-    """Record every value the plan will change, and the iosched/ files of the active scheduler."""
-    lines = [
-        'mkdir -p "$(dirname "$JOURNAL")"',
-        'printf \'#!/bin/sh\\n# undo iosched plan on %s\\nset -eu\\nR="${IOSCHED_ROOT:-}"\\n\' "$DEV" > "$JOURNAL"',
-        "OLD=$(active)",
-        '[ -n "$OLD" ] && journal "echo $(q "$OLD") > \\"\\$R/sys/block/$DEV/queue/scheduler\\""',
-        'for f in "$Q"/iosched/*; do',
-        '  [ -f "$f" ] && [ -w "$f" ] || continue',
-        '  journal "echo $(q "$(cat "$f")") > \\"\\$R/sys/block/$DEV/queue/iosched/$(basename "$f")\\" || true"',
-        "done",
-    ]
-    for step in plan.steps:
-        if step.kind == "queue-attribute":
-            attr = step.target.removeprefix("queue.")
-            lines.append(f'journal "echo $(q "$(cat "$Q/{attr}")") > \\"\\$R/sys/block/$DEV/queue/{attr}\\""')
-        elif step.kind == "sysctl":
-            path = "/proc/sys/" + step.target.replace(".", "/")
-            lines.append(f'journal "echo $(q "$(cat "$R{path}")") > \\"\\$R{path}\\""')
-    for path in plan.files:
-        lines.append(f"save_file {quote(path)}")
-    return lines
+def _unattended(step: Step) -> bool:
+    """Whether the script applies a step without being asked: ``consider`` steps need IOSCHED_APPLY_CONSIDER=1."""
+    return step.severity != "consider"
+
+
+def _when_chosen(step: Step, lines: list[str]) -> list[str]:
+    if _unattended(step) or not lines:
+        return lines
+    return ['if [ "$APPLY_CONSIDER" = 1 ]; then', *(f"  {line}" for line in lines), "fi"]
 
 
 def _apply(step: Step) -> list[str]:
-    value = quote(step.value)
-    header = f"# {step.title} ({', '.join(step.because)})"
-    if step.kind == "scheduler":
-        return [
-            header,
-            f'echo {value} > "$Q/scheduler"',
-            f'[ "$(active)" = {value} ] || die "scheduler not set"',
-        ]
-    if step.kind == "tunable":
-        name = step.target.split(".", 1)[1]
-        return [header, f'echo {value} > "$Q/iosched/{name}"']
-    if step.kind == "queue-attribute":
-        return [header, f'echo {value} > "$Q/{step.target.removeprefix("queue.")}"']
-    if step.kind == "sysctl":
-        return [header, f'echo {value} > "$R/proc/sys/{step.target.replace(".", "/")}"']
-    return [header, "# not applied by this script (needs a remount or a reboot); by hand:",
-            f"#   {step.persist}"]  # fmt: skip
+    header = f"# {sh_comment(step.title)} ({sh_comment(', '.join(step.because))})"
+    note = [] if _unattended(step) else ["# consider: applied only with IOSCHED_APPLY_CONSIDER=1"]
+    return [header, *note, *_when_chosen(step, kind_of(step).sh_apply(step))]
 
 
-def _persist(plan: Plan) -> list[str]:
-    lines = []
-    for path, content in plan.files.items():
-        lines += [f'mkdir -p "$R"{quote(path.rsplit("/", 1)[0])}',
-                  f"printf '%s\\n' {quote(content)} > \"$R\"{quote(path)}"]  # fmt: skip
-    if cmd.UDEV_FILE in plan.files:
-        lines.append('[ -z "$R" ] && command -v udevadm >/dev/null && udevadm control --reload')
-    return lines
-
-
-def render(kb: Kb, plan: Plan) -> str:
-    context = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in plan.context.items() if isinstance(v, str))
+def render(kb: Kb, plans: Plan | Sequence[Plan]) -> str:
+    plans = [plans] if isinstance(plans, Plan) else list(plans)
+    steps, every, recommended = _steps(plans), files(plans), files(plans, _unattended)
+    first = plans[0]
+    context = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in first.context.items())
     head = [
         "#!/bin/sh",
-        f"# iosched {plan.iosched_version} plan (KB {plan.kb_version}): iosched advise {context}",
-        f"# Scheduler for {plan.device}: {plan.scheduler or 'unchanged'} (kernel {plan.kernel}, {plan.io_path})",
+        f"# iosched {sh_comment(first.iosched_version)} plan (KB {sh_comment(first.kb_version)}): "
+        f"iosched advise {sh_comment(context)}",
     ]
-    head += [f"# WARNING {w.id}: {' '.join(w.text.split())}" for w in plan.warnings]
-    body = _PRELUDE.replace("__DEV__", quote(plan.device)).splitlines()
-    body += [*_checks(plan), "", "# undo journal first: nothing changes before it is written", *_journal(plan)]
-    body += ["", "# from here on, any failure rolls back what was applied", "DONE=0",
-             'rollback() { [ "$DONE" = 1 ] || { echo "iosched: failed; rolling back" >&2; sh "$JOURNAL"; }; }',
-             "trap rollback EXIT", "", "# apply"]  # fmt: skip
-    for step in plan.steps:
+    for plan in plans:
+        scheduler = plan.scheduler or "unchanged"
+        head.append(f"# {sh_comment(plan.device)}: scheduler {sh_comment(scheduler)} "
+                    f"(kernel {sh_comment(plan.kernel)}, {sh_comment(plan.io_path)})")  # fmt: skip
+        head += [f"# WARNING {sh_comment(w.id)} ({sh_comment(w.risk or 'advice')}): {sh_comment(w.text)}"
+                 for w in plan.warnings]  # fmt: skip
+    body = _HELPERS.splitlines()
+    body += ["", "# checks: nothing changes if any fails", '[ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"']
+    for device in dict.fromkeys(p.device for p in plans if p.steps):
+        body.append(f'[ -d "$R"/sys/block/{sh_word(device)}/queue ] || die {sh_word(f"no such block device: {device}")}')
+    for step in steps:
+        body += _when_chosen(step, kind_of(step).sh_check(step) if kind_of(step).runtime else [])
+    body += ["", "# the undo journal first: nothing changes before it is written", *_JOURNAL.splitlines()]
+    for step in steps:
+        body += _when_chosen(step, kind_of(step).sh_journal(step))
+    body += [f"journal_file {sh_word(path)}" for path in every]
+    body += [*_TRAILER.splitlines(), "# apply"]
+    for step in steps:
         body += _apply(step)
-    body += ["", "# persist", *_persist(plan)]
+    body += ["", "# persist"]
+    for path, content in every.items():
+        if recommended.get(path) == content:
+            body.append(f'write_file "$R"{sh_word(path)} {sh_word(content)}')
+            continue
+        body += ['if [ "$APPLY_CONSIDER" = 1 ]; then', f'  write_file "$R"{sh_word(path)} {sh_word(content)}']
+        if path in recommended:
+            body += ["else", f'  write_file "$R"{sh_word(path)} {sh_word(recommended[path])}']
+        body.append("fi")
+    if udev.FILE in every:
+        body.append('if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi')
     body += ["", "DONE=1", 'echo "iosched: applied; to undo: sh $JOURNAL"']
     return "\n".join(head + body) + "\n"

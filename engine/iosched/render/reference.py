@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from iosched.commands import udev_terms
 from iosched.kinds import BY_SLUG, kind_of
+from iosched.persist import udev
 from iosched.render.escape import code_span
 from iosched.render.links import absolute, anchor
 
@@ -32,7 +32,7 @@ class Style:
     """How to render: ``link(entity)`` gives an href, ``level`` the top heading level, ``site`` enables
     site-only markup (heading anchors, admonitions, content tabs, inline SVG charts)."""
 
-    link: Callable[[Any], str]
+    link: Callable[[Any], str | None]
     level: int = 1
     site: bool = False
 
@@ -40,8 +40,9 @@ class Style:
         return Style(self.link, self.level + by, self.site)
 
 
-CLI_STYLE = Style(link=absolute)
-"""Command-line output: absolute links to the published site."""
+def cli_style(base: str | None = None) -> Style:
+    """Command-line output: absolute links to the published site, or plain ids when none is configured."""
+    return Style(link=lambda entity: absolute(entity, base))
 
 Renderer = Callable[[Any, Any, Style], str]
 RENDERERS: dict[str, Renderer] = {}
@@ -116,10 +117,11 @@ def scope_text(scope: Any) -> str:
 
 
 def ref(kb: Any, style: Style, ident: str, text: str | None = None) -> str:
-    """A link to a KB id, or the id in code when the KB lacks it."""
+    """A link to a KB id; the id (or text) alone when the KB lacks it or there is no site to link to."""
     entity = kb.get(ident)
     shown = text or f"`{ident}`"
-    return f"[{shown}]({style.link(entity)})" if entity is not None else shown
+    link = style.link(entity) if entity is not None else None
+    return f"[{shown}]({link})" if link else shown
 
 
 def refs(kb: Any, style: Style, idents: Iterable[str]) -> str:
@@ -317,6 +319,21 @@ def topic(kb: Any, item: Any, style: Style) -> str:
         parts.append("**Related:** " + ", ".join(ref(kb, style, r) for r in item.related))
     parts.append(sources_block(kb, style, item.sources))
     return join(*parts)
+
+
+@renders("device-classes")
+def device_class(kb: Any, item: Any, style: Style) -> str:
+    facts = facts_list([
+        ("Kernel names", ", ".join(code_span(n) for n in item.kernel_names)),
+        ("On blk-mq since", item.blk_mq_since),
+        ("Path", "follows scsi-mq" if item.scsi else None),
+        ("Elevator", {"always": "yes", "never": "none (bio-based)",
+                      "multipath-only": "only request-based dm-multipath"}[item.has_elevator]),
+        ("advise plans", {"device": "the device", "members": "its member disks", "skip": "nothing"}[item.plan]),
+        ("Hardware presets", refs(kb, style, item.hardware)),
+    ])  # fmt: skip
+    return join(heading(style, f"{item.title} (`{item.id}`)", item.id), facts, item.note,
+                sources_block(kb, style, item.sources))  # fmt: skip
 
 
 @renders("tunables")
@@ -610,7 +627,7 @@ def hardware_preset(kb: Any, item: Any, style: Style) -> str:
                     "Example device",
                     f"`{item.example_device}`" if getattr(item, "example_device", None) else None,
                 ),
-                ("udev match", code_span(udev_terms(item.udev_match))),
+                ("udev match", code_span(udev.terms(item.udev_match))),
                 ("SCSI", "yes" if getattr(item, "scsi", False) else None),
                 ("On blk-mq since", getattr(item, "blk_mq_since", None)),
                 (

@@ -63,17 +63,22 @@ def _indent(text: str, by: str = "    ") -> str:
 
 
 def distribution_tab(kb: Any, distro: Any, style: Style) -> str:
-    """Runtime and persistent commands for one distribution, built by the same code as ``iosched advise``."""
-    from iosched import commands as cmd
+    """Runtime and persistent commands for one distribution, built by the same step kind as ``iosched advise``."""
+    from iosched.persist import udev
+    from iosched.plan import Step
+    from iosched.steps import STEP_KINDS
 
     elevator = next((d.elevator for d in distro.default_schedulers), "mq-deadline")
     methods = [m for m in (kb.get(i) for i in distro.persistence) if m is not None]
-    rule = cmd.udev_rule('KERNEL=="sda"', [cmd.udev_assignment("scheduler", elevator)])
+    example = Step(kind="scheduler", target="scheduler", value=elevator, title="", because=(), reasons=(),
+                   sources=(), device="sda")  # fmt: skip
+    scheduler = STEP_KINDS["scheduler"]
+    rule = udev.content([("sda: an example", udev.match("sda"), [example])])
     return join(
         f"**Runtime** (until the next reboot; `sda` and `{elevator}` are examples):",
-        code(f"{cmd.sysfs_read('sda', 'scheduler')}\n{cmd.sysfs_write('sda', 'scheduler', elevator)}"),
-        f"**Persistent** with a udev rule in `{cmd.UDEV_FILE}`:",
-        code(f"{cmd.file_install(cmd.UDEV_FILE, rule)}\n{cmd.UDEV_RELOAD}"),
+        code(f"{scheduler.verify(example)}\n{scheduler.apply(example)}"),
+        f"**Persistent** with a udev rule in `{udev.FILE}`:",
+        code(udev.install(rule)),
         reference.boot_loader_block(distro),
         "**Methods for this distribution:**" if methods else "",
         bullets(f"{ref(kb, style, m.id, m.title)}: {m.summary}" for m in methods),

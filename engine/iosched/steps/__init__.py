@@ -1,0 +1,22 @@
+"""Step kinds: one class per kind of change, owning how it is applied, persisted, verified and undone.
+
+A new kind of step is one class here plus the KB entities it sets; every renderer (Markdown, JSON, sh) and
+``iosched verify`` ask these classes, never spell a command themselves.
+"""
+
+from __future__ import annotations
+
+from iosched.plan import Step
+from iosched.steps.base import StepKind
+from iosched.steps.boot import BootParameter
+from iosched.steps.mount import MountOption
+from iosched.steps.sysctl import Sysctl
+from iosched.steps.sysfs import QueueAttribute, Scheduler, Tunable
+
+STEP_KINDS: dict[str, StepKind] = {k.name: k for k in (Scheduler(), Tunable(), QueueAttribute(), Sysctl(),
+                                                      MountOption(), BootParameter())}  # fmt: skip
+STEP_ORDER: tuple[str, ...] = tuple(sorted(STEP_KINDS, key=lambda name: STEP_KINDS[name].order))
+
+
+def kind_of(step: Step) -> StepKind:
+    return STEP_KINDS[step.kind]

@@ -1,0 +1,73 @@
+"""What every step kind provides: how to apply, verify and undo a step, by hand and in the sh script, and
+how to read its current value from an observed system. Subclasses set a few primitives; the rest is derived,
+the way TuneD derives verify and rollback from a set and a get per option."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from iosched.plan import Step
+from iosched.render.escape import sh_word
+from iosched.system.model import System
+
+
+class StepKind:
+    """One kind of change (scheduler, tunable, queue attribute, sysctl, mount option, boot parameter)."""
+
+    name: ClassVar[str]
+    order: ClassVar[int]
+    persist_methods: ClassVar[tuple[str, ...]]
+    """KB persistence method ids that can keep this kind of change; the first is the default."""
+    host_wide: ClassVar[bool] = False
+    runtime: ClassVar[bool] = True
+    """Whether the sh script applies it now (a mount option needs its mount point, a boot parameter a reboot)."""
+
+    # ----------------------------------------------------------------- primitives
+
+    def path(self, step: Step) -> str:
+        """The file that holds the value (``/sys/block/sda/queue/scheduler``)."""
+        raise NotImplementedError
+
+    def read(self, text: str) -> str:
+        """The value in what the file reads (the scheduler file brackets the active one)."""
+        return text.strip()
+
+    def current(self, system: System, step: Step) -> str | None:
+        """The value an observed system has now; None when it has no such setting."""
+        raise NotImplementedError
+
+    # ----------------------------------------------------------------- derived: by hand
+
+    def apply(self, step: Step, distro: Any = None) -> str:
+        return f"echo {sh_word(step.value)} | sudo tee {sh_word(self.path(step))} >/dev/null"
+
+    def verify(self, step: Step) -> str:
+        return f"cat {sh_word(self.path(step))}"
+
+    def expect(self, step: Step) -> str:
+        return step.value
+
+    def undo(self, step: Step, distro: Any = None) -> str | None:
+        if step.previous is None:
+            return None
+        return self.apply(_with_value(step, step.previous), distro)
+
+    # ----------------------------------------------------------------- derived: the sh script
+
+    def sh_path(self, step: Step) -> str:
+        """The file, under the script's root ``$R``."""
+        return f'"$R"{sh_word(self.path(step))}'
+
+    def sh_check(self, step: Step) -> list[str]:
+        """Lines that fail before anything changes when the step cannot apply."""
+        return [f'writable {self.sh_path(step)} || die {sh_word(f"cannot write {self.path(step)}")}']
+
+    def sh_journal(self, step: Step) -> list[str]:
+        return [f"journal_value {self.sh_path(step)}"]
+
+    def sh_apply(self, step: Step) -> list[str]:
+        return [f"write_value {self.sh_path(step)} {sh_word(step.value)}"]
+
+
+def _with_value(step: Step, value: str) -> Step:
+    return Step.build({**dict(step.fields()), "value": value})

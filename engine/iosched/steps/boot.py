@@ -1,0 +1,56 @@
+"""The boot-parameter step kind: a kernel command-line parameter, kept by the boot loader, effective at the
+next boot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from iosched.persist import cmdline
+from iosched.plan import Step
+from iosched.render.escape import sh_word
+from iosched.steps.base import StepKind
+from iosched.system.model import System
+
+
+def parameter(step: Step) -> str:
+    return f"{step.target}={step.value}"
+
+
+class BootParameter(StepKind):
+    name = "boot-parameter"
+    order = 5
+    persist_methods = ("kernel-cmdline",)
+    host_wide = True
+    runtime = False
+
+    def _loader(self, step: Step, distro: Any) -> cmdline.BootLoader:
+        return cmdline.boot_loader(distro, s390=step.persist_method == "zipl")
+
+    def apply(self, step: Step, distro: Any = None) -> str:
+        return cmdline.add(parameter(step), distro, self._loader(step, distro))
+
+    def verify(self, step: Step) -> str:
+        return f"grep -o {sh_word(parameter(step))} /proc/cmdline"
+
+    def expect(self, step: Step) -> str:
+        return parameter(step)
+
+    def undo(self, step: Step, distro: Any = None) -> str | None:
+        return cmdline.remove(parameter(step), distro, self._loader(step, distro))
+
+    def current(self, system: System, step: Step) -> str | None:
+        for word in (system.host.cmdline or "").split():
+            name, _, value = word.partition("=")
+            if name == step.target:
+                return value
+        return None
+
+    def sh_check(self, step: Step) -> list[str]:
+        return []
+
+    def sh_journal(self, step: Step) -> list[str]:
+        return []
+
+    def sh_apply(self, step: Step) -> list[str]:
+        return ["# not applied by this script (it takes effect at the next boot); by hand:",
+                f"#   {self.apply(step)}"]  # fmt: skip

@@ -1,0 +1,29 @@
+"""The sysctl step kind: a writeback setting in ``/proc/sys``, for the whole host."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from iosched.plan import Step
+from iosched.render.escape import sh_word
+from iosched.steps.base import StepKind
+from iosched.system.model import System
+
+
+class Sysctl(StepKind):
+    name = "sysctl"
+    order = 3
+    persist_methods = ("sysctl-d", "tuned-profile")
+    host_wide = True
+
+    def path(self, step: Step) -> str:
+        return "/proc/sys/" + step.target.replace(".", "/")
+
+    def current(self, system: System, step: Step) -> str | None:
+        return system.sysctls.get(step.target)
+
+    def apply(self, step: Step, distro: Any = None) -> str:
+        return f"sudo sysctl -w {sh_word(f'{step.target}={step.value}')}"
+
+    def verify(self, step: Step) -> str:
+        return f"sysctl -n {sh_word(step.target)}"
