@@ -15,7 +15,7 @@ from iosched.evidence import Evidence
 from iosched.grammar import WORD, matches
 from iosched.kb import Kb, TunableRef
 from iosched.model import BootParameter, MountOption, QueueAttribute, Rule, Setting, Sysctl
-from iosched.persist import udev
+from iosched.persist import cmdline, udev
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.vocab import RISKS
@@ -196,11 +196,24 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule]) -> St
     persist = step_kind.persist_methods[0]
     if kind == "boot-parameter" and r.facts.get("hw.dasd"):
         persist = "zipl"
+    alternatives = _cmdline_alternative(kb, r, shown) if kind == "scheduler" else ()
     return Step(
         kind=kind, target=target, value=shown, title=title, device=device, previous=previous,
         persist_method=persist, mountpoint=r.context.mountpoint if kind == "mount-option" else None,
-        **_explained(rules, entity),
+        alternatives=alternatives, **_explained(rules, entity),
     )  # fmt: skip
+
+
+def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:
+    """``elevator=NAME`` on the kernel command line, where it still sets the default of legacy-path disks."""
+    param = kb.get("elevator")
+    if not isinstance(param, BootParameter) or r.io_path != "legacy":
+        return ()
+    if not any(e.effect in ("works", "legacy-only") and e.holds_on(r.kernel) for e in param.effects):
+        return ()
+    loader = cmdline.boot_loader(r.distribution, s390=bool(r.facts.get("hw.dasd")))
+    return (f"kernel command line (every legacy-path disk; works before 5.0 only): "
+            f"{cmdline.add(f'elevator={elevator}', r.distribution, loader)}",)  # fmt: skip
 
 
 def _previous_option(kb: Kb, option: MountOption) -> str | None:

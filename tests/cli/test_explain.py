@@ -13,6 +13,30 @@ from iosched.kinds import BY_SLUG as KINDS
 from iosched.render.links import absolute
 from iosched.render.reference import value_text
 
+SITE = "https://iosched.example/docs/"
+
+
+@pytest.fixture(autouse=True)
+def published_site(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Links need a configured public site; these tests check them against one."""
+    monkeypatch.setenv("IOSCHED_SITE_URL", SITE)
+
+
+def test_without_a_site_url_output_has_plain_ids_and_no_local_links(kb, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("IOSCHED_SITE_URL")
+    code, out, _ = run(capsys, "explain", "mq-deadline.read_expire", "--format", "markdown")
+    assert code == 0 and "](" not in out.replace("](https://github.com", "").split("**Sources")[0]
+    assert "127.0.0.1" not in out and "localhost" not in out
+    code, out, _ = run(capsys, "explain", "mq-deadline.read_expire", "--format", "json")
+    assert json.loads(out)["url"] is None
+
+
+def test_site_url_flag_wins_and_a_bad_one_is_refused(capsys) -> None:
+    code, out, _ = run(capsys, "explain", "IOS101", "--format", "json", "--site-url", "https://docs.example.org/io")
+    assert code == 0 and json.loads(out)["url"] == "https://docs.example.org/io/reference/rules/IOS101/"
+    code, _, err = run(capsys, "explain", "IOS101", "--site-url", "javascript:alert(1)")
+    assert code == 2 and err.count("\n") == 1 and "site URL" in err
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from iosched.context import Context
-from iosched.vocab import CACHES, GOALS
 from iosched.kbload import load
 from iosched.paths import bundled_kb
+from iosched.vocab import CACHES, GOALS
 
 KB = load([bundled_kb()])[0]
 # A device name of every class a hardware preset can be (sdc for SCSI disks, vdb for virtio ...).
@@ -16,6 +16,7 @@ for _cls in KB.section("device_classes"):
     _name = _cls.kernel_names[0].replace("*n*", "0n1").replace("*", "c" if _cls.kernel_names[0].endswith("d*") else "1")
     for _hw in _cls.hardware:
         DEVICES.setdefault(_hw, []).append(_name)
+OPTIONS = ["rw,relatime", "rw,nobarrier", "rw,barrier=0"]
 KERNELS = ["2.6.32", "3.0", "3.10", "3.13", "3.19", "4.4", "4.12", "4.14", "4.18", "4.19", "5.0", "5.4", "5.14",
            "6.1", "6.8", "6.12"]  # fmt: skip
 
@@ -30,7 +31,7 @@ def contexts(draw: st.DrawFn) -> Context:
     return Context(
         hw=hw,
         device=draw(st.none() | st.sampled_from(DEVICES.get(hw, [None]))),
-        mount_options=draw(st.none() | st.sampled_from(["rw,relatime", "rw,nobarrier", "rw,barrier=0"])) if fs else None,
+        mount_options=draw(st.none() | st.sampled_from(OPTIONS)) if fs else None,
         workload=draw(st.none() | st.sampled_from([w.id for w in KB.section("workloads")])),
         distro=distro,
         kernel=None if distro and draw(st.booleans()) else draw(st.sampled_from(KERNELS)),

@@ -28,7 +28,8 @@ def layer(tmp_path: Path) -> Path:
     directory.mkdir()
     (directory / "local.yaml").write_text(
         "sysctls:\n"
-        "  - {name: vm.local_test, summary: A local setting., unit: count, default: 10, sources: [linux-doc-vm-sysctl]}\n"
+        "  - {name: vm.local_test, summary: A local setting., unit: count, default: 10,\n"
+        "     sources: [linux-doc-vm-sysctl]}\n"
     )
     return directory
 

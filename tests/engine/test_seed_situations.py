@@ -9,6 +9,7 @@ import yaml
 from iosched import examples
 from iosched.context import Context
 from iosched.engine import advise
+from iosched.evidence import Evidence
 
 
 def plan_for(kb, name: str):
@@ -29,7 +30,7 @@ def test_postgres_vm_on_ubuntu_2404_says_noop_and_elevator_are_outdated(kb) -> N
     assert (plan.scheduler, plan.io_path) == ("none", "blk-mq")
     assert "IOS121" in {w.id for w in plan.warnings}
     assert "IOS120" in {a.id for a in plan.advice}
-    assert not any("elevator=" in s.persist or s.alternatives for s in plan.steps)
+    assert not any("elevator=" in a for s in plan.steps for a in s.alternatives)
 
 
 def test_sles12_ssd_uses_deadline_and_mentions_scsi_mq(kb) -> None:
@@ -61,7 +62,7 @@ def test_nvme_database_uses_none(kb) -> None:
 
 
 def test_a_measured_winner_the_kernel_lacks_loses_and_says_why(kb) -> None:
-    plan = advise(kb, Context(hw="nvme", workload="db", kernel="6.8", measured_best="noop"))
+    plan = advise(kb, Context(hw="nvme", workload="db", kernel="6.8"), Evidence(best="noop"))
     assert plan.scheduler == "none"
     (lost,) = [o for o in plan.overridden if o.rule == "IOS190"]
     assert lost.winner == "IOS101" and "not available" in lost.why

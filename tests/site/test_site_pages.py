@@ -113,7 +113,7 @@ def test_absolute_links_follow_the_configured_base(kb, monkeypatch: pytest.Monke
     monkeypatch.setenv("IOSCHED_SITE_URL", "https://docs.example/iosched")
     assert absolute(entity) == f"https://docs.example/iosched/reference/sources/#{anchor(entity.id)}"
     monkeypatch.delenv("IOSCHED_SITE_URL")
-    assert absolute(entity).startswith("http://127.0.0.1:8000/reference/sources/")
+    assert absolute(entity) is None
 
 
 @given(ID)

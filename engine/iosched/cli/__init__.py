@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     common.add_argument(
         "--site-url", metavar="URL",
-        help="public URL of the iosched reference site, for links in output (default: $IOSCHED_SITE_URL; none: plain ids)",
+        help="public URL of the reference site, for links in output (default: $IOSCHED_SITE_URL; none: plain ids)",
     )  # fmt: skip
     parser = _Parser(prog="iosched", description="Linux I/O scheduler and block-device tuning, with sources.")
     parser.add_argument("--version", action="version", version=f"iosched {__version__}")

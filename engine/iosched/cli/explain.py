@@ -37,7 +37,12 @@ def _as_json(entity: Any, base: str | None) -> dict[str, Any]:
     from iosched.render.links import absolute
 
     if isinstance(entity, TunableRef):
-        return {"id": entity.id, "elevator": entity.elevator.name, **plain(entity.tunable), "url": absolute(entity, base)}
+        return {
+            "id": entity.id,
+            "elevator": entity.elevator.name,
+            **plain(entity.tunable),
+            "url": absolute(entity, base),
+        }
     return {**export_entity(entity), "url": absolute(entity, base)}
 
 

@@ -1,9 +1,14 @@
-"""Writing command output: plain strings byte-exact, the text format through rich on a terminal."""
+"""Writing command output: plain strings byte-exact, the text format through rich on a terminal.
+
+On a terminal, code blocks (every command a plan shows) are printed as they are: never wrapped or cut by
+rich at the terminal width, never padded, so a command copied from the screen is the command.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+from typing import Any, ClassVar
 
 
 def write(text: str) -> None:
@@ -11,13 +16,27 @@ def write(text: str) -> None:
     sys.stdout.flush()
 
 
+def _markdown(markdown: str, hyperlinks: bool) -> Any:
+    """rich Markdown whose code blocks keep every line whole."""
+    from rich.markdown import CodeBlock, Markdown
+    from rich.text import Text
+
+    class WholeLines(CodeBlock):
+        def __rich_console__(self, console: Any, options: Any) -> Any:
+            yield Text(str(self.text).rstrip(), style="bold", no_wrap=True, overflow="ignore", end="\n")
+
+    class Plain(Markdown):
+        elements: ClassVar = {**Markdown.elements, "fence": WholeLines, "code_block": WholeLines}
+
+    return Plain(markdown, hyperlinks=hyperlinks)
+
+
 def write_markdown(markdown: str, fmt: str) -> None:
     """Markdown source for ``--format markdown`` or a pipe; rendered by rich on a terminal."""
     if fmt == "text" and sys.stdout.isatty():
         from rich.console import Console
-        from rich.markdown import Markdown
 
-        Console().print(Markdown(markdown, hyperlinks=True))
+        Console().print(_markdown(markdown, hyperlinks=True), crop=False)
     else:
         write(markdown)
 
@@ -25,10 +44,9 @@ def write_markdown(markdown: str, fmt: str) -> None:
 def terminal_text(markdown: str, width: int = 100) -> str:
     """What the text format shows on a terminal of ``width`` columns, without colour."""
     from rich.console import Console
-    from rich.markdown import Markdown
 
     console = Console(width=width, record=True, color_system=None, file=open(os.devnull, "w"))  # noqa: SIM115
-    console.print(Markdown(markdown, hyperlinks=False))
+    console.print(_markdown(markdown, hyperlinks=False), crop=False)
     return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
 
 

@@ -12,8 +12,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from iosched.context import DEVICE
 from iosched.errors import UsageError
+from iosched.grammar import DEVICE, compiled
 
 SYS_BLOCK = Path("/sys/block")
 _SIZE = re.compile(r"^(\d+)([KMGT]?)(i?B)?$", re.IGNORECASE)
@@ -39,7 +39,7 @@ HEAD_BYTES = 68 * 1024
 def check_name(name: str) -> str:
     """A kernel block device name such as ``sda``, ``nvme0n1`` or ``loop3``; a ``/dev/`` prefix is accepted."""
     bare = name.removeprefix("/dev/")
-    if not DEVICE.fullmatch(bare):
+    if not compiled(DEVICE).fullmatch(bare):
         raise UsageError(f"not a block device name: {name!r} (expected e.g. sda, nvme0n1, loop0)")
     return bare
 

@@ -29,7 +29,9 @@ def match(device: str, *, serial: str | None = None, wwn: str | None = None) -> 
 
 def assignment(step: Step) -> str:
     """``ATTR{queue/scheduler}="mq-deadline"``: the sysfs file relative to the device, and the value."""
-    attribute = step.target.removeprefix("queue.") if step.kind != "tunable" else f"iosched/{step.target.split('.', 1)[1]}"
+    attribute = (
+        step.target.removeprefix("queue.") if step.kind != "tunable" else f"iosched/{step.target.split('.', 1)[1]}"
+    )
     return f'ATTR{{queue/{attribute}}}="{udev_value(step.value)}"'
 
 

@@ -39,7 +39,12 @@ def source_line(kb: Kb, ident: str) -> str:
 
 def _commands(step: Step, distro: Any) -> list[str]:
     kind = kind_of(step)
-    lines = ["Apply now:" if kind.runtime else "Apply (takes effect as noted below):", "", code_block(kind.apply(step, distro), "sh"), ""]
+    lines = [
+        "Apply now:" if kind.runtime else "Apply (takes effect as noted below):",
+        "",
+        code_block(kind.apply(step, distro), "sh"),
+        "",
+    ]
     if step.persist_method in ("udev-rule", "sysctl-d"):
         lines += [f"Persist: the file under *Persistent files* below ({step.persist_method}).", ""]
     lines += [f"Verify (expect {code_span(kind.expect(step))}):", "", code_block(kind.verify(step), "sh"), ""]
@@ -59,7 +64,9 @@ def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
         lines.append(f"- Confirm it helps: {markdown_text(one_line(step.confirm))}")
     lines.append("")
     lines += _commands(step, distro)
-    lines += [f"Alternative: {markdown_text(one_line(a))}" for a in step.alternatives]
+    for alternative in step.alternatives:
+        label, _, command = alternative.partition(": ")
+        lines += [f"Alternative, {markdown_text(label)}:", "", code_block(command, "sh"), ""]
     return lines
 
 
@@ -106,8 +113,9 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
         lines += ["## Persistent files", ""]
         for path, content in persisted.items():
             install, remove = _INSTALL[path]
-            lines += [f"{code_span(path)}:", "", code_block(content, "text"), "", "Install it:", "",
-                      code_block(install(content), "sh"), "", "Remove it (undo):", "", code_block(remove(), "sh"), ""]  # fmt: skip
+            lines += [f"{code_span(path)}:", "", code_block(content, "text"), ""]
+            lines += ["Install it:", "", code_block(install(content), "sh"), ""]
+            lines += ["Remove it (undo):", "", code_block(remove(), "sh"), ""]
     if plan.advice:
         lines += ["## Also consider", "", *(_notice(kb, style, a) for a in plan.advice), ""]
     if plan.overridden:
@@ -121,5 +129,7 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
     cited = dict.fromkeys([*plan.sources, *(s for w in plan.warnings for s in w.sources)])
     if cited:
         lines += ["## Sources", "", *(f"- {source_line(kb, s)}" for s in cited), ""]
-    lines.append(f"_iosched {plan.iosched_version}, KB {plan.kb_version}. Rules fired: {', '.join(plan.fired) or 'none'}._")
+    lines.append(
+        f"_iosched {plan.iosched_version}, KB {plan.kb_version}. Rules fired: {', '.join(plan.fired) or 'none'}._"
+    )
     return "\n".join(lines) + "\n"

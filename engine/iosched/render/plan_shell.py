@@ -132,7 +132,9 @@ def render(kb: Kb, plans: Plan | Sequence[Plan]) -> str:
     body = _HELPERS.splitlines()
     body += ["", "# checks: nothing changes if any fails", '[ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"']
     for device in dict.fromkeys(p.device for p in plans if p.steps):
-        body.append(f'[ -d "$R"/sys/block/{sh_word(device)}/queue ] || die {sh_word(f"no such block device: {device}")}')
+        body.append(
+            f'[ -d "$R"/sys/block/{sh_word(device)}/queue ] || die {sh_word(f"no such block device: {device}")}'
+        )
     for step in steps:
         body += _when_chosen(step, kind_of(step).sh_check(step) if kind_of(step).runtime else [])
     body += ["", "# the undo journal first: nothing changes before it is written", *_JOURNAL.splitlines()]

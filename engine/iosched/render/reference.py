@@ -44,6 +44,7 @@ def cli_style(base: str | None = None) -> Style:
     """Command-line output: absolute links to the published site, or plain ids when none is configured."""
     return Style(link=lambda entity: absolute(entity, base))
 
+
 Renderer = Callable[[Any, Any, Style], str]
 RENDERERS: dict[str, Renderer] = {}
 """Kind slug -> the function that renders one entity of that kind (see :func:`renders`)."""

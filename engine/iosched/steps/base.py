@@ -60,7 +60,7 @@ class StepKind:
 
     def sh_check(self, step: Step) -> list[str]:
         """Lines that fail before anything changes when the step cannot apply."""
-        return [f'writable {self.sh_path(step)} || die {sh_word(f"cannot write {self.path(step)}")}']
+        return [f"writable {self.sh_path(step)} || die {sh_word(f'cannot write {self.path(step)}')}"]
 
     def sh_journal(self, step: Step) -> list[str]:
         return [f"journal_value {self.sh_path(step)}"]

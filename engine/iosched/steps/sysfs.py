@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import ClassVar
 
 from iosched.plan import Step
 from iosched.render.escape import sh_word
@@ -76,5 +75,3 @@ class QueueAttribute(StepKind):
     def current(self, system: System, step: Step) -> str | None:
         device = system.device(step.device or "")
         return device.queue.get(step.target.removeprefix("queue.")) if device else None
-
-

@@ -1,62 +1,93 @@
 #!/bin/sh
 # iosched VERSION plan (KB KBVERSION): iosched advise --hw virtual --workload db --distro ubuntu2404 --device sda --fs ext4
-# Scheduler for sda: none (kernel 6.8, blk-mq)
-# WARNING IOS121: Do not persist a scheduler with elevator= on this kernel; it has no effect. elevator= on the kernel command line only ever set the default of legacy single-queue devices. It does nothing on 5.0 and later kernels (the parser was removed in 5.4; since 5.5 it only logs a warning). Use the udev rule in this plan instead, as the pgbench article's GRUB edit would silently not work here.
-# WARNING IOS902: Keep write barriers on; this write cache is not protected against power loss. Guides that suggest nobarrier assume a battery-backed cache. With a volatile cache, turning barriers off risks file system corruption and data loss on power failure.
-# WARNING stacked-schedulers-in-vm: In a virtual machine the guest and the host both schedule the same I/O: The guest's scheduler orders requests for a virtual disk whose layout it cannot see, and the host (and often the storage behind it) schedules them again. The two can work against each other. SUSE recommends the simplest scheduler in guests (noop on the legacy path; none is the blk-mq counterpart) and leaving the decisions to the host; seed 003 measured a gain from noop in an Ubuntu 16.04 guest. Measure before and after changing it.
-# WARNING elevator-param-ignored-on-blk-mq: The elevator= boot parameter never selects a blk-mq scheduler: elevator= only set the default for the legacy single-queue path. Devices on blk-mq (NVMe always, SCSI from 4.19 or with scsi_mod.use_blk_mq=1, every device from 5.0) ignore it. From 5.4 the kernel no longer parses it and from 5.5 it only logs a warning. Use a udev rule or TuneD to set the scheduler per device.
-# WARNING write-barriers-data-loss: Turning off write barriers or cache flushes can corrupt the file system on power loss: Barriers (cache flushes and FUA writes on journal commits) are what make a volatile disk write cache safe. With them off, a power failure can leave the journal and the data it describes out of order on disk: severe file system corruption and lost data. Only storage whose whole write cache survives power loss (battery- or flash-backed controller cache, drives with power-loss protection) can safely run without them, and then the gain is the cost of the flushes.
-set -eu
+# sda: scheduler none (kernel 6.8, blk-mq)
+# WARNING IOS902 (data-loss): Keep write barriers on; this write cache is not protected against power loss. Guides that suggest nobarrier assume a battery-backed cache. With a volatile cache, turning barriers off risks file system corruption and data loss on power failure.
+# WARNING write-barriers-data-loss (data-loss): Turning off write barriers or cache flushes can corrupt the file system on power loss: Barriers (cache flushes and FUA writes on journal commits) are what make a volatile disk write cache safe. With them off, a power failure can leave the journal and the data it describes out of order on disk: severe file system corruption and lost data. Only storage whose whole write cache survives power loss (battery- or flash-backed controller cache, drives with power-loss protection) can safely run without them, and then the gain is the cost of the flushes.
+# WARNING IOS121 (performance): Do not persist a scheduler with elevator= on this kernel; it has no effect. elevator= on the kernel command line only ever set the default of legacy single-queue devices. It does nothing on 5.0 and later kernels (the parser was removed in 5.4; since 5.5 it only logs a warning). Use the udev rule in this plan instead, as the pgbench article's GRUB edit would silently not work here.
+# WARNING stacked-schedulers-in-vm (performance): In a virtual machine the guest and the host both schedule the same I/O: The guest's scheduler orders requests for a virtual disk whose layout it cannot see, and the host (and often the storage behind it) schedules them again. The two can work against each other. SUSE recommends the simplest scheduler in guests (noop on the legacy path; none is the blk-mq counterpart) and leaving the decisions to the host; seed 003 measured a gain from noop in an Ubuntu 16.04 guest. Measure before and after changing it.
+# WARNING elevator-param-ignored-on-blk-mq (performance): The elevator= boot parameter never selects a blk-mq scheduler: elevator= only set the default for the legacy single-queue path. Devices on blk-mq (NVMe always, SCSI from 4.19 or with scsi_mod.use_blk_mq=1, every device from 5.0) ignore it. From 5.4 the kernel no longer parses it and from 5.5 it only logs a warning. Use a udev rule or TuneD to set the scheduler per device.
+set -u
 R="${IOSCHED_ROOT:-}"
-DEV=sda
-Q="$R/sys/block/$DEV/queue"
-STAMP=$(date +%Y%m%d-%H%M%S)
-JOURNAL="${IOSCHED_JOURNAL:-$R/var/lib/iosched/undo-$DEV-$STAMP.sh}"
+APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
 
-die() { echo "iosched: $*" >&2; exit 1; }
+die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
-offered() { tr -d '[]' < "$Q/scheduler" | tr ' ' '\n' | grep -qx "$1"; }
-active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$Q/scheduler"; }
-journal() { printf '%s\n' "$*" >> "$JOURNAL"; }
-save_file() {
+writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
+offers() { tr -d '[]' < "$1" | tr ' ' '\n' | grep -qx "$2"; }
+active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
+write_value() { printf '%s\n' "$2" > "$1" || die "could not write $2 to ${1#"$R"}"; }
+write_scheduler() {
+  write_value "$1" "$2"
+  [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
+}
+write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
+
+# checks: nothing changes if any fails
+[ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
+[ -d "$R"/sys/block/sda/queue ] || die 'no such block device: sda'
+writable "$R"/sys/block/sda/queue/scheduler || die 'cannot write /sys/block/sda/queue/scheduler'
+offers "$R"/sys/block/sda/queue/scheduler none || die 'sda does not offer none'
+
+# the undo journal first: nothing changes before it is written
+DIR="$R/var/lib/iosched"
+mkdir -p "$DIR" || die "cannot create $DIR"
+JOURNAL="${IOSCHED_JOURNAL:-}"
+if [ -z "$JOURNAL" ]; then
+  JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
+fi
+cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD' || die "cannot write the undo journal $JOURNAL"
+#!/bin/sh
+# iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
+R="${IOSCHED_ROOT:-}"
+FAILED=0
+failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
+restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
+restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
+remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+IOSCHED_JOURNAL_HEAD
+journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
+journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
+journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
+journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
+journal_file() {
   if [ -e "$R$1" ]; then
-    cp -p "$R$1" "$JOURNAL.$(basename "$1")"
-    journal "cp -p $(q "$JOURNAL.$(basename "$1")") \"\$R\"$(q "$1")"
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
   else
-    journal "rm -f \"\$R\"$(q "$1")"
+    journal "remove_file $(q "$1")"
   fi
 }
+journal_scheduler "$R"/sys/block/sda/queue/scheduler
+journal_dir "$R"/sys/block/sda/queue/iosched
+journal_file /etc/udev/rules.d/60-iosched.rules
+cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+echo "iosched: undone"
+IOSCHED_JOURNAL_TAIL
 
-[ -z "$R" ] && [ "$(id -u)" -ne 0 ] && die "run as root"
-[ -d "$Q" ] || die "no such block device: $DEV"
-offered none || die "$DEV does not offer none: $(cat "$Q/scheduler")"
-
-# undo journal first: nothing changes before it is written
-mkdir -p "$(dirname "$JOURNAL")"
-printf '#!/bin/sh\n# undo iosched plan on %s\nset -eu\nR="${IOSCHED_ROOT:-}"\n' "$DEV" > "$JOURNAL"
-OLD=$(active)
-[ -n "$OLD" ] && journal "echo $(q "$OLD") > \"\$R/sys/block/$DEV/queue/scheduler\""
-for f in "$Q"/iosched/*; do
-  [ -f "$f" ] && [ -w "$f" ] || continue
-  journal "echo $(q "$(cat "$f")") > \"\$R/sys/block/$DEV/queue/iosched/$(basename "$f")\" || true"
-done
-save_file /etc/udev/rules.d/60-iosched.rules
-
-# from here on, any failure rolls back what was applied
 DONE=0
-rollback() { [ "$DONE" = 1 ] || { echo "iosched: failed; rolling back" >&2; sh "$JOURNAL"; }; }
-trap rollback EXIT
-
+rollback() { sh "$JOURNAL" >&2; }
+on_exit() { if [ "$DONE" != 1 ]; then echo "iosched: failed; rolling back" >&2; rollback; fi; }
+on_signal() {
+  trap - EXIT INT TERM HUP
+  echo "iosched: interrupted by $1; rolling back what was applied" >&2
+  rollback
+  exit 130
+}
+trap on_exit EXIT
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
 # apply
 # Use the none elevator on sda (IOS105)
-echo none > "$Q/scheduler"
-[ "$(active)" = none ] || die "scheduler not set"
+write_scheduler "$R"/sys/block/sda/queue/scheduler none
 
 # persist
-mkdir -p "$R"/etc/udev/rules.d
-printf '%s\n' '# iosched plan for Virtual machine disk (Database (OLTP))
-ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sd*[!0-9]|vd*[!0-9]|xvd*[!0-9]", ATTR{queue/scheduler}="none"' > "$R"/etc/udev/rules.d/60-iosched.rules
-[ -z "$R" ] && command -v udevadm >/dev/null && udevadm control --reload
+write_file "$R"/etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
+# sda: virtual disk, db workload
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sda", ATTR{queue/scheduler}="none"'
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
 
 DONE=1
 echo "iosched: applied; to undo: sh $JOURNAL"
