@@ -225,9 +225,25 @@ def _previous_option(kb: Kb, option: MountOption) -> str | None:
     return off.option if off is not None else None
 
 
-def _notices(kb: Kb, fired: list[Rule], steps: list[Step]) -> tuple[Notice, ...]:
-    """Warn rules, then the caveats of every rule that shaped a step and of every KB entity a step touches,
-    data-loss first, then availability, then performance."""
+def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | None) -> list[str]:
+    """Caveats scoped to this distribution and kernel that concern something the plan involves: its hardware,
+    its device class, the scheduler it keeps or sets, a setting it changes or a persistence method it uses."""
+    involved = {r.hardware.id, scheduler, r.previous, *(s.target for s in steps), *(s.persist_method for s in steps)}
+    if r.device_class is not None:
+        involved.add(r.device_class.id)
+    found = []
+    for caveat in kb.section("caveats"):
+        scope = caveat.scope
+        if scope is None or not scope.distributions or not involved & set(caveat.related):
+            continue
+        if r.distribution is not None and r.distribution.id in scope.distributions and scope.holds_on(r.kernel):
+            found.append(caveat.id)
+    return found
+
+
+def _notices(kb: Kb, fired: list[Rule], steps: list[Step], scoped: list[str]) -> tuple[Notice, ...]:
+    """Warn rules, then the caveats of every rule that shaped a step, of every KB entity a step touches and
+    those scoped to the plan; data-loss first, then availability, then performance."""
     found: dict[str, Notice] = {}
     for rule in fired:
         if rule.severity == "warn":
@@ -237,7 +253,7 @@ def _notices(kb: Kb, fired: list[Rule], steps: list[Step]) -> tuple[Notice, ...]
     caveat_ids = [c for rule in fired if rule.id in used or not rule.actions for c in rule.caveats]
     for step in steps:
         caveat_ids += list(getattr(kb.get(step.target), "caveats", ()))
-    for caveat_id in caveat_ids:
+    for caveat_id in [*caveat_ids, *scoped]:
         caveat = kb.get(caveat_id)
         if caveat is not None and caveat_id not in found:
             found[caveat_id] = Notice(id=caveat.id, severity="warn", text=f"{caveat.title}: {caveat.text}",
@@ -284,7 +300,8 @@ def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None) -> Plan:
     return Plan(
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),
-        warnings=_notices(kb, fired, steps), advice=_advice(fired), overridden=tuple(overridden),
+        warnings=_notices(kb, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous)),
+        advice=_advice(fired), overridden=tuple(overridden),
         assumptions=assumptions, context=ctx.given(), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,
         udev_match=udev_match(r), measured=evidence.summary if evidence else (), kb_version=kb.version,

@@ -124,9 +124,19 @@ def _check_rules(kb: Kb) -> Iterator[Diagnostic]:
                             f"{'fires' if fired else 'is silent'}")  # fmt: skip
 
 
+def _check_reachable(kb: Kb) -> Iterator[Diagnostic]:
+    """A caveat must reach some plan or page: cited by a rule or entity, or scoped to a distribution and
+    related to something a plan involves."""
+    cited = {c for entity in kb.all() for node in _walk(entity) for c in dict(node.fields()).get("caveats", ())}
+    for caveat in kb.section("caveats"):
+        scoped = caveat.scope is not None and caveat.scope.distributions and caveat.related
+        if caveat.id not in cited and not scoped:
+            yield _diag(kb, caveat.id, "KB111", "no rule, setting or scope can bring this caveat into a plan")
+
+
 def check(kb: Kb) -> list[Diagnostic]:
     """All cross-entity problems, sorted by file and line."""
-    found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb)]
+    found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb), *_check_reachable(kb)]
     if kb.section("rules") and not any(d.code == "KB105" for d in found):
         found += _check_rules(kb)
     return sorted(set(found), key=lambda d: (d.file, d.line, d.code, d.message))
