@@ -168,21 +168,53 @@ def parse_scheduler(line: str) -> tuple[tuple[str, ...], str | None] | None:
 
 def _saved_layers(src: Source) -> Iterator[dict[str, Facts]]:
     """What captures save about block devices besides sysfs, the most specific first."""
-    for _, text in src.commands("lsblk -O -P"):
-        yield _from_lsblk_pairs(listings.lsblk_pairs(text))
     numbers = listings.partitions(src.text("proc/partitions") or "")
-    for _, text in src.commands("lsblk"):
-        if "NAME" in text and "=" not in text.split("\n", 1)[0]:
-            yield _from_lsblk_table(listings.lsblk_table(text), numbers)
+    pairs = [row for _, text in src.commands("lsblk -O -P") for row in listings.lsblk_pairs(text)]
+    tables = [listings.lsblk_table(text) for _, text in src.commands("lsblk") if not _is_pairs(text)]
+    udev: dict[str, dict[str, str]] = {}
     for _, text in [*src.commands("udevadm info -e"), *src.commands("udevadm info /dev/")]:
-        yield {name: _from_udev(props) for name, props in listings.udev_records(text).items()}
-    for command, parse in (("dmsetup info -c", listings.dmsetup_columns), ("dmsetup info", listings.dmsetup_long)):
-        maps = parse(src.command(command) or "")
-        yield {dm: {"dm_name": name, **({"dm_uuid": uuid} if uuid else {})} for dm, (name, uuid) in maps.items()}
+        udev.update(listings.udev_records(text))
+    maps = {**listings.dmsetup_long(src.command("dmsetup info") or ""),
+            **listings.dmsetup_columns(src.command("dmsetup info -c") or "")}  # fmt: skip
+    aliases = _aliases(numbers, pairs, tables, udev, maps)
+    yield _from_lsblk_pairs(pairs)
+    for rows in tables:
+        yield _from_lsblk_table(rows, aliases)
+    yield {name: _from_udev(props) for name, props in udev.items()}
+    yield {dm: {"dm_name": name, **({"dm_uuid": uuid} if uuid else {})} for dm, (name, uuid) in maps.items()}
     yield {name: {"devno": devno, "size_bytes": size} for name, (devno, size) in numbers.items()}
     for command, text in src.commands("ls"):
         if command.rstrip("/").endswith(("/sys/block", ".sys.block")):
             yield {name: {"link": target} for name, target in listings.block_links(text).items()}
+
+
+def _is_pairs(text: str) -> bool:
+    return '="' in text.split("\n", 1)[0]
+
+
+def _aliases(
+    numbers: dict[str, tuple[str, int]],
+    pairs: list[dict[str, str]],
+    tables: list[list[listings.LsblkRow]],
+    udev: dict[str, dict[str, str]],
+    maps: dict[str, tuple[str, str]],
+) -> dict[str, str]:
+    """Names tools print (``rhel-root``, a multipath WWID) -> kernel names (``dm-0``)."""
+    by_number = {devno: name for name, (devno, _) in numbers.items()}
+    aliases = {name: dm for dm, (name, _) in maps.items()}
+    aliases.update({props["DM_NAME"]: name for name, props in udev.items() if props.get("DM_NAME")})
+    aliases.update({row["NAME"]: row["KNAME"] for row in pairs if row.get("NAME") and row.get("KNAME")})
+    for rows in tables:
+        for row in rows:
+            cells = row.cells
+            devno = cells.get("MAJ:MIN", "").replace(" ", "")
+            if listings.DEVICE_NAME.fullmatch(cells.get("KNAME", "")):
+                aliases[cells["NAME"]] = cells["KNAME"]
+            elif devno in by_number:
+                aliases[cells["NAME"]] = by_number[devno]
+            elif cells.get("TYPE") in DM_TYPES and re.fullmatch(r"\d+:\d+", devno):
+                aliases[cells["NAME"]] = f"dm-{devno.split(':')[1]}"
+    return {name: kname for name, kname in aliases.items() if listings.DEVICE_NAME.fullmatch(kname)}
 
 
 def _from_lsblk_pairs(rows: list[dict[str, str]]) -> dict[str, Facts]:
@@ -195,31 +227,17 @@ def _from_lsblk_pairs(rows: list[dict[str, str]]) -> dict[str, Facts]:
         _lsblk_cells(f, row)
         parent = row.get("PKNAME", "")
         if listings.DEVICE_NAME.fullmatch(parent):
-            _relate(found, name, parent, row.get("TYPE") == "part")
+            _relate(found, name, parent, row.get("TYPE"))
     return found
 
 
-def _from_lsblk_table(rows: list[listings.LsblkRow], numbers: dict[str, tuple[str, int]]) -> dict[str, Facts]:
-    by_number = {devno: name for name, (devno, _) in numbers.items()}
+def _from_lsblk_table(rows: list[listings.LsblkRow], aliases: dict[str, str]) -> dict[str, Facts]:
     found: dict[str, Facts] = {}
-
-    def kname(row: listings.LsblkRow) -> str:
-        cells = row.cells
-        if listings.DEVICE_NAME.fullmatch(cells.get("KNAME", "")):
-            return cells["KNAME"]
-        devno = cells.get("MAJ:MIN", "").replace(" ", "")
-        if devno in by_number:
-            return by_number[devno]
-        if cells.get("TYPE") in DM_TYPES and re.fullmatch(r"\d+:\d+", devno):
-            return f"dm-{devno.split(':')[1]}"
-        return cells["NAME"]
-
     for row in rows:
-        f = found.setdefault(kname(row), {})
-        _lsblk_cells(f, row.cells)
+        _lsblk_cells(found.setdefault(aliases.get(row.cells["NAME"], row.cells["NAME"]), {}), row.cells)
     for child, parent in listings.parents(rows):
-        is_part = child.cells.get("TYPE") == "part"
-        _relate(found, kname(child), kname(parent), is_part)
+        kid, mother = (aliases.get(r.cells["NAME"], r.cells["NAME"]) for r in (child, parent))
+        _relate(found, kid, mother, child.cells.get("TYPE"))
     return found
 
 
@@ -235,8 +253,10 @@ def _lsblk_cells(f: Facts, cells: dict[str, str]) -> None:
         f.setdefault("dm_name", cells["NAME"])
 
 
-def _relate(found: dict[str, Facts], child: str, parent: str, is_partition: bool) -> None:
-    if is_partition and not child.startswith("dm-"):
+def _relate(found: dict[str, Facts], child: str, parent: str, kind: str | None) -> None:
+    """Record ``child`` on ``parent``: a partition (lsblk type ``part``, or named after its disk) or a holder."""
+    partition = kind == "part" if kind else bool(re.fullmatch(re.escape(parent) + r"p?\d+", child))
+    if partition and not child.startswith("dm-"):
         found.setdefault(child, {}).setdefault("parent", parent)
         return
     slaves = found.setdefault(child, {}).setdefault("slaves_seen", [])
@@ -249,11 +269,13 @@ def _relate(found: dict[str, Facts], child: str, parent: str, is_partition: bool
 
 def _from_udev(props: dict[str, str]) -> Facts:
     f: Facts = {}
-    pairs = (("serial", "ID_SERIAL"), ("wwn", "ID_WWN_WITH_EXTENSION"), ("wwn", "ID_WWN"), ("vendor", "ID_VENDOR"),
-             ("model", "ID_MODEL"), ("dm_uuid", "DM_UUID"), ("dm_name", "DM_NAME"))  # fmt: skip
+    pairs = (("serial", "ID_SERIAL"), ("wwn", "ID_WWN_WITH_EXTENSION"), ("wwn", "ID_WWN"),
+             ("vendor", "ID_VENDOR_ENC"), ("vendor", "ID_VENDOR"), ("model", "ID_MODEL_ENC"), ("model", "ID_MODEL"),
+             ("dm_uuid", "DM_UUID"), ("dm_name", "DM_NAME"))  # fmt: skip
     for key, prop in pairs:
-        if props.get(prop):
-            f.setdefault(key, props[prop])
+        value = listings.unescape(props.get(prop, "")).strip()
+        if value:
+            f.setdefault(key, value)
     if props.get("DEVTYPE") == "partition":
         f["type"] = "part"
     return f
@@ -270,12 +292,13 @@ def _link_stacks(facts: dict[str, Facts]) -> None:
 
 def _device(name: str, f: Facts) -> Device:
     kind = _kind(name, f)
-    schedulers = tuple(f.get("schedulers", ()))
-    scheduler = f.get("scheduler")
+    own_queue = kind != "partition"  # a partition has no request queue; lsblk shows its disk's
+    schedulers = tuple(f.get("schedulers", ())) if own_queue else ()
+    scheduler = f.get("scheduler") if own_queue else None
     return Device(
         name=name,
         kind=kind,
-        rotational=_flag(f.get("rotational")),
+        rotational=_flag(f.get("rotational")) if own_queue else None,
         scheduler=scheduler,
         schedulers=schedulers,
         io_path=_io_path(kind, f),

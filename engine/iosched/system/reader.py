@@ -47,7 +47,11 @@ def open_source(root: Path) -> Source:
 
 def read_root(root: Path) -> System:
     """The System a root shows; what it does not show is listed in ``missing``. Raises ProbeError."""
-    src = open_source(root)
+    return read_source(open_source(root), str(root))
+
+
+def read_source(src: Source, name: str) -> System:
+    """The System a source shows; ``name`` says where it came from."""
     host, missing = read_host(src)
     devices, gaps = read_devices(src)
     sysctls, sysctl_gaps = read_writeback(src)
@@ -63,7 +67,7 @@ def read_root(root: Path) -> System:
         mounts=mounts,
         tuners=tuners,
         missing=tuple(missing),
-        source=str(root),
+        source=name,
     )
 
 
