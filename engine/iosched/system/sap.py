@@ -37,8 +37,7 @@ def read_saptune(src: Source) -> tuple[list[Tuner], list[str]]:
         sheet = src.first(path.format(note) for path in NOTE_SHEETS)
         if sheet is None:
             missing.append(f"saptune note {note} (its sheet)")
-            continue
-        found = _note_settings(parse_ini(sheet[1]))
+        found = _note_settings(parse_ini(sheet[1])) if sheet else {}
         override = src.text(f"etc/saptune/override/{note}")
         if override is not None:
             for name, value in _note_settings(parse_ini(override), keep_empty=True).items():
