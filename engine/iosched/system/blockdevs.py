@@ -177,10 +177,10 @@ def _saved_layers(src: Source) -> Iterator[dict[str, Facts]]:
     maps = {**listings.dmsetup_long(src.command("dmsetup info") or ""),
             **listings.dmsetup_columns(src.command("dmsetup info -c") or "")}  # fmt: skip
     aliases = _aliases(numbers, pairs, tables, udev, maps)
+    yield {name: _from_udev(props) for name, props in udev.items()}  # ID_SERIAL before lsblk's SERIAL
     yield _from_lsblk_pairs(pairs)
     for rows in tables:
         yield _from_lsblk_table(rows, aliases)
-    yield {name: _from_udev(props) for name, props in udev.items()}
     yield {dm: {"dm_name": name, **({"dm_uuid": uuid} if uuid else {})} for dm, (name, uuid) in maps.items()}
     yield {name: {"devno": devno, "size_bytes": size} for name, (devno, size) in numbers.items()}
     for command, text in src.commands("ls"):
