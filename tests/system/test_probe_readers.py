@@ -217,3 +217,20 @@ def test_lsblk_pairs_and_udev_export() -> None:
     records = udev_records("P: /devices/x/block/sda\nN: sda\nE: ID_SERIAL=abc\n\nP: /devices/x/net/eth0\n"
                            "E: SUBSYSTEM=net\nE: INTERFACE=eth0\n")  # fmt: skip
     assert records == {"sda": {"ID_SERIAL": "abc"}}
+
+
+def test_saptune_notes_with_overrides_and_sapconf(tmp_path: Path) -> None:
+    tree(tmp_path, {
+        "etc/sysconfig/saptune": 'TUNE_FOR_NOTES="1980196"\nNOTE_APPLY_ORDER="2578899 1980196"\nSAPTUNE_VERSION="3"\n',
+        "var/lib/saptune/working/notes/2578899": "[block]\nIO_SCHEDULER=noop, none\nNRREQ=\n[sysctl]\n"
+                                                 "vm.dirty_bytes=629145600\n[sysctl:csp=azure]\nvm.swappiness=1\n",
+        "etc/saptune/override/2578899": "[block]\nIO_SCHEDULER=mq-deadline\n[sysctl]\nvm.dirty_bytes=\n",
+        "etc/sysconfig/sapconf": 'IO_SCHEDULER="noop none"\nDIRTY_BYTES=629145600\nDIRTY_BG_BYTES=\n',
+    })  # fmt: skip
+    system = read_root(tmp_path)
+    assert [(t.kind, t.name, t.settings, t.active) for t in system.tuners] == [
+        ("saptune", "note 2578899", {"scheduler": "mq-deadline"}, True),
+        ("saptune", "note 1980196", {}, True),
+        ("sapconf", "/etc/sysconfig/sapconf", {"scheduler": "noop none", "vm.dirty_bytes": "629145600"}, True),
+    ]
+    assert "saptune note 1980196 (its sheet)" in system.missing

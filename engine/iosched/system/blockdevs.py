@@ -169,10 +169,10 @@ def parse_scheduler(line: str) -> tuple[tuple[str, ...], str | None] | None:
 def _saved_layers(src: Source) -> Iterator[dict[str, Facts]]:
     """What captures save about block devices besides sysfs, the most specific first."""
     numbers = listings.partitions(src.text("proc/partitions") or "")
-    pairs = [row for _, text in src.commands("lsblk -O -P") for row in listings.lsblk_pairs(text)]
-    tables = [listings.lsblk_table(text) for _, text in src.commands("lsblk") if not _is_pairs(text)]
+    pairs = [row for text in src.outputs("lsblk -O -P") for row in listings.lsblk_pairs(text)]
+    tables = [listings.lsblk_table(text) for text in src.outputs("lsblk") if not _is_pairs(text)]
     udev: dict[str, dict[str, str]] = {}
-    for _, text in [*src.commands("udevadm info -e"), *src.commands("udevadm info /dev/")]:
+    for text in [*src.outputs("udevadm info -e"), *src.outputs("udevadm info /dev/")]:
         udev.update(listings.udev_records(text))
     maps = {**listings.dmsetup_long(src.command("dmsetup info") or ""),
             **listings.dmsetup_columns(src.command("dmsetup info -c") or "")}  # fmt: skip
@@ -183,8 +183,9 @@ def _saved_layers(src: Source) -> Iterator[dict[str, Facts]]:
         yield _from_lsblk_table(rows, aliases)
     yield {dm: {"dm_name": name, **({"dm_uuid": uuid} if uuid else {})} for dm, (name, uuid) in maps.items()}
     yield {name: {"devno": devno, "size_bytes": size} for name, (devno, size) in numbers.items()}
-    for command, text in src.commands("ls"):
+    for command in src.command_names("ls "):
         if command.rstrip("/").endswith(("/sys/block", ".sys.block")):
+            text = src.command(command) or ""
             yield {name: {"link": target} for name, target in listings.block_links(text).items()}
 
 

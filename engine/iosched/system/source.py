@@ -71,9 +71,16 @@ class Source:
         """The saved output of ``command`` (sosreport, supportconfig), or None."""
         return None
 
-    def commands(self, prefix: str) -> Iterator[tuple[str, str]]:
-        """Saved outputs of every command that starts with ``prefix``: (command key, output)."""
-        return iter(())
+    def command_names(self, prefix: str) -> list[str]:
+        """Keys of the saved commands that start with ``prefix``; ``command(key)`` reads one."""
+        return []
+
+    def outputs(self, prefix: str) -> Iterator[str]:
+        """The saved outputs of the commands that start with ``prefix``."""
+        for key in self.command_names(prefix):
+            text = self.command(key)
+            if text is not None:
+                yield text
 
     def value(self, rel: str) -> str | None:
         """A one-value file (sysfs, procfs): its stripped text, or None when absent, empty or too long."""
@@ -188,13 +195,9 @@ class TreeSource(Source):
         path = self._sos_index().get(mangle(command))
         return self.text(path) if path else None
 
-    def commands(self, prefix: str) -> Iterator[tuple[str, str]]:
+    def command_names(self, prefix: str) -> list[str]:
         key = mangle(prefix)
-        for name, path in sorted(self._sos_index().items()):
-            if name.startswith(key):
-                text = self.text(path)
-                if text is not None:
-                    yield name, text
+        return sorted(name for name in self._sos_index() if name.startswith(key))
 
 
 class TextSource(Source):
@@ -203,7 +206,7 @@ class TextSource(Source):
     def __init__(self, files: dict[str, str], outputs: dict[str, str]) -> None:
         super().__init__()
         self.files = {path.strip("/"): clean(text) for path, text in files.items()}
-        self.outputs = {normalize_command(cmd): clean(text) for cmd, text in outputs.items()}
+        self.saved = {normalize_command(cmd): clean(text) for cmd, text in outputs.items()}
 
     def text(self, rel: str, limit: int = MAX_BYTES) -> str | None:
         return self.files.get(rel.strip("/"))
@@ -217,13 +220,11 @@ class TextSource(Source):
         return any(p.startswith(prefix) for p in self.files)
 
     def command(self, command: str) -> str | None:
-        return self.outputs.get(normalize_command(command))
+        return self.saved.get(normalize_command(command))
 
-    def commands(self, prefix: str) -> Iterator[tuple[str, str]]:
+    def command_names(self, prefix: str) -> list[str]:
         key = normalize_command(prefix)
-        for cmd, text in sorted(self.outputs.items()):
-            if cmd.startswith(key):
-                yield cmd, text
+        return sorted(cmd for cmd in self.saved if cmd.startswith(key))
 
 
 def _read_bounded(fd: int, limit: int) -> bytes | None:
