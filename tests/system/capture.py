@@ -29,8 +29,8 @@ class RecordingSource(TreeSource):
         self.dirs: dict[str, list[str]] = {}
         self.links: dict[str, str] = {}
 
-    def text(self, rel: str, limit: int = MAX_BYTES) -> str | None:
-        text = super().text(rel, limit)
+    def text(self, rel: str, limit: int = MAX_BYTES, head: bool = False) -> str | None:
+        text = super().text(rel, limit, head)
         if text is not None:
             self.files[rel.strip("/")] = text
         return text

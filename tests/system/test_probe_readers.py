@@ -189,6 +189,14 @@ def test_fifos_devices_huge_and_binary_files_are_refused(tmp_path: Path) -> None
                            "etc/os-release: binary"]  # fmt: skip
 
 
+def test_a_long_cpuinfo_is_read_from_its_head(tmp_path: Path) -> None:
+    processor = "processor\t: {}\nflags\t\t: fpu vme hypervisor\n\n"
+    tree(tmp_path, {"proc/cpuinfo": "".join(processor.format(n) for n in range(40_000))})
+    assert (tmp_path / "proc/cpuinfo").stat().st_size > MAX_BYTES
+    system = read_root(tmp_path)
+    assert system.host.virtualization == "vm-other" and not any("cpuinfo" in m for m in system.missing)
+
+
 def test_control_characters_never_leave_the_source(tmp_path: Path) -> None:
     tree(tmp_path, {"etc/os-release": 'ID=debian\nPRETTY_NAME="Evil \x1b[2J\x07\x9b31m name"\r\n'})
     system = read_root(tmp_path)

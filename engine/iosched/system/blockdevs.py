@@ -99,9 +99,7 @@ def _from_sysfs(src: Source, base: str) -> Facts:
             src.refuse(f"{base}/queue/scheduler", "not a scheduler list")
         else:
             f["schedulers"], f["scheduler"] = parsed
-    for key, attr in (("rotational", "rotational"), ("zoned", "zoned"), ("write_cache", "write_cache")):
-        if attr in queue:
-            f[key] = queue[attr]
+    f.update({key: queue[key] for key in ("rotational", "zoned", "write_cache") if key in queue})
     if src.isdir(f"{base}/mq"):
         f["mq"] = True
         f["nr_hw_queues"] = sum(1 for entry in src.listdir(f"{base}/mq") if entry.isdigit())

@@ -52,8 +52,11 @@ class Source:
         if len(self.refused) < MAX_REFUSED:
             self.refused.append(f"{what}: {why}")
 
-    def text(self, rel: str, limit: int = MAX_BYTES) -> str | None:
-        """A file's text, or None when it is absent or refused (longer than ``limit`` bytes, binary ...)."""
+    def text(self, rel: str, limit: int = MAX_BYTES, head: bool = False) -> str | None:
+        """A file's text, or None when it is absent or refused (binary, longer than ``limit`` bytes ...).
+
+        With ``head``, a longer file gives its first ``limit`` bytes instead (whole lines only).
+        """
         raise NotImplementedError
 
     def listdir(self, rel: str) -> list[str]:
@@ -119,7 +122,7 @@ class TreeSource(Source):
         self.refuse(rel, "leads outside the capture")
         return None
 
-    def text(self, rel: str, limit: int = MAX_BYTES) -> str | None:
+    def text(self, rel: str, limit: int = MAX_BYTES, head: bool = False) -> str | None:
         full = self._inside(rel)
         if full is None:
             return None
@@ -143,7 +146,9 @@ class TreeSource(Source):
             return None
         finally:
             os.close(fd)
-        if data is None:
+        if len(data) > limit and head:
+            data = data[: data.rfind(b"\n", 0, limit) + 1]
+        elif len(data) > limit:
             self.refuse(rel, f"larger than {limit // 1024} KiB")
             return None
         if b"\0" in data:
@@ -208,7 +213,7 @@ class TextSource(Source):
         self.files = {path.strip("/"): clean(text) for path, text in files.items()}
         self.saved = {normalize_command(cmd): clean(text) for cmd, text in outputs.items()}
 
-    def text(self, rel: str, limit: int = MAX_BYTES) -> str | None:
+    def text(self, rel: str, limit: int = MAX_BYTES, head: bool = False) -> str | None:
         return self.files.get(rel.strip("/"))
 
     def listdir(self, rel: str) -> list[str]:
@@ -227,8 +232,8 @@ class TextSource(Source):
         return sorted(cmd for cmd in self.saved if cmd.startswith(key))
 
 
-def _read_bounded(fd: int, limit: int) -> bytes | None:
-    """Up to ``limit`` bytes from ``fd``; None when there is more."""
+def _read_bounded(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` + 1 bytes from ``fd``: one byte more than allowed says the file is longer."""
     chunks, size = [], 0
     while size <= limit:
         chunk = os.read(fd, min(65536, limit + 1 - size))
@@ -236,4 +241,4 @@ def _read_bounded(fd: int, limit: int) -> bytes | None:
             break
         chunks.append(chunk)
         size += len(chunk)
-    return None if size > limit else b"".join(chunks)
+    return b"".join(chunks)

@@ -25,6 +25,7 @@ LSCPU_VENDORS = (("KVM", "kvm"), ("VMware", "vmware"), ("Microsoft", "microsoft"
                  ("Oracle", "oracle"), ("Parallels", "parallels"), ("bhyve", "bhyve"))  # fmt: skip
 CLOCKSOURCES = (("kvm-clock", "kvm"), ("hyperv_clocksource", "microsoft"), ("xen", "xen"))
 CLOCKSOURCE_FILE = "sys/devices/system/clocksource/clocksource0/available_clocksource"
+CPUINFO_HEAD = 64 * 1024
 CONTAINERS = frozenset({"docker", "podman", "lxc", "lxc-libvirt", "systemd-nspawn", "openvz", "rkt", "wsl", "proot"})
 
 
@@ -98,7 +99,7 @@ def _clocksource(src: Source) -> str | None:
 
 def _cpu_flag(src: Source) -> str | None:
     """x86 only: ``flags`` lines exist; ``hypervisor`` among them means a VM of some kind."""
-    text = src.text("proc/cpuinfo")
+    text = src.text("proc/cpuinfo", limit=CPUINFO_HEAD, head=True)  # the first processor is enough
     flags = re.search(r"^flags\s*:(.*)$", text or "", re.MULTILINE)
     if flags is None:
         return None
