@@ -47,6 +47,10 @@ class Device:
     wwn: str | None = None
     dm_uuid: str | None = None
     """``dm/uuid`` of a device-mapper device: ``mpath-...`` is multipath, ``LVM-...`` LVM, ``CRYPT-...`` dm-crypt."""
+    dm_name: str | None = None
+    """``dm/name`` of a device-mapper device (its ``/dev/mapper/`` name)."""
+    parent: str | None = None
+    """The whole disk a partition belongs to."""
     size_bytes: int | None = None
     removable: bool | None = None
     hw: str | None = None

@@ -1,0 +1,383 @@
+"""Block devices of a host: sysfs first, then what a capture saved instead (lsblk, udev, dmsetup, /proc/partitions).
+
+Facts are gathered per device name into a plain dict, the most direct source first; a later source only
+fills what is still unknown. The dicts then become :class:`~iosched.system.model.Device` records.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from iosched.system import listings
+from iosched.system.model import Device, DeviceKind, IoPathSeen
+from iosched.system.source import Source
+
+Facts = dict[str, Any]
+
+LEGACY_ELEVATORS = frozenset({"noop", "deadline", "cfq", "anticipatory"})
+MQ_ELEVATORS = frozenset({"mq-deadline", "kyber", "bfq"})
+ELEVATOR = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+NAMED_KINDS: tuple[tuple[re.Pattern[str], DeviceKind], ...] = tuple(
+    (re.compile(pattern), kind)
+    for pattern, kind in (
+        (r"dm-\d+", "dm"),
+        (r"md\d+|md_d\d+", "md"),
+        (r"loop\d+", "loop"),
+        (r"zram\d+", "zram"),
+        (r"ram\d+", "ram"),
+        (r"nvme\d+(?:c\d+)?n\d+", "nvme"),
+        (r"mmcblk\d+(?:boot\d+|rpmb)?", "mmc"),
+        (r"dasd[a-z]+", "dasd"),
+        (r"vd[a-z]+", "virtio"),
+        (r"sr\d+|scd\d+", "optical"),
+        (r"(?:sd|hd|xvd)[a-z]+|cciss!c\d+d\d+", "disk"),
+    )
+)
+LSBLK_KINDS: dict[str, DeviceKind] = {
+    "part": "partition", "rom": "optical", "loop": "loop", "lvm": "dm", "mpath": "dm", "crypt": "dm", "dm": "dm",
+    "md": "md", "raid0": "md", "raid1": "md", "raid4": "md", "raid5": "md", "raid6": "md", "raid10": "md",
+    "linear": "md",
+}  # fmt: skip
+DM_TYPES = frozenset({"lvm", "mpath", "crypt", "dm"})
+BIO_KINDS = frozenset({"dm", "md", "zram", "ram"})
+
+
+def read_devices(src: Source) -> tuple[tuple[Device, ...], list[str]]:
+    """Every block device the source shows, and what could not be found about them."""
+    facts: dict[str, Facts] = {}
+    for name, base in _sysfs_dirs(src):
+        facts[name] = _from_sysfs(src, base)
+    for layer in _saved_layers(src):
+        for name, found in layer.items():
+            entry = facts.setdefault(name, {})
+            for key, value in found.items():
+                entry.setdefault(key, value)
+    _link_stacks(facts)
+    devices = tuple(_device(name, facts[name]) for name in sorted(facts, key=_natural))
+    missing = [] if devices else ["block devices (sys/block, lsblk)"]
+    for device in devices:
+        gaps = _gaps(device)
+        if gaps:
+            missing.append(f"{device.name}: {', '.join(gaps)}")
+    return devices, missing
+
+
+def _natural(name: str) -> tuple[Any, ...]:
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
+
+
+def _sysfs_dirs(src: Source) -> Iterator[tuple[str, str]]:
+    """(name, sysfs directory) of every whole device and partition."""
+    disks = [n for n in src.listdir("sys/block") if listings.DEVICE_NAME.fullmatch(n)]
+    seen = set()
+    for disk in disks:
+        seen.add(disk)
+        yield disk, f"sys/block/{disk}"
+        for entry in src.listdir(f"sys/block/{disk}"):
+            if entry.startswith(disk) and entry != disk and src.text(f"sys/block/{disk}/{entry}/partition"):
+                seen.add(entry)
+                yield entry, f"sys/block/{disk}/{entry}"
+    for name in src.listdir("sys/class/block"):
+        if name not in seen and listings.DEVICE_NAME.fullmatch(name):
+            yield name, f"sys/class/block/{name}"
+
+
+def _from_sysfs(src: Source, base: str) -> Facts:
+    f: Facts = {}
+    if src.text(f"{base}/partition") is not None:
+        parent = base.split("/")[-2]
+        f["parent"] = parent if parent != "block" else _parent_by_link(src, base)
+    queue = _attributes(src, f"{base}/queue")
+    if queue:
+        f["queue"] = queue
+        f["iosched"] = _attributes(src, f"{base}/queue/iosched")
+    if "scheduler" in queue:
+        parsed = parse_scheduler(queue["scheduler"])
+        if parsed is None:
+            src.refuse(f"{base}/queue/scheduler", "not a scheduler list")
+        else:
+            f["schedulers"], f["scheduler"] = parsed
+    f.update({key: queue[key] for key in ("rotational", "zoned", "write_cache") if key in queue})
+    if src.isdir(f"{base}/mq"):
+        f["mq"] = True
+        f["nr_hw_queues"] = sum(1 for entry in src.listdir(f"{base}/mq") if entry.isdigit())
+    for rel in ("holders", "slaves"):
+        if src.isdir(f"{base}/{rel}"):
+            f[rel] = tuple(src.listdir(f"{base}/{rel}"))
+    simple = {
+        "devno": "dev", "size": "size", "removable": "removable", "vendor": "device/vendor",
+        "model": "device/model", "dm_uuid": "dm/uuid", "dm_name": "dm/name", "scsi_type": "device/type",
+    }  # fmt: skip
+    for key, rel in simple.items():
+        value = src.value(f"{base}/{rel}")
+        if value is not None:
+            f[key] = value
+    f["sysfs"] = "devno" in f or "size" in f
+    udev = _from_udev(_udev_database(src, f.get("devno")))
+    if udev.get("serial"):  # ID_SERIAL is what udev rules match on; it wins over the sysfs serial
+        f["serial"] = udev["serial"]
+    for key, rels in (("serial", ("serial", "device/serial")), ("wwn", ("wwid", "device/wwid"))):
+        value = next((v for v in (src.value(f"{base}/{r}") for r in rels) if v), None)
+        if value:
+            f.setdefault(key, value)
+    for key, value in udev.items():
+        f.setdefault(key, value)
+    return f
+
+
+def _udev_database(src: Source, devno: str | None) -> dict[str, str]:
+    """The udev database entry of a device (``run/udev/data/bMAJ:MIN``), or {}."""
+    if devno is None or not re.fullmatch(r"\d+:\d+", devno):
+        return {}
+    return listings.udev_properties(src.text(f"run/udev/data/b{devno}") or "")
+
+
+def _parent_by_link(src: Source, base: str) -> str | None:
+    target = src.link(base)
+    parts = target.rstrip("/").split("/") if target else []
+    return parts[-2] if len(parts) >= 2 and listings.DEVICE_NAME.fullmatch(parts[-2]) else None
+
+
+def _attributes(src: Source, directory: str) -> dict[str, str]:
+    values = {}
+    for name in src.listdir(directory):
+        value = src.value(f"{directory}/{name}")
+        if value is not None:
+            values[name] = value
+    return values
+
+
+def parse_scheduler(line: str) -> tuple[tuple[str, ...], str | None] | None:
+    """``[mq-deadline] none`` -> (("mq-deadline", "none"), "mq-deadline"); ``none`` alone -> ((), None).
+
+    None when the line is not a list of elevator names with at most one marked active.
+    """
+    words = line.split()
+    names = tuple(w.strip("[]") for w in words)
+    active = [w.strip("[]") for w in words if w.startswith("[") and w.endswith("]")]
+    if not words or len(active) > 1 or not all(ELEVATOR.fullmatch(n) for n in names):
+        return None
+    if names == ("none",) and not active:
+        return (), None
+    return names, (active[0] if active else None)
+
+
+def _saved_layers(src: Source) -> Iterator[dict[str, Facts]]:
+    """What captures save about block devices besides sysfs, the most specific first."""
+    numbers = listings.partitions(src.text("proc/partitions") or "")
+    pairs = [row for text in src.outputs("lsblk -O -P") for row in listings.lsblk_pairs(text)]
+    tables = [listings.lsblk_table(text) for text in src.outputs("lsblk") if not _is_pairs(text)]
+    udev: dict[str, dict[str, str]] = {}
+    for text in [*src.outputs("udevadm info -e"), *src.outputs("udevadm info /dev/")]:
+        udev.update(listings.udev_records(text))
+    maps = {**listings.dmsetup_long(src.command("dmsetup info") or ""),
+            **listings.dmsetup_columns(src.command("dmsetup info -c") or "")}  # fmt: skip
+    aliases = _aliases(numbers, pairs, tables, udev, maps)
+    yield {name: _from_udev(props) for name, props in udev.items()}  # ID_SERIAL before lsblk's SERIAL
+    yield _from_lsblk_pairs(pairs)
+    for rows in tables:
+        yield _from_lsblk_table(rows, aliases)
+    yield {dm: {"dm_name": name, **({"dm_uuid": uuid} if uuid else {})} for dm, (name, uuid) in maps.items()}
+    yield {name: {"devno": devno, "size_bytes": size} for name, (devno, size) in numbers.items()}
+    for command in src.command_names("ls "):
+        if command.rstrip("/").endswith(("/sys/block", ".sys.block")):
+            text = src.command(command) or ""
+            yield {name: {"link": target} for name, target in listings.block_links(text).items()}
+
+
+def _is_pairs(text: str) -> bool:
+    return '="' in text.split("\n", 1)[0]
+
+
+def _aliases(
+    numbers: dict[str, tuple[str, int]],
+    pairs: list[dict[str, str]],
+    tables: list[list[listings.LsblkRow]],
+    udev: dict[str, dict[str, str]],
+    maps: dict[str, tuple[str, str]],
+) -> dict[str, str]:
+    """Names tools print (``rhel-root``, a multipath WWID) -> kernel names (``dm-0``)."""
+    by_number = {devno: name for name, (devno, _) in numbers.items()}
+    aliases = {name: dm for dm, (name, _) in maps.items()}
+    aliases.update({props["DM_NAME"]: name for name, props in udev.items() if props.get("DM_NAME")})
+    aliases.update({row["NAME"]: row["KNAME"] for row in pairs if row.get("NAME") and row.get("KNAME")})
+    for rows in tables:
+        for row in rows:
+            cells = row.cells
+            devno = cells.get("MAJ:MIN", "").replace(" ", "")
+            if listings.DEVICE_NAME.fullmatch(cells.get("KNAME", "")):
+                aliases[cells["NAME"]] = cells["KNAME"]
+            elif devno in by_number:
+                aliases[cells["NAME"]] = by_number[devno]
+            elif cells.get("TYPE") in DM_TYPES and re.fullmatch(r"\d+:\d+", devno):
+                aliases[cells["NAME"]] = f"dm-{devno.split(':')[1]}"
+    return {name: kname for name, kname in aliases.items() if listings.DEVICE_NAME.fullmatch(kname)}
+
+
+def _from_lsblk_pairs(rows: list[dict[str, str]]) -> dict[str, Facts]:
+    found: dict[str, Facts] = {}
+    for row in rows:
+        name = row.get("KNAME", "")
+        if not listings.DEVICE_NAME.fullmatch(name):
+            continue
+        f = found.setdefault(name, {})
+        _lsblk_cells(f, row)
+        parent = row.get("PKNAME", "")
+        if listings.DEVICE_NAME.fullmatch(parent):
+            _relate(found, name, parent, row.get("TYPE"))
+    return found
+
+
+def _from_lsblk_table(rows: list[listings.LsblkRow], aliases: dict[str, str]) -> dict[str, Facts]:
+    found: dict[str, Facts] = {}
+    for row in rows:
+        _lsblk_cells(found.setdefault(aliases.get(row.cells["NAME"], row.cells["NAME"]), {}), row.cells)
+    for child, parent in listings.parents(rows):
+        kid, mother = (aliases.get(r.cells["NAME"], r.cells["NAME"]) for r in (child, parent))
+        _relate(found, kid, mother, child.cells.get("TYPE"))
+    return found
+
+
+def _lsblk_cells(f: Facts, cells: dict[str, str]) -> None:
+    mapping = {"TYPE": "type", "ROTA": "rotational", "MODEL": "model", "VENDOR": "vendor", "SERIAL": "serial",
+               "WWN": "wwn", "RM": "removable", "ZONED": "zoned"}  # fmt: skip
+    for column, key in mapping.items():
+        if cells.get(column):
+            f.setdefault(key, cells[column].strip())
+    if cells.get("SCHED") and ELEVATOR.fullmatch(cells["SCHED"]):
+        f.setdefault("scheduler", cells["SCHED"])
+    if cells.get("TYPE") in DM_TYPES and cells.get("NAME"):
+        f.setdefault("dm_name", cells["NAME"])
+
+
+def _relate(found: dict[str, Facts], child: str, parent: str, kind: str | None) -> None:
+    """Record ``child`` on ``parent``: a partition (lsblk type ``part``, or named after its disk) or a holder."""
+    partition = kind == "part" if kind else bool(re.fullmatch(re.escape(parent) + r"p?\d+", child))
+    if partition and not child.startswith("dm-"):
+        found.setdefault(child, {}).setdefault("parent", parent)
+        return
+    slaves = found.setdefault(child, {}).setdefault("slaves_seen", [])
+    holders = found.setdefault(parent, {}).setdefault("holders_seen", [])
+    if parent not in slaves:
+        slaves.append(parent)
+    if child not in holders:
+        holders.append(child)
+
+
+def _from_udev(props: dict[str, str]) -> Facts:
+    f: Facts = {}
+    pairs = (("serial", "ID_SERIAL"), ("wwn", "ID_WWN_WITH_EXTENSION"), ("wwn", "ID_WWN"),
+             ("vendor", "ID_VENDOR_ENC"), ("vendor", "ID_VENDOR"), ("model", "ID_MODEL_ENC"), ("model", "ID_MODEL"),
+             ("dm_uuid", "DM_UUID"), ("dm_name", "DM_NAME"))  # fmt: skip
+    for key, prop in pairs:
+        value = listings.unescape(props.get(prop, "")).strip()
+        if value:
+            f.setdefault(key, value)
+    if props.get("DEVTYPE") == "partition":
+        f["type"] = "part"
+    return f
+
+
+def _link_stacks(facts: dict[str, Facts]) -> None:
+    """Holders and slaves from sysfs when it had them, else from the relations other listings showed."""
+    for f in facts.values():
+        for rel in ("holders", "slaves"):
+            seen = f.pop(f"{rel}_seen", None)
+            if rel not in f and seen:
+                f[rel] = tuple(sorted(seen, key=_natural))
+
+
+def _device(name: str, f: Facts) -> Device:
+    kind = _kind(name, f)
+    own_queue = kind != "partition"  # a partition has no request queue; lsblk shows its disk's
+    schedulers = tuple(f.get("schedulers", ())) if own_queue else ()
+    scheduler = f.get("scheduler") if own_queue else None
+    return Device(
+        name=name,
+        kind=kind,
+        rotational=_flag(f.get("rotational")) if own_queue else None,
+        scheduler=scheduler,
+        schedulers=schedulers,
+        io_path=_io_path(kind, f),
+        zoned=_word(f.get("zoned"), ("none", "host-aware", "host-managed")),
+        write_cache=_word(f.get("write_cache"), ("write back", "write through")),
+        nr_hw_queues=f.get("nr_hw_queues"),
+        queue=dict(f.get("queue", {})),
+        iosched=dict(f.get("iosched", {})),
+        holders=tuple(f.get("holders", ())),
+        slaves=tuple(f.get("slaves", ())),
+        model=_text(f.get("model")),
+        vendor=_text(f.get("vendor")),
+        serial=_text(f.get("serial")),
+        wwn=_text(f.get("wwn")),
+        dm_uuid=_text(f.get("dm_uuid")),
+        dm_name=_text(f.get("dm_name")),
+        parent=f.get("parent") if kind == "partition" else None,
+        size_bytes=_size(f),
+        removable=_flag(f.get("removable")),
+    )
+
+
+def _kind(name: str, f: Facts) -> DeviceKind:
+    if name.startswith("dm-") or f.get("dm_uuid"):
+        return "dm"
+    if f.get("parent") or f.get("type") == "part":
+        return "partition"
+    if f.get("type") in LSBLK_KINDS:
+        return LSBLK_KINDS[f["type"]]
+    if f.get("scsi_type") == "5":
+        return "optical"
+    return next((kind for pattern, kind in NAMED_KINDS if pattern.fullmatch(name)), "other")
+
+
+def _io_path(kind: DeviceKind, f: Facts) -> IoPathSeen | None:
+    """blk-mq when an ``mq/`` directory exists; else what the elevators on offer imply; bio without an elevator."""
+    if kind == "partition":
+        return None
+    if f.get("mq"):
+        return "blk-mq"
+    offered = set(f.get("schedulers", ())) | ({f["scheduler"]} if f.get("scheduler") else set())
+    if offered & LEGACY_ELEVATORS:
+        return "legacy"
+    if offered & MQ_ELEVATORS or "none" in offered:
+        return "blk-mq"
+    listed_none = "schedulers" in f and not f["schedulers"]
+    no_file = "queue" in f and "scheduler" not in f["queue"]
+    if (listed_none or no_file) and (f.get("sysfs") or kind in BIO_KINDS):
+        return "bio"
+    return None
+
+
+def _gaps(device: Device) -> list[str]:
+    if device.kind == "partition":
+        return []
+    gaps = []
+    if device.io_path is None:
+        gaps.append("I/O path")
+    if device.scheduler is None and device.io_path in (None, "blk-mq", "legacy"):
+        gaps.append("active scheduler")
+    if device.rotational is None:
+        gaps.append("rotational")
+    return gaps
+
+
+def _flag(value: Any) -> bool | None:
+    return {"0": False, "1": True}.get(str(value).strip()) if value is not None else None
+
+
+def _word(value: Any, allowed: tuple[str, ...]) -> str | None:
+    return value if value in allowed else None
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return str(value).strip()[:256] or None
+
+
+def _size(f: Facts) -> int | None:
+    if str(f.get("size", "")).isdigit():
+        return int(f["size"]) * 512
+    return f.get("size_bytes")

@@ -1,0 +1,35 @@
+"""Mounted file systems, from ``/proc/mounts`` as the kernel prints it."""
+
+from __future__ import annotations
+
+import re
+
+from iosched.system.model import Mount
+from iosched.system.source import Source
+
+MOUNT_FILES = ("proc/mounts", "proc/self/mounts", "etc/mtab")
+MAX_MOUNTS = 10_000
+_OCTAL = re.compile(r"\\([0-7]{3})")
+
+
+def parse_mounts(text: str) -> tuple[Mount, ...]:
+    """``device mountpoint fstype options dump pass`` lines; ``\\040``-style escapes decoded."""
+    mounts = []
+    for line in text.splitlines()[:MAX_MOUNTS]:
+        fields = line.split()
+        if len(fields) < 4 or not fields[1].startswith("/"):
+            continue
+        device, mountpoint, fstype, options = (_unescape(f) for f in fields[:4])
+        mounts.append(Mount(device, mountpoint, fstype, tuple(o for o in options.split(",") if o)))
+    return tuple(mounts)
+
+
+def read_mounts(src: Source) -> tuple[tuple[Mount, ...], list[str]]:
+    found = src.first(MOUNT_FILES)
+    if found is None:
+        return (), ["mounts (proc/mounts)"]
+    return parse_mounts(found[1]), []
+
+
+def _unescape(text: str) -> str:
+    return _OCTAL.sub(lambda m: chr(int(m.group(1), 8)), text)

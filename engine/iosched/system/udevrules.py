@@ -1,0 +1,74 @@
+"""udev rules that write block queue attributes: ``ATTR{queue/scheduler}="..."`` and ``echo ... > .../queue/...``.
+
+The directories are searched as udev does (udev(7)): a file in /etc/udev/rules.d replaces a same-named one in
+/run, /usr/local/lib, /usr/lib or /lib, and a file that is empty or a link to /dev/null masks it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from iosched.system import settings
+from iosched.system.model import Tuner
+from iosched.system.source import Source
+
+RULE_DIRS = ("etc/udev/rules.d", "run/udev/rules.d", "usr/local/lib/udev/rules.d", "usr/lib/udev/rules.d",
+             "lib/udev/rules.d")  # fmt: skip
+MAX_FILES = 512
+_TOKEN = re.compile(r'([A-Z_]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|-=|:=|=)\s*"((?:[^"\\]|\\.)*)"')
+_ECHO = re.compile(r"""echo\s+(?:-n\s+)?['"]?([A-Za-z0-9._-]+)['"]?\s*>+\s*['"]?(\S*?queue/[a-z0-9_/]+)""")
+
+
+def effective_rule_files(src: Source) -> list[str]:
+    """Paths of the rule files udev would read, in the order it reads them (by file name)."""
+    chosen: dict[str, str] = {}
+    for directory in RULE_DIRS:
+        for name in src.listdir(directory):
+            if name.endswith(".rules") and name not in chosen and len(chosen) < MAX_FILES:
+                chosen[name] = f"{directory}/{name}"
+    return [chosen[name] for name in sorted(chosen) if src.link(chosen[name]) != "/dev/null"]
+
+
+def logical_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(first line number, rule) with backslash continuations joined; comments and blanks skipped."""
+    pending, start = "", 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not pending and (not line or line.startswith("#")):
+            continue
+        if not pending:
+            start = number
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        yield start, pending + line
+        pending = ""
+    if pending:
+        yield start, pending
+
+
+def rule_settings(rule: str) -> dict[str, str]:
+    """The queue settings one rule assigns (matches such as ``ATTR{queue/rotational}=="0"`` are not settings)."""
+    found = {}
+    for key, attr, op, value in _TOKEN.findall(rule):
+        if key == "ATTR" and op in ("=", ":="):
+            name = settings.queue_setting(attr)
+            if name:
+                found[name] = settings.value(value)
+        elif key == "RUN" and op in ("=", "+="):
+            for echoed, path in _ECHO.findall(value):
+                name = settings.queue_setting(path)
+                if name:
+                    found[name] = echoed
+    return found
+
+
+def read_udev_tuners(src: Source) -> list[Tuner]:
+    tuners = []
+    for path in effective_rule_files(src):
+        for number, rule in logical_lines(src.text(path) or ""):
+            found = rule_settings(rule)
+            if found:
+                tuners.append(Tuner(kind="udev", name=f"/{path}:{number}", settings=found))
+    return tuners
