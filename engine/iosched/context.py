@@ -246,9 +246,6 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         assumed.append(Assumption(fact="device", value=device, text=f"an example {hardware.title} name; pass --device"))
     if ctx.io_path is not None:
         io_path = _choice("I/O path", ctx.io_path, IO_PATHS)
-        natural, why = _io_path(kb, hardware, cls, kernel, distro)
-        if cls is not None and not cls.scsi and io_path != natural:
-            raise ContextError(f"{device} is a {cls.title}: on kernel {kernel} it is {natural}, not {io_path} ({why})")
     else:
         io_path, why = _io_path(kb, hardware, cls, kernel, distro)
         sources = tuple(cls.sources if cls is not None else hardware.sources)

@@ -7,6 +7,7 @@ already has is reported as unchanged, never "changed" to itself.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from iosched import __version__
@@ -167,7 +168,7 @@ def _explained(rules: list[Rule], entity: Any) -> dict[str, Any]:
     }
 
 
-def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule]) -> Step | Unchanged:
+def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: Mapping[str, str]) -> Step | Unchanged:
     kind = step_kind_of(kb, target)
     assert kind is not None
     step_kind = STEP_KINDS[kind]
@@ -187,21 +188,20 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule]) -> St
         entity = kb.get(target)
         setting = kb.setting(target)
         assert setting is not None
-        previous = _fmt(_scoped_default(setting, r))
+        previous = now.get(target) or _fmt(_scoped_default(setting, r))
         where = f" of {r.device}" if device else ""
         name = target.removeprefix("queue.")
         title = f"Set {name}{where} to {shown}" + (f" {setting.unit}" if setting.unit not in ("name", "enum") else "")
-    if previous is not None and previous == shown:
-        return Unchanged(target=target, value=shown, because=tuple(x.id for x in rules))
     persist = step_kind.persist_methods[0]
     if kind == "boot-parameter" and r.facts.get("hw.dasd"):
         persist = "zipl"
     alternatives = _cmdline_alternative(kb, r, shown) if kind == "scheduler" else ()
-    return Step(
+    step = Step(
         kind=kind, target=target, value=shown, title=title, device=device, previous=previous,
         persist_method=persist, mountpoint=r.context.mountpoint if kind == "mount-option" else None,
         alternatives=alternatives, **_explained(rules, entity),
     )  # fmt: skip
+    return Unchanged(step=step) if previous is not None and previous == shown else step
 
 
 def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:
@@ -281,8 +281,12 @@ def udev_match(r: Resolved) -> str:
     return udev.match(r.device, serial=r.context.serial, wwn=r.context.wwn)
 
 
-def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None) -> Plan:
-    """The plan for ``ctx`` (and the user's measurements); raises ContextError for input the KB cannot resolve."""
+def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None, current: Mapping[str, str] | None = None) -> Plan:
+    """The plan for ``ctx``; raises ContextError for input the KB cannot resolve.
+
+    ``evidence`` is what the user's measurements say; ``current`` what the device and host have now, as read
+    (setting name -> value), which then replaces the KB's defaults as every step's previous value.
+    """
     r = resolve(kb, ctx)
     facts = dict(r.facts)
     if evidence is not None and evidence.best is not None:
@@ -290,10 +294,13 @@ def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None) -> Plan:
     fired = [rule for rule in sorted(kb.section("rules"), key=lambda x: x.id) if rule.when.evaluate(facts)]
     r = Resolved.build({**dict(r.fields()), "facts": facts})
     chosen, overridden = _settle(kb, r, fired)
-    built = [_step(kb, r, target, value, rules) for target, (value, rules) in chosen.items()]
+    scheduler = chosen["scheduler"][0] if "scheduler" in chosen else None
+    now = dict(current or {})
+    if scheduler not in (None, r.previous):  # a new elevator starts with its own defaults
+        now = {k: v for k, v in now.items() if k.split(".", 1)[0] not in kb.elevators}
+    built = [_step(kb, r, target, value, rules, now) for target, (value, rules) in chosen.items()]
     steps = sorted((s for s in built if isinstance(s, Step)), key=lambda s: (STEP_ORDER.index(s.kind), s.target))
     unchanged = tuple(u for u in built if isinstance(u, Unchanged))
-    scheduler = chosen["scheduler"][0] if "scheduler" in chosen else None
     assumptions = r.assumptions
     if r.context.scheduler is None and r.previous is not None:
         assumptions += (Assumption(fact="scheduler.now", value=r.previous, text=r.previous_why),)

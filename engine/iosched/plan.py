@@ -62,11 +62,9 @@ class Assumption(Struct):
 
 
 class Unchanged(Struct):
-    """A setting a rule chose that the device already has: said, not done."""
+    """A setting a rule chose that the device already has: said, not done (``step`` is what it would be)."""
 
-    target: str
-    value: str
-    because: tuple[str, ...]
+    step: Step
 
 
 class Plan(Struct):

@@ -73,7 +73,7 @@ def test_a_step_always_changes_something(ctx: Context) -> None:
         assert step.value != step.previous, step
     if plan.scheduler is not None and plan.scheduler == plan.previous_scheduler:
         assert not [s for s in plan.steps if s.kind == "scheduler"]
-        assert any(u.target == "scheduler" for u in plan.unchanged)
+        assert any(u.step.target == "scheduler" for u in plan.unchanged)
 
 
 @PROPS

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from iosched.cli import _observe as observe
 from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
 from iosched.vocab import CACHES, GOALS, IO_PATHS
@@ -39,6 +40,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
     p.add_argument("--results", type=Path, nargs="+", metavar="FILE", help="benchmark results to fold in")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    observe.add_arguments(p)
     p.set_defaults(func=cmd_advise)
 
 
@@ -76,21 +78,38 @@ def _context(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
 
 
-def render(kb, plans, fmt: str, site_url: str | None) -> None:
-    """Write plans in ``fmt``: text on a terminal through rich, the other formats byte-exact."""
+def render(kb, plan, fmt: str, site_url: str | None) -> None:
+    """Write one device's plan in ``fmt``: text on a terminal through rich, the other formats byte-exact."""
     if fmt == "json":
         from iosched.render.plan_json import render as as_json
 
-        write(as_json(kb, plans))
+        write(as_json(kb, plan))
     elif fmt == "sh":
         from iosched.render.plan_shell import render as as_sh
 
-        write(as_sh(kb, plans))
+        write(as_sh(kb, plan))
     else:
         from iosched.render.plan_markdown import render as as_markdown
         from iosched.render.reference import cli_style
 
-        write_markdown(as_markdown(kb, plans, cli_style(site_url)), fmt)
+        write_markdown(as_markdown(kb, plan, cli_style(site_url)), fmt)
+
+
+def render_host(kb, host, fmt: str, site_url: str | None) -> None:
+    """Write a host's plans: JSON {host, plans, skipped}; one sh script; Markdown with a summary table."""
+    if fmt == "json":
+        from iosched.render.plan_json import render_host as as_json
+
+        write(as_json(kb, host))
+    elif fmt == "sh":
+        from iosched.render.plan_shell import render as as_sh
+
+        write(as_sh(kb, host.plans, [(s.device, s.reason) for s in host.skipped]))
+    else:
+        from iosched.render.plan_markdown import render_host as as_markdown
+        from iosched.render.reference import cli_style
+
+        write_markdown(as_markdown(kb, host, cli_style(site_url)), fmt)
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
@@ -105,6 +124,10 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
     ctx = _context(args)
     kb = load_checked(args.kb)
+    if args.probe or args.root:
+        _, host = observe.plan(args, kb, ctx)
+        render_host(kb, host, args.format, args.site_url)
+        return 0
     evidence = None
     if args.results:
         from iosched.cli._results import evidence_from

@@ -7,12 +7,15 @@ the data, so scripts need not rebuild them.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.kb import Kb
 from iosched.persist import files
-from iosched.plan import Plan
+from iosched.plan import SCHEMA_VERSION, Plan
 from iosched.steps import kind_of
+
+if TYPE_CHECKING:
+    from iosched.host import HostPlan
 
 
 def document(kb: Kb, plan: Plan) -> dict[str, Any]:
@@ -31,3 +34,17 @@ def document(kb: Kb, plan: Plan) -> dict[str, Any]:
 
 def render(kb: Kb, plan: Plan) -> str:
     return json.dumps(document(kb, plan), indent=2, ensure_ascii=False) + "\n"
+
+
+def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "host": host.host,
+        "source": host.source,
+        "plans": [{"device": p.device, **document(kb, p)} for p in host.plans],
+        "skipped": [{"device": s.device, "reason": s.reason} for s in host.skipped],
+    }
+
+
+def render_host(kb: Kb, host: HostPlan) -> str:
+    return json.dumps(host_document(kb, host), indent=2, ensure_ascii=False) + "\n"

@@ -7,7 +7,7 @@ title. Links go to the configured public site only; with none configured, ids st
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.kb import Kb
 from iosched.persist import files, sysctld, udev
@@ -15,6 +15,9 @@ from iosched.plan import Notice, Plan, Step
 from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.render.reference import Style, cli_style, ref
 from iosched.steps import kind_of
+
+if TYPE_CHECKING:
+    from iosched.host import HostPlan
 
 _INSTALL = {udev.FILE: (udev.install, udev.remove), sysctld.FILE: (sysctld.install, sysctld.remove)}
 
@@ -73,7 +76,8 @@ def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
 def summary(plan: Plan) -> list[str]:
     """The table a reader sees first: every setting the plan touches, now and recommended."""
     rows = [(s.device or "host", s.target, s.previous or "?", s.value, ", ".join(s.because)) for s in plan.steps]
-    rows += [(plan.device, u.target, u.value, f"{u.value} (already)", ", ".join(u.because)) for u in plan.unchanged]
+    rows += [(u.step.device or "host", u.step.target, u.step.value, f"{u.step.value} (already)",
+              ", ".join(u.step.because)) for u in plan.unchanged]  # fmt: skip
     if not rows:
         return ["No change: no rule applies to this device.", ""]
     lines = ["| device | setting | now | recommended | why |", "|---|---|---|---|---|"]
@@ -132,4 +136,33 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
     lines.append(
         f"_iosched {plan.iosched_version}, KB {plan.kb_version}. Rules fired: {', '.join(plan.fired) or 'none'}._"
     )
+    return "\n".join(lines) + "\n"
+
+
+def render_host(kb: Kb, host: HostPlan, style: Style | None = None) -> str:
+    """Every device of a host: one summary table (device, now, recommended, why), the skipped devices, then
+    each device's plan."""
+    style = style or cli_style()
+    facts = host.host
+    name = facts.get("hostname") or host.source or "host"
+    lines = [f"# iosched plan for {code_span(str(name))}", "",
+             f"Kernel {markdown_text(str(facts.get('kernel') or '?'))}, distribution "
+             f"{markdown_text(str(facts.get('distro') or 'not in the KB'))}, virtualization "
+             f"{markdown_text(str(facts.get('virtualization') or '?'))}.", ""]  # fmt: skip
+    rows = []
+    for plan in host.plans:
+        now = plan.previous_scheduler or "none"
+        wanted = plan.scheduler or now
+        why = ", ".join(plan.scheduler_rules) or "no rule applies"
+        changes = len(plan.steps)
+        rows.append((plan.device, now, wanted if wanted != now else f"{wanted} (already)", why, str(changes)))
+    if rows:
+        lines += ["| device | now | recommended | why | changes |", "|---|---|---|---|---|"]
+        lines += ["| " + " | ".join(markdown_cell(c) for c in row) + " |" for row in rows]
+        lines.append("")
+    if host.skipped:
+        lines += ["**Skipped:**", "", *(f"- {code_span(s.device)}: {markdown_text(one_line(s.reason))}"
+                                      for s in host.skipped), ""]  # fmt: skip
+    for plan in host.plans:
+        lines.append(render(kb, plan, style).replace("## iosched plan for", "## Plan for", 1))
     return "\n".join(lines) + "\n"

@@ -113,8 +113,14 @@ def _apply(step: Step) -> list[str]:
     return [header, *note, *_when_chosen(step, kind_of(step).sh_apply(step))]
 
 
-def render(kb: Kb, plans: Plan | Sequence[Plan]) -> str:
+def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, str]] = ()) -> str:
+    """One script for one plan or for every device of a host (one journal); ``skipped`` (device, reason)
+    is listed in the header."""
     plans = [plans] if isinstance(plans, Plan) else list(plans)
+    if not plans:
+        return "#!/bin/sh\n# iosched: nothing to change\n" + "".join(
+            f"# skipped {sh_comment(d)}: {sh_comment(r)}\n" for d, r in skipped
+        )
     steps, every, recommended = _steps(plans), files(plans), files(plans, _unattended)
     first = plans[0]
     context = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in first.context.items())
@@ -129,6 +135,7 @@ def render(kb: Kb, plans: Plan | Sequence[Plan]) -> str:
                     f"(kernel {sh_comment(plan.kernel)}, {sh_comment(plan.io_path)})")  # fmt: skip
         head += [f"# WARNING {sh_comment(w.id)} ({sh_comment(w.risk or 'advice')}): {sh_comment(w.text)}"
                  for w in plan.warnings]  # fmt: skip
+    head += [f"# skipped {sh_comment(device)}: {sh_comment(reason)}" for device, reason in skipped]
     body = _HELPERS.splitlines()
     body += ["", "# checks: nothing changes if any fails", '[ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"']
     for device in dict.fromkeys(p.device for p in plans if p.steps):

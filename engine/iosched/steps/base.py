@@ -36,6 +36,14 @@ class StepKind:
         """The value an observed system has now; None when it has no such setting."""
         raise NotImplementedError
 
+    def label(self, step: Step) -> str:
+        """The setting's name in verify tables and tuner listings (``queue/read_ahead_kb``, ``vm.dirty_ratio``)."""
+        return step.target
+
+    def tuner_key(self, step: Step) -> str:
+        """The setting as other tuners' files name it (udev ``ATTR{queue/...}``, sysctl.d, TuneD)."""
+        return self.label(step)
+
     # ----------------------------------------------------------------- derived: by hand
 
     def apply(self, step: Step, distro: Any = None) -> str:

@@ -56,6 +56,9 @@ class Tunable(StepKind):
     def path(self, step: Step) -> str:
         return queue_path(step.device, f"iosched/{step.target.split('.', 1)[1]}")
 
+    def tuner_key(self, step: Step) -> str:
+        return f"iosched/{step.target.split('.', 1)[1]}"
+
     def current(self, system: System, step: Step) -> str | None:
         device = system.device(step.device or "")
         elevator, name = step.target.split(".", 1)
@@ -71,6 +74,9 @@ class QueueAttribute(StepKind):
 
     def path(self, step: Step) -> str:
         return queue_path(step.device, step.target.removeprefix("queue."))
+
+    def label(self, step: Step) -> str:
+        return "queue/" + step.target.removeprefix("queue.")
 
     def current(self, system: System, step: Step) -> str | None:
         device = system.device(step.device or "")

@@ -75,6 +75,8 @@ class Tuner:
     settings: dict[str, str] = field(default_factory=dict)
     """Setting names as plans spell them (``scheduler``, ``queue/read_ahead_kb``, ``vm.dirty_ratio``) to values."""
     active: bool = True
+    devices: tuple[str, ...] = ()
+    """Kernel-name globs the tuner is limited to (a udev rule's ``KERNEL==``); empty: every device."""
 
 
 @dataclass(frozen=True)

@@ -70,5 +70,7 @@ def read_udev_tuners(src: Source) -> list[Tuner]:
         for number, rule in logical_lines(src.text(path) or ""):
             found = rule_settings(rule)
             if found:
-                tuners.append(Tuner(kind="udev", name=f"/{path}:{number}", settings=found))
+                kernels = tuple(v for k, _, op, v in _TOKEN.findall(rule) if k == "KERNEL" and op == "==")
+                devices = tuple(g for v in kernels for g in v.split("|") if g)
+                tuners.append(Tuner(kind="udev", name=f"/{path}:{number}", settings=found, devices=devices))
     return tuners

@@ -1,0 +1,47 @@
+"""Reading the host a command plans for: ``--probe`` (this machine) or ``--root DIR`` (a capture), classified
+with the loaded KB. Shared by ``advise`` and ``verify``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from iosched.errors import UsageError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--probe", action="store_true", help="plan every device of this machine, as read from /")
+    where.add_argument(
+        "--root", type=Path, metavar="DIR", help="plan every device of a captured host (tree, sosreport, supportconfig)"
+    )
+
+
+def read(args: argparse.Namespace, kb):
+    """The classified System the arguments name, or None when they name none."""
+    if not (args.probe or args.root):
+        return None
+    from iosched.system.classify import classified
+    from iosched.system.reader import ProbeError, read_root
+
+    try:
+        system = read_root(Path("/") if args.probe else args.root)
+    except ProbeError as exc:
+        raise UsageError(" ".join(str(exc).split())) from None
+    distros = {d.id for d in kb.section("distributions")}
+    return classified(system, distros, {h.id for h in kb.section("hardware")})
+
+
+def plan(args: argparse.Namespace, kb, ctx, evidence=None):
+    """The host plan of the observed system; ``--device`` narrows it to one device, and ``--hw`` with it names
+    that device's preset when classification could not place it (an unusual controller, a test rig)."""
+    from dataclasses import replace
+
+    from iosched.host import plan_host
+
+    system = read(args, kb)
+    if ctx.hw is not None and ctx.device is not None:
+        devices = tuple(replace(d, hw=ctx.hw) if d.name == ctx.device else d for d in system.devices)
+        system = replace(system, devices=devices)
+    only = [ctx.device] if ctx.device else []
+    return system, plan_host(kb, system, ctx, evidence, only=only)

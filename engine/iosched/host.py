@@ -1,0 +1,202 @@
+"""Plans for every device of an observed host, and how the host compares with them.
+
+Pure: it takes a :class:`~iosched.system.model.System` (read from a live root, a capture or Ansible facts),
+already classified (``host.distro`` and each ``device.hw`` filled), and the user's context for what a
+system cannot show (workload, goal, cache). Each device's hardware, path and current values come from what
+was read, never from defaults. Stacks are resolved: a dm-multipath device is planned and its paths left
+alone; md, LVM and dm-crypt have no elevator, so their member disks are planned instead; partitions,
+loop, zram, ram and optical devices are skipped, each with its reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fnmatch import fnmatchcase
+from typing import Any
+
+from iosched.context import Context, ContextError, device_class
+from iosched.engine import advise
+from iosched.evidence import Evidence
+from iosched.grammar import DEVICE, PATH, SERIAL, compiled
+from iosched.kb import Kb
+from iosched.plan import Plan, Step
+from iosched.steps import kind_of
+from iosched.struct import Struct
+from iosched.system.model import Device, System, Tuner
+
+_USER_FIELDS = ("workload", "goal", "cache")
+
+
+class Skipped(Struct):
+    device: str
+    reason: str
+
+
+class HostPlan(Struct):
+    """The plans of one host, what was skipped and why, and where it was read from."""
+
+    host: dict[str, Any]
+    plans: tuple[Plan, ...]
+    skipped: tuple[Skipped, ...]
+    source: str = ""
+
+
+def _multipath(device: Device) -> bool:
+    return (device.dm_uuid or "").startswith("mpath-")
+
+
+def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | None:
+    """Why a device gets no plan of its own, or None when it does."""
+    if device.kind == "partition" or device.parent:
+        return f"a partition: the scheduler belongs to the whole disk {device.parent or 'it is on'}"
+    holders = [devices[h] for h in device.holders if h in devices]
+    if any(_multipath(h) for h in holders):
+        paths = ", ".join(h.name for h in holders if _multipath(h))
+        return f"a path of the multipath device {paths}: the multipath device is planned, its paths are left alone"
+    cls = device_class(kb, device.name)
+    if cls is not None and cls.plan == "skip":
+        return f"{cls.title}, not planned: {cls.note or 'nothing to tune'}"
+    if (device.kind == "dm" and not _multipath(device)) or device.kind == "md" or device.scheduler is None:
+        disks = dict.fromkeys(_disks_under(device, devices))
+        under = ", ".join(disks) or "its member disks"
+        return f"no elevator of its own (bio-based {device.kind}): the disks under it ({under}) decide and are planned"
+    if not compiled(DEVICE).fullmatch(device.name):
+        return "a kernel name iosched does not plan (only whole disks such as sda, vda, nvme0n1, dm-0)"
+    if device.hw is None:
+        return "no hardware preset of the KB fits what was read"
+    return None
+
+
+def _disks_under(device: Device, devices: dict[str, Device], depth: int = 0) -> list[str]:
+    """The whole disks a stacked device is built on (through partitions, LVM, dm-crypt, md)."""
+    found: list[str] = []
+    for name in device.slaves:
+        below = devices.get(name)
+        if below is None or depth > 8:
+            found.append(name)
+        elif below.parent:
+            found.append(below.parent)
+        elif below.slaves:
+            found += _disks_under(below, devices, depth + 1)
+        else:
+            found.append(below.name)
+    return found
+
+
+def _mount(system: System, device: Device) -> tuple[str | None, str | None, str | None]:
+    """The file system, mount point and options of the first mount on the device or one of its partitions."""
+    names = {device.name, *(d.name for d in system.devices if d.parent == device.name)}
+    for mount in system.mounts:
+        source = mount.device.removeprefix("/dev/")
+        if source in names and compiled(PATH).fullmatch(mount.mountpoint):
+            return mount.fstype, mount.mountpoint, ",".join(mount.options)
+    return None, None, None
+
+
+def current_values(system: System, device: Device) -> dict[str, str]:
+    """What the device and the host have now, keyed as plans name settings."""
+    values = {f"queue.{name}": value.strip() for name, value in device.queue.items()}
+    if device.scheduler:
+        values["scheduler"] = device.scheduler
+        values |= {f"{device.scheduler}.{name}": value.strip() for name, value in device.iosched.items()}
+    return values | {name: value.strip() for name, value in system.sysctls.items()}
+
+
+def context_for(kb: Kb, system: System, device: Device, user: Context) -> Context:
+    """The advise context of one observed device: what was read, plus what only the user can say."""
+    filesystems = {m.filesystem for m in kb.section("mount_options")}
+    fs, mountpoint, options = _mount(system, device)
+    values: dict[str, Any] = {field: getattr(user, field) for field in _USER_FIELDS}
+    values |= {
+        "hw": device.hw, "device": device.name, "kernel": system.host.kernel, "distro": system.host.distro,
+        "io_path": device.io_path, "scheduler": device.scheduler if device.scheduler in kb.elevators else None,
+        "serial": device.serial if device.serial and compiled(SERIAL).fullmatch(device.serial) else None,
+        "wwn": device.wwn if device.wwn and compiled(SERIAL).fullmatch(device.wwn) else None,
+    }  # fmt: skip
+    if fs in filesystems:
+        values |= {"fs": fs, "mountpoint": mountpoint, "mount_options": options}
+    return Context(**{k: v for k, v in values.items() if v is not None})
+
+
+def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None = None,
+              only: Iterable[str] = ()) -> HostPlan:  # fmt: skip
+    """A plan for every relevant device of ``system`` (or only the named ones)."""
+    devices = {d.name: d for d in system.devices}
+    wanted = set(only)
+    plans: list[Plan] = []
+    skipped: list[Skipped] = []
+    for device in system.devices:
+        if wanted and device.name not in wanted:
+            continue
+        reason = _skip_reason(kb, device, devices)
+        if reason is not None:
+            skipped.append(Skipped(device=device.name, reason=reason))
+            continue
+        try:
+            ctx = context_for(kb, system, device, user)
+            plans.append(advise(kb, ctx, evidence, current=current_values(system, device)))
+        except ContextError as exc:
+            skipped.append(Skipped(device=device.name, reason=str(exc)))
+    host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,
+            "virtualization": system.host.virtualization, "arch": system.host.arch}  # fmt: skip
+    return HostPlan(host=host, plans=tuple(plans), skipped=tuple(skipped), source=system.source)
+
+
+# ------------------------------------------------------------------------------------------ verify
+
+
+class Row(Struct):
+    device: str
+    setting: str
+    expected: str
+    actual: str | None
+    status: str
+    """``ok``, ``differs`` or ``n/a`` (nothing to compare, never a failure)."""
+    because: str
+
+
+def _persist_row(system: System, step: Step, device: str, required: bool) -> Row | None:
+    """Is a change kept across reboots by our file, and would that file win over the other tuners?"""
+    from iosched.persist import sysctld, udev
+
+    path = {"udev-rule": udev.FILE, "sysctl-d": sysctld.FILE}.get(step.persist_method)
+    key = kind_of(step).tuner_key(step)
+    setters = [t for t in system.tuners if t.active and key in t.settings and _concerns(t, step.device)]
+    ours = next((t for t in setters if t.name.rsplit(":", 1)[0] == path), None)
+    if path is None or (ours is None and not required):
+        return None
+    if ours is None or ours.settings[key] != step.value:
+        actual, status = (ours.settings[key] if ours else "absent"), "differs"
+    elif setters[-1] is not ours:
+        actual, status = f"{step.value}, but {setters[-1].name} sets {setters[-1].settings[key]} later", "differs"
+    else:
+        actual, status = step.value, "ok"
+    return Row(device=device, setting=f"persist {key}", expected=f"{path}: {step.value}", actual=actual,
+               status=status, because=", ".join(step.because))  # fmt: skip
+
+
+def _concerns(tuner: Tuner, device: str | None) -> bool:
+    """Whether a tuner can set this device's value (a udev rule limited by KERNEL== to other disks cannot)."""
+    return device is None or not tuner.devices or any(fnmatchcase(device, g) for g in tuner.devices)
+
+
+def verify(system: System, host: HostPlan) -> list[Row]:
+    """Per device and setting: what the plan wants, what the system has, and whether they agree; then
+    whether each change is persisted (required for a change still to make, checked where our file exists)."""
+    rows: list[Row] = []
+    seen: set[tuple[str, str]] = set()
+    for plan in host.plans:
+        wanted = [(s, True) for s in plan.steps] + [(u.step, False) for u in plan.unchanged]
+        for step, to_make in wanted:
+            kind = kind_of(step)
+            where, label = step.device or "host", kind.label(step)
+            if (where, label) in seen:
+                continue
+            seen.add((where, label))
+            have = kind.current(system, step)
+            status = "n/a" if have is None else "ok" if have == step.value else "differs"
+            rows.append(Row(device=where, setting=label, expected=step.value, actual=have, status=status,
+                            because=", ".join(step.because)))  # fmt: skip
+            if (persisted := _persist_row(system, step, where, to_make)) is not None:
+                rows.append(persisted)
+    return rows
