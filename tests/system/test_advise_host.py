@@ -50,6 +50,7 @@ def test_every_device_is_planned_or_skipped_with_the_real_previous(capture: str,
 
 def test_multipath_is_planned_on_the_dm_device_and_lvm_on_its_disks(capsys) -> None:
     code, out, _ = run(capsys, "advise", "--root", str(CAPTURES / "sos-sles12sp5-legacy-mpath"), "--format", "json")
+    assert code == 0
     document = json.loads(out)
     planned = {p["device"] for p in document["plans"]}
     skipped = {s["device"]: s["reason"] for s in document["skipped"]}
