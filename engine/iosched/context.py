@@ -17,7 +17,7 @@ from iosched.kernel import KernelVersion
 from iosched.model import DefaultScheduler, DeviceClass, Distribution, HardwarePreset, Workload
 from iosched.plan import Assumption
 from iosched.struct import Struct
-from iosched.vocab import CACHES, GOALS, IO_PATHS
+from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 PARTITION = r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+"
 MOUNT_OPTIONS = r"[A-Za-z0-9_.:=+-]{1,64}(?:,[A-Za-z0-9_.:=+-]{1,64}){0,63}"
@@ -45,6 +45,8 @@ class Context(Struct):
     """The file system's current mount options, comma-separated (``rw,nobarrier``)."""
     goal: str | None = None
     io_path: str | None = None
+    symptoms: str | None = None
+    """What the user has seen, comma-separated (``dirty-stall``)."""
     scheduler: str | None = None
     """The scheduler the device has now, when it was read from the system (it beats any default)."""
 
@@ -277,6 +279,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         facts["scheduler.now"] = previous
     if ctx.fs is not None:
         facts["fs"] = _choice("file system", ctx.fs, filesystems)
+    for symptom in (s.strip() for s in (ctx.symptoms or "").split(",") if s.strip()):
+        facts["symptom." + _choice("symptom", symptom, SYMPTOMS).replace("-", "_")] = True
     if options:
         facts["mount.barriers"] = not any(o in ("nobarrier", "barrier=0") for o in options)
     if distro is not None:

@@ -165,6 +165,7 @@ def _explained(rules: list[Rule], entity: Any) -> dict[str, Any]:
         "reasons": tuple(x.summary for x in rules),
         "sources": _unique(s for x in (*rules, entity) for s in getattr(x, "sources", ())),
         "severity": "recommend" if any(x.severity != "consider" for x in rules) else "consider",
+        "confirm": next((x.confirm for x in rules if x.confirm), None),
     }
 
 

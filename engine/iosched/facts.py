@@ -38,6 +38,9 @@ FACTS: dict[str, Fact] = {
     "measured.best": Fact("str", "scheduler that measurements show significantly better (absent if none)"),
     "device.class": Fact("str", "class of the device from its kernel name (scsi-disk, virtio-blk, nvme, mmc ...)"),
     "scheduler.now": Fact("str", "the scheduler the device has before the plan (read, or its real default)"),
+    "symptom.dirty_stall": Fact(
+        "bool", "the user has seen writers stall in balance_dirty_pages (--symptom dirty-stall)"
+    ),
     "mount.barriers": Fact("bool", "the file system is mounted with write barriers (absent when not known)"),
 }
 

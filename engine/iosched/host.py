@@ -24,7 +24,7 @@ from iosched.steps import kind_of
 from iosched.struct import Struct
 from iosched.system.model import Device, System, Tuner
 
-_USER_FIELDS = ("workload", "goal", "cache")
+_USER_FIELDS = ("workload", "goal", "cache", "symptoms")
 
 
 class Skipped(Struct):

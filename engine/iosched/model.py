@@ -520,6 +520,8 @@ class Rule(Sourced):
     when: Condition
     actions: tuple[Action, ...] = ()
     rationale: Text
+    confirm: Text | None = None
+    """The measurement that would show the change helps, for changes proposed on general guidance."""
     caveats: tuple[Id, ...] = ()
     examples: tuple[RuleExample, ...]
 

@@ -18,7 +18,11 @@ Unit = Literal[
     "requests", "count", "factor", "percent", "bool", "enum", "name", "string",
 ]  # fmt: skip
 
+Symptom = Literal["dirty-stall"]
+"""What the user has seen on the host; ``dirty-stall``: writers pause in balance_dirty_pages."""
+
 GOALS: tuple[Goal, ...] = get_args(Goal)
+SYMPTOMS: tuple[Symptom, ...] = get_args(Symptom)
 CACHES: tuple[Cache, ...] = get_args(Cache)
 IO_PATHS: tuple[IoPath, ...] = get_args(IoPath)
 RISKS: tuple[Risk, ...] = get_args(Risk)

@@ -8,11 +8,11 @@ from pathlib import Path
 from iosched.cli import _observe as observe
 from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
-from iosched.vocab import CACHES, GOALS, IO_PATHS
+from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 FORMATS = ("text", "markdown", "json", "sh")
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
-                 "mount_options", "goal", "io_path")  # fmt: skip
+                 "mount_options", "goal", "io_path", "symptoms")  # fmt: skip
 MAX_CONTEXT_BYTES = 64 * 1024
 
 
@@ -35,6 +35,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--mount-options", dest="mount_options", metavar="OPTS", help="its current mount options")
     p.add_argument("--goal", choices=GOALS, help="objective (default: the workload's)")
     p.add_argument("--io-path", dest="io_path", choices=IO_PATHS, help="override the block path")
+    p.add_argument(
+        "--symptom", dest="symptoms", choices=SYMPTOMS, help="what you have seen (dirty-stall: writers pause)"
+    )
     p.add_argument("--context", type=Path, metavar="FILE", help="YAML or JSON file with the same fields")
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")

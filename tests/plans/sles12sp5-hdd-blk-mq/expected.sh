@@ -1,6 +1,8 @@
 #!/bin/sh
 # iosched VERSION plan (KB KBVERSION): iosched advise --hw hdd --workload fileserver --distro sles12sp5 --device sda --io-path blk-mq
 # sda: scheduler bfq (kernel 4.12, blk-mq)
+# WARNING udev-rule-skipped-with-elevator-param (performance): SUSE's SSD scheduler rule does nothing when elevator= is on the command line: SUSE's 60-ssd-scheduler.rules (SLE 12) imports elevator from the kernel command line and jumps to its end label when it is set, and the non-MQ branch of 60-io-scheduler.rules does the same. Booting with, say, elevator=cfq therefore gives every SSD cfq as well, instead of the deadline the rule would have chosen. Set per-device schedulers with a udev rule of your own instead of a global elevator=.
+# WARNING sles12-scsi-legacy-path (performance): SLES 12 keeps SCSI on the legacy path unless scsi_mod.use_blk_mq=1: On SLES 12 SP5 SCSI disks (SATA, SAS, FC, USB) use the legacy single-queue block layer by default, so only cfq, deadline and noop are offered and the blk-mq advice (mq-deadline, bfq, none, kyber) does not apply. Booting with scsi_mod.use_blk_mq=1 moves them to blk-mq; SUSE then advises switching spinning disks to BFQ to avoid a significant performance degradation, because blk-mq has no CFQ.
 set -u
 R="${IOSCHED_ROOT:-}"
 APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
