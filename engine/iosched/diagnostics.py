@@ -25,6 +25,7 @@ CODES: Final[dict[str, str]] = {
     "KB108": "rule action sets an unknown setting or a value the KB does not accept",
     "KB109": "rule example does not behave as the example says",
     "KB110": "rule examples are one-sided (none fires, or none stays silent)",
+    "KB111": "two default-scheduler rows of a distribution give one device different elevators with equal precedence",
 }
 
 
