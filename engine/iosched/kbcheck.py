@@ -139,7 +139,9 @@ def _check_default_schedulers(kb: Kb) -> Iterator[Diagnostic]:
                 shared = any(_covers_preset(a.match, h) and _covers_preset(b.match, h) for h in presets)
                 if shared and _kernels_overlap(a, b) and _names_overlap(a, b):
                     message = f"default_schedulers rows {i + 1} ({a.elevator}) and {j + 1} ({b.elevator})"
-                    yield _diag(kb, distro.id, "KB111", f"{message} can cover one {a.io_path} device with equal precedence")
+                    yield _diag(
+                        kb, distro.id, "KB111", f"{message} can cover one {a.io_path} device with equal precedence"
+                    )
 
 
 def _check_facts(kb: Kb) -> Iterator[Diagnostic]:
