@@ -16,12 +16,11 @@ from iosched.kernel import KernelVersion
 from iosched.model import DefaultScheduler, DeviceMatch
 
 IO_PATHS = ("legacy", "blk-mq")
-KERNEL_GLOBS = re.compile(r'KERNEL=="([^"]+)"')
 VERSION_WORD = r"(?<![\d.]){}(?![\d])"
 
 
 def _globs(preset: Any) -> list[str]:
-    return [g for m in KERNEL_GLOBS.findall(preset.udev_match) for g in m.split("|")]
+    return [g for m in preset.udev_match if m.key == "KERNEL" for g in m.value.split("|")]
 
 
 def _device_names(kb: Kb, preset: Any) -> set[str]:
@@ -98,7 +97,7 @@ def test_every_supported_preset_resolves_on_each_distribution(kb: Kb) -> None:
 
 def test_virtio_disks_never_get_a_legacy_scheduler_on_blk_mq_kernels(kb: Kb) -> None:
     """From the first blk-mq kernel (or a vendor backport) vd* rows are blk-mq rows: no noop, deadline or cfq."""
-    first_blk_mq = kb.get("none").added_in
+    first_blk_mq = kb.get("none").since
     legacy = {e.name for e in kb.section("elevators") if e.io_path == "legacy"}
     virtual = kb.get("virtual")
     assert any(fnmatchcase("vda", g) for g in _globs(virtual))
