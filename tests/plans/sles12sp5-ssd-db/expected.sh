@@ -22,9 +22,6 @@ write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "c
 
 # checks: nothing changes if any fails
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
-[ -d "$R"/sys/block/sdb/queue ] || die 'no such block device: sdb'
-writable "$R"/sys/block/sdb/queue/scheduler || die 'cannot write /sys/block/sdb/queue/scheduler'
-offers "$R"/sys/block/sdb/queue/scheduler deadline || die 'sdb does not offer deadline'
 
 # the undo journal first: nothing changes before it is written
 DIR="$R/var/lib/iosched"
@@ -55,9 +52,6 @@ journal_file() {
     journal "remove_file $(q "$1")"
   fi
 }
-journal_scheduler "$R"/sys/block/sdb/queue/scheduler
-journal_dir "$R"/sys/block/sdb/queue/iosched
-journal_file /etc/udev/rules.d/60-iosched.rules
 cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
 if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
 if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
@@ -78,14 +72,8 @@ trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
 # apply
-# Use the deadline elevator on sdb (IOS111)
-write_scheduler "$R"/sys/block/sdb/queue/scheduler deadline
 
 # persist
-write_file "$R"/etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
-# sdb: ssd disk, db workload
-ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdb", ATTR{queue/scheduler}="deadline"'
-if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
 
 DONE=1
 echo "iosched: applied; to undo: sh $JOURNAL"
