@@ -14,14 +14,13 @@ from typing import Any
 from iosched.grammar import DEVICE, PATH, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
-from iosched.model import DefaultScheduler, DeviceClass, Distribution, HardwarePreset, Workload
+from iosched.model import DeviceClass, Distribution, HardwarePreset, Workload
 from iosched.plan import Assumption
 from iosched.struct import Struct
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 PARTITION = r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+"
 MOUNT_OPTIONS = r"[A-Za-z0-9_.:=+-]{1,64}(?:,[A-Za-z0-9_.:=+-]{1,64}){0,63}"
-_VIA_RANK = {"udev": 0, "tuned": 1, "driver": 2, "kernel": 3, "kconfig": 4}
 
 
 class ContextError(ValueError):
@@ -161,19 +160,6 @@ def _io_path(kb: Kb, hardware: HardwarePreset, cls: DeviceClass | None, kernel: 
     return "bio", f"{title} bypasses the request queue (no elevator) before {since}"
 
 
-def _row_applies(row: DefaultScheduler, r: dict[str, Any]) -> bool:
-    if row.io_path != r["io_path"] or not row.holds_on(r["kernel"]):
-        return False
-    match = row.match
-    if match is None:
-        return True
-    if match.hardware and r["hw"] not in match.hardware:
-        return False
-    if match.kernel_names and not any(fnmatchcase(r["device"], n) for n in match.kernel_names):
-        return False
-    return match.rotational is None or match.rotational == r["rotational"]
-
-
 def _resolve_alias(kb: Kb, name: str, io_path: str, kernel: KernelVersion) -> str:
     """The elevator a name selects on this path: ``deadline`` written on blk-mq selects mq-deadline."""
     available = kb.elevators_on(kernel, io_path)
@@ -188,19 +174,12 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
     that applies (udev rules before driver and kernel defaults), else the kernel's default for the hardware."""
     if io_path == "bio":
         return None, "the device has no elevator"
-    seen = {"io_path": io_path, "kernel": kernel, "hw": hardware.id, "device": device,
-            "rotational": hardware.facts.get("hw.rotational")}  # fmt: skip
     if distro is not None:
-        rows = [row for row in distro.default_schedulers if _row_applies(row, seen)]
-        if any(row.match is not None for row in rows):
-            rows = [row for row in rows if row.match is not None]
-        elif hardware.facts.get("hw.dasd"):
-            rows = []
-        else:
-            rows = [row for row in rows if row.via != "driver"]
-        rows.sort(key=lambda row: _VIA_RANK[row.via])
-        if rows and (len({row.elevator for row in rows}) == 1 or rows[0].match is not None):
-            row = rows[0]
+        rotational = bool(hardware.facts.get("hw.rotational"))
+        rows = [row for row in distro.default_schedulers
+                if row.applies(hardware.id, device, rotational, io_path, kernel)]  # fmt: skip
+        if rows:
+            row = max(rows, key=lambda row: row.precedence)
             name = _resolve_alias(kb, row.elevator, io_path, kernel)
             return name, f"{distro.name}: {row.devices} get {row.elevator} ({row.via})"
     default = hardware.default_elevator.get(io_path)

@@ -26,6 +26,7 @@ CODES: Final[dict[str, str]] = {
     "KB109": "rule example does not behave as the example says",
     "KB110": "rule examples are one-sided (none fires, or none stays silent)",
     "KB111": "a caveat that no rule, setting or scope can bring into a plan",
+    "KB112": "two default-scheduler rows of a distribution give one device different elevators with equal precedence",
 }
 
 

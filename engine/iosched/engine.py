@@ -212,9 +212,9 @@ def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:
         return ()
     if not any(e.effect in ("works", "legacy-only") and e.holds_on(r.kernel) for e in param.effects):
         return ()
-    loader = cmdline.boot_loader(r.distribution, s390=bool(r.facts.get("hw.dasd")))
+    loader = cmdline.loader_for(r.distribution, s390=bool(r.facts.get("hw.dasd")))
     return (f"kernel command line (every legacy-path disk; works before 5.0 only): "
-            f"{cmdline.add(f'elevator={elevator}', r.distribution, loader)}",)  # fmt: skip
+            f"{cmdline.add(f'elevator={elevator}', loader)}",)  # fmt: skip
 
 
 def _previous_option(kb: Kb, option: MountOption) -> str | None:
@@ -227,17 +227,25 @@ def _previous_option(kb: Kb, option: MountOption) -> str | None:
 
 
 def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | None) -> list[str]:
-    """Caveats scoped to this distribution and kernel that concern something the plan involves: its hardware,
-    its device class, the scheduler it keeps or sets, a setting it changes or a persistence method it uses."""
-    involved = {r.hardware.id, scheduler, r.previous, *(s.target for s in steps), *(s.persist_method for s in steps)}
-    if r.device_class is not None:
-        involved.add(r.device_class.id)
+    """Caveats about something this plan involves. A caveat scoped to distributions or kernels reaches a plan in
+    its scope that involves any of its related ids (hardware, device class, the scheduler kept or set, a setting
+    changed, a persistence method used); an unscoped one reaches plans for its related hardware or device class."""
+    device = {r.hardware.id, *([r.device_class.id] if r.device_class is not None else [])}
+    involved = device | {scheduler, r.previous, *(s.target for s in steps), *(s.persist_method for s in steps)}
+    distro = r.distribution.id if r.distribution is not None else None
     found = []
     for caveat in kb.section("caveats"):
         scope = caveat.scope
-        if scope is None or not scope.distributions or not involved & set(caveat.related):
-            continue
-        if r.distribution is not None and r.distribution.id in scope.distributions and scope.holds_on(r.kernel):
+        if scope is None:
+            hit = bool(device & set(caveat.related))
+        else:
+            in_scope = (not scope.distributions or distro in scope.distributions) and scope.holds_on(r.kernel)
+            hit = (
+                in_scope
+                and bool(scope.distributions or scope.since or scope.until)
+                and bool(involved & set(caveat.related))
+            )
+        if hit:
             found.append(caveat.id)
     return found
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -76,10 +77,15 @@ def _check_references(kb: Kb) -> Iterator[Diagnostic]:
         for tunable in elevator.tunables:
             if tunable.twin and tunable.twin not in names:
                 yield _diag(kb, elevator.id, "KB106", f"tunable {tunable.name} names twin {tunable.twin!r}")
+    presets = {h.id for h in kb.section("hardware")}
     for distro in kb.section("distributions"):
         for ref in distro.persistence:
             if ref not in persistence:
                 yield _diag(kb, distro.id, "KB106", f"unknown persistence method {ref!r}")
+        for row in distro.default_schedulers:
+            for ref in row.match.hardware if row.match else ():
+                if ref not in presets:
+                    yield _diag(kb, distro.id, "KB106", f"default scheduler matches unknown hardware preset {ref!r}")
     for entity in (*kb.section("caveats"), *kb.section("evidence"), *kb.section("topics")):
         for ref in entity.related:
             if kb.get(ref) is None:
@@ -93,6 +99,49 @@ def _check_references(kb: Kb) -> Iterator[Diagnostic]:
     for sysctl in kb.section("sysctls"):
         if sysctl.pairs_with and kb.get(sysctl.pairs_with) is None:
             yield _diag(kb, sysctl.id, "KB106", f"pairs_with {sysctl.pairs_with!r} is not in the KB")
+
+
+def _name_prefix(glob: str) -> str:
+    return re.split(r"[*?\[]", glob, maxsplit=1)[0]
+
+
+def _names_overlap(a: Any, b: Any) -> bool:
+    """Whether some kernel name can match both rows (globs are anchored, so compare their literal prefixes)."""
+    ga, gb = (a.match.kernel_names if a.match else ()), (b.match.kernel_names if b.match else ())
+    if not ga or not gb:
+        return True
+    return any(p.startswith(q) or q.startswith(p) for p in map(_name_prefix, ga) for q in map(_name_prefix, gb))
+
+
+def _kernels_overlap(a: Any, b: Any) -> bool:
+    return (a.until is None or b.since is None or b.since < a.until) and (
+        b.until is None or a.since is None or a.since < b.until
+    )
+
+
+def _covers_preset(match: Any, preset: Any) -> bool:
+    """Whether a row's match can cover devices of a preset, judged by preset id and the preset's rotational fact."""
+    return match is None or (
+        (not match.hardware or preset.id in match.hardware)
+        and (match.rotational is None or preset.facts.get("hw.rotational") == match.rotational)
+    )
+
+
+def _check_default_schedulers(kb: Kb) -> Iterator[Diagnostic]:
+    """Two rows of one distribution that can cover the same device must agree or be ordered by precedence."""
+    presets = kb.section("hardware")
+    for distro in kb.section("distributions"):
+        rows = distro.default_schedulers
+        for i, a in enumerate(rows):
+            for j, b in enumerate(rows[i + 1 :], i + 1):
+                if a.elevator == b.elevator or a.io_path != b.io_path or a.precedence != b.precedence:
+                    continue
+                shared = any(_covers_preset(a.match, h) and _covers_preset(b.match, h) for h in presets)
+                if shared and _kernels_overlap(a, b) and _names_overlap(a, b):
+                    message = f"default_schedulers rows {i + 1} ({a.elevator}) and {j + 1} ({b.elevator})"
+                    yield _diag(
+                        kb, distro.id, "KB112", f"{message} can cover one {a.io_path} device with equal precedence"
+                    )
 
 
 def _check_facts(kb: Kb) -> Iterator[Diagnostic]:
@@ -125,18 +174,17 @@ def _check_rules(kb: Kb) -> Iterator[Diagnostic]:
 
 
 def _check_reachable(kb: Kb) -> Iterator[Diagnostic]:
-    """A caveat must reach some plan or page: cited by a rule or entity, or scoped to a distribution and
-    related to something a plan involves."""
+    """A caveat must reach some plan: cited by a rule or entity, or related to something a plan involves."""
     cited = {c for entity in kb.all() for node in _walk(entity) for c in dict(node.fields()).get("caveats", ())}
     for caveat in kb.section("caveats"):
-        scoped = caveat.scope is not None and caveat.scope.distributions and caveat.related
-        if caveat.id not in cited and not scoped:
+        if caveat.id not in cited and not caveat.related:
             yield _diag(kb, caveat.id, "KB111", "no rule, setting or scope can bring this caveat into a plan")
 
 
 def check(kb: Kb) -> list[Diagnostic]:
     """All cross-entity problems, sorted by file and line."""
-    found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb), *_check_reachable(kb)]
+    found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb), *_check_reachable(kb),
+             *_check_default_schedulers(kb)]  # fmt: skip
     if kb.section("rules") and not any(d.code == "KB105" for d in found):
         found += _check_rules(kb)
     return sorted(set(found), key=lambda d: (d.file, d.line, d.code, d.message))

@@ -8,6 +8,7 @@ as versions, and every kernel range is a :class:`KernelRange`, checked in one pl
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
 from typing import Annotated, ClassVar, Literal
 
 from iosched.grammar import GLOB, ID, PATH, TEXT, URL, WORD, Constrain, matches
@@ -232,19 +233,42 @@ class MountOption(Sourced):
 
 
 class DeviceMatch(Struct):
-    """Which devices a default applies to; an omitted field matches any device."""
+    """Which devices a default applies to; an omitted field matches any device, every given field must hold.
+
+    ``hardware`` names KB hardware presets, ``kernel_names`` are globs on the kernel name in udev's KERNEL==
+    syntax (``sd*[!0-9]``, ``vd*``, ``mmcblk*``), ``rotational`` is the value of queue/rotational.
+    """
 
     hardware: tuple[Id, ...] = ()
     kernel_names: tuple[Glob, ...] = ()
     rotational: bool | None = None
 
+    @property
+    def specificity(self) -> int:
+        """How many fields narrow the match; among rows of one mechanism the narrower match wins."""
+        return bool(self.hardware) + bool(self.kernel_names) + (self.rotational is not None)
+
+    def matches(self, hardware: str, name: str, rotational: bool) -> bool:
+        """True when a device of preset ``hardware`` called ``name`` with this rotational flag is covered."""
+        return (
+            (not self.hardware or hardware in self.hardware)
+            and (not self.kernel_names or any(fnmatchcase(name, glob) for glob in self.kernel_names))
+            and (self.rotational is None or self.rotational == rotational)
+        )
+
 
 class DefaultScheduler(Sourced, KernelRange):
     """How a distribution (or kernel) picks the elevator for a class of device.
 
-    The engine takes the most specific applicable row: a row with a ``match`` beats one without; among
-    those, ``udev`` (set after the device appears) beats ``driver``, ``kernel`` and ``kconfig``.
+    A row applies to a device when its io_path is the device's path, the kernel is in [since, until) and
+    ``match`` covers the device. Of the applicable rows, the one with the highest ``precedence`` is what the
+    device really has: first by mechanism, because later steps of boot overwrite earlier ones (TuneD beats a
+    udev rule, a udev rule beats the driver, the driver beats the kernel's built-in or Kconfig default), then by
+    the narrower ``match`` (a row without one is the broadest). Rows that can apply to one device with equal
+    precedence name the same elevator (``kb check`` code KB111).
     """
+
+    VIA_RANK: ClassVar[dict[str, int]] = {"kernel": 0, "kconfig": 0, "driver": 1, "udev": 2, "tuned": 3}
 
     devices: Text
     match: DeviceMatch | None = None
@@ -252,6 +276,18 @@ class DefaultScheduler(Sourced, KernelRange):
     via: Literal["kernel", "kconfig", "udev", "driver", "tuned"]
     io_path: Literal["legacy", "blk-mq"]
     note: Text | None = None
+
+    @property
+    def precedence(self) -> tuple[int, int]:
+        return self.VIA_RANK[self.via], self.match.specificity if self.match else 0
+
+    def applies(self, hardware: str, name: str, rotational: bool, io_path: str, kernel: KernelVersion) -> bool:
+        """True when this row covers the device on this path and kernel."""
+        return (
+            self.io_path == io_path
+            and self.holds_on(kernel)
+            and (self.match is None or self.match.matches(hardware, name, rotational))
+        )
 
 
 class UdevRuleFile(Sourced):
@@ -261,6 +297,22 @@ class UdevRuleFile(Sourced):
 
 
 GrubUpdate = Literal["update-grub", "grub2-mkconfig -o /boot/grub2/grub.cfg", "grub2-mkconfig -o /boot/grub/grub.cfg"]
+
+
+class BootLoader(Sourced):
+    """The boot loader of an architecture that does not boot with the distribution's GRUB (IBM Z: zipl).
+
+    ``config`` holds the kernel command line and ``update`` must run after it changes (zipl rewrites the boot
+    record); ``edit`` is the command that adds a parameter where the file is not edited by hand (grubby for Boot
+    Loader Specification entries; PARAMETER stands for the parameter).
+    """
+
+    arch: Literal["s390x"]
+    name: Literal["zipl", "grub2"]
+    config: Path
+    update: Literal["zipl", "grub2-mkconfig -o /boot/grub2/grub.cfg"]
+    edit: Literal["grubby --update-kernel=ALL --args=PARAMETER"] | None = None
+    note: Text | None = None
 
 
 class Distribution(Sourced):
@@ -274,12 +326,17 @@ class Distribution(Sourced):
     udev_rules: tuple[UdevRuleFile, ...] = ()
     grub_update: GrubUpdate | None = None
     grub_legacy_config: Path | None = None
+    boot_loaders: tuple[BootLoader, ...] = ()
+    """Architectures that boot another way (IBM Z); the GRUB fields hold for the others."""
     persistence: tuple[Id, ...] = ()
     notes: tuple[Text, ...] = ()
 
     def check(self) -> None:
         if (self.grub_update is None) == (self.grub_legacy_config is None):
             raise Invalid("give exactly one of grub_update (GRUB 2) and grub_legacy_config (GRUB legacy)")
+        arches = [b.arch for b in self.boot_loaders]
+        if len(arches) != len(set(arches)):
+            raise Invalid("boot_loaders name an architecture twice")
 
 
 PersistTarget = Literal["scheduler", "tunable", "queue-attribute", "sysctl", "boot-parameter", "mount-option"]
@@ -423,6 +480,8 @@ class Source(Struct):
     date: Text | None = None
     version: Text | None = None
     note: Text | None = None
+    quotes: tuple[Text, ...] = ()
+    """Verbatim lines of the source that KB facts copy numbers from (whitespace collapsed)."""
     sources: ClassVar[tuple[str, ...]] = ()
 
     def check(self) -> None:
@@ -485,6 +544,8 @@ class HardwarePreset(Sourced):
     summary: Text
     facts: dict[Id, Value]
     scsi: bool = False
+    since: KernelVersion | None = None
+    """The first kernel that can drive this class of device (host-managed zoned disks: 4.10)."""
     blk_mq_since: KernelVersion | None = None
     default_elevator: dict[Literal["legacy", "blk-mq"], Id] = {}  # noqa: RUF012 - Structs are frozen
     udev_match: tuple[UdevMatch, ...]

@@ -185,7 +185,7 @@ def test_sh_applies_then_its_journal_restores_everything(ctx: Context) -> None:
 
 
 def _sles12_batch(tmp_path: Path) -> tuple[Plan, Path, str, dict[str, str]]:
-    ctx = Context(hw="hdd", workload="batch", distro="sles12sp5", device="sda")
+    ctx = Context(hw="hdd", workload="batch", distro="sles12sp5", device="sda", symptoms="dirty-stall")
     plan = advise(KB, ctx)
     assert [s.kind for s in plan.steps] == ["scheduler", "sysctl"]
     root = tmp_path / "root"

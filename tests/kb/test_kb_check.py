@@ -42,13 +42,18 @@ def test_layer_overrides_and_adds(tmp_path: Path, kb) -> None:
     source = kb.section("sources")[0]
     (tmp_path / "site.yaml").write_text(
         "caveats:\n"
-        "  - {id: site-array-x, title: Our array, risk: performance, text: Leave it on none., "
+        "  - {id: site-array-x, title: Our array, risk: performance, text: Leave it on none., related: [san], "
         f"sources: [{source.id}]}}\n"
     )
     layered, diagnostics = load([bundled_kb(), tmp_path])
     assert diagnostics == []
     assert layered.get("site-array-x").title == "Our array"
     assert len(layered.section("caveats")) == len(kb.section("caveats")) + 1
+    from iosched.context import Context
+    from iosched.engine import advise
+
+    plan = advise(layered, Context(hw="san", workload="db", kernel="6.8", device="dm-0"))
+    assert "site-array-x" in {w.id for w in plan.warnings}
 
 
 def test_missing_directory_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import zipfile
@@ -10,6 +11,7 @@ from pathlib import Path
 from iosched.kbcheck import _walk
 
 ROOT = Path(__file__).resolve().parents[2]
+SEED_PATH = re.compile(r"seeds/(?P<n>\d{3})_[0-9a-f]{16}\.txt")
 
 
 def test_every_fact_has_a_source(kb) -> None:
@@ -30,12 +32,17 @@ def test_every_cited_source_is_defined_and_locatable(kb) -> None:
         assert source.url or source.path
 
 
-def test_seed_sources_point_at_real_seed_files(kb) -> None:
-    shared = ROOT.parent / "shared"
+def test_seed_sources_name_one_numbered_seed_file_each(kb) -> None:
     seeds = [s for s in kb.section("sources") if s.type == "seed"]
-    assert len(seeds) == len(list((shared / "seeds").glob("*.txt")))
-    for seed in seeds:
-        assert (shared / seed.path).is_file(), seed.path
+    matches = [SEED_PATH.fullmatch(s.path or "") for s in seeds]
+    assert all(matches), [s.path for s, m in zip(seeds, matches, strict=True) if not m]
+    assert sorted(int(m["n"]) for m in matches if m) == list(range(len(seeds)))
+
+
+def test_only_seed_sources_name_seed_files_and_quotes_are_single_lines(kb) -> None:
+    for source in kb.section("sources"):
+        assert (source.type == "seed") == bool(source.path and SEED_PATH.fullmatch(source.path)), source.id
+        assert all("\n" not in quote for quote in source.quotes), source.id
 
 
 def test_wheel_bundles_exactly_kb(tmp_path: Path) -> None:

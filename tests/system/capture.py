@@ -4,7 +4,8 @@ Run: python tests/system/capture.py ROOT DEST [--drop-mounts-under DIR ...] [--o
 
 The probe reader runs on ROOT through a recording source, so exactly the files it reads are copied (regular
 files only, each at most 1 MiB, as the reader bounds them); the device directories it only lists (sys/block,
-sys/class/block, holders/, slaves/, mq/) are recreated empty, and links it looks at are kept when they point to
+sys/class/block, holders/, slaves/, mq/) are recreated empty (each mq/N with its nr_tags, as git keeps no empty
+directory and mq/ is what tells blk-mq apart), and links it looks at are kept when they point to
 /dev/null (a masked rule) or to another copied file. ``--drop-mounts-under`` leaves mounts below DIR out of
 proc/mounts; ``--omit`` leaves a file (relative to ROOT) out.
 """
@@ -69,6 +70,8 @@ def capture(root: Path, dest: Path, drop_mounts_under: list[str], omit: list[str
             path = dest / rel / name
             if not any(f == f"{rel}/{name}" or f.startswith(f"{rel}/{name}/") for f in files):
                 path.mkdir(parents=True, exist_ok=True)
+                if rel.endswith("/mq") and (root / rel / name / "nr_tags").is_file():  # git keeps no empty directory
+                    (path / "nr_tags").write_text((root / rel / name / "nr_tags").read_text())
     for rel, target in source.links.items():
         resolved = os.path.normpath(os.path.join(os.path.dirname(rel), target))
         if target == "/dev/null" or (not target.startswith("/") and resolved in files):

@@ -1,59 +1,62 @@
 """The kernel command line, kept by the boot loader: GRUB 2 (``/etc/default/grub``), GRUB legacy
-(``menu.lst``/``grub.conf``) or zipl on IBM Z (``/etc/zipl.conf``). Each add or remove is one command line."""
+(``menu.lst``/``grub.conf``), zipl on IBM Z (``/etc/zipl.conf``), or grubby where the distribution edits Boot
+Loader Specification entries. Each add or remove is one command line, effective at the next boot."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, NamedTuple
 
 from iosched.render.escape import sh_word
 
-BootLoader = Literal["grub2", "grub-legacy", "zipl"]
-ZIPL_CONF = "/etc/zipl.conf"
 GRUB_DEFAULTS = "/etc/default/grub"
+ZIPL_CONF = "/etc/zipl.conf"
 
 
-def boot_loader(distro: Any, s390: bool = False) -> BootLoader:
-    """The boot loader of a host: zipl on IBM Z, else the distribution's GRUB."""
+class Loader(NamedTuple):
+    kind: str
+    """``grub2``, ``grub-legacy``, ``zipl`` or ``grubby``."""
+    config: str
+    update: str | None
+
+
+def loader_for(distro: Any, s390: bool = False) -> Loader:
+    """The boot loader of a host: on IBM Z the distribution's s390x entry (zipl unless it says GRUB 2 or
+    grubby), else the distribution's GRUB."""
     if s390:
-        return "zipl"
+        entry = next((b for b in getattr(distro, "boot_loaders", ()) if b.arch == "s390x"), None)
+        if entry is None:
+            return Loader("zipl", ZIPL_CONF, "zipl")
+        if entry.edit:
+            return Loader("grubby", entry.config, entry.update)
+        return Loader("zipl" if entry.name == "zipl" else "grub2", entry.config, entry.update)
     if distro is not None and distro.grub_legacy_config:
-        return "grub-legacy"
-    return "grub2"
+        return Loader("grub-legacy", distro.grub_legacy_config, None)
+    update = distro.grub_update if distro is not None and distro.grub_update else "update-grub"
+    return Loader("grub2", GRUB_DEFAULTS, update)
 
 
-def _pattern(parameter: str) -> str:
-    return re.escape(parameter).replace("/", r"\/")
+def _then_update(loader: Loader) -> str:
+    return f" && sudo {loader.update}" if loader.update else ""
 
 
-def add(parameter: str, distro: Any, loader: BootLoader) -> str:
-    """A command that adds ``parameter`` to every boot's command line (effective at the next boot)."""
-    if loader == "zipl":
+def add(parameter: str, loader: Loader) -> str:
+    """A command that adds ``parameter`` to every boot's command line."""
+    if loader.kind == "grubby":
+        return f"sudo grubby --update-kernel=ALL --args={sh_word(parameter)}"
+    if loader.kind == "zipl":
         script = rf'/^[[:space:]]*parameters[[:space:]]*=/s/"$/ {parameter}"/'
-        return f"sudo sed -i {sh_word(script)} {ZIPL_CONF} && sudo zipl"
-    if loader == "grub-legacy":
+    elif loader.kind == "grub-legacy":
         script = rf"/^[[:space:]]*kernel /s/$/ {parameter}/"
-        return f"sudo sed -i {sh_word(script)} {sh_word(distro.grub_legacy_config)}"
-    update = distro.grub_update if distro is not None and distro.grub_update else "update-grub"
-    script = rf'/^GRUB_CMDLINE_LINUX=/s/"$/ {parameter}"/'
-    return f"sudo sed -i {sh_word(script)} {GRUB_DEFAULTS} && sudo {update}"
+    else:
+        script = rf'/^GRUB_CMDLINE_LINUX=/s/"$/ {parameter}"/'
+    return f"sudo sed -i {sh_word(script)} {sh_word(loader.config)}{_then_update(loader)}"
 
 
-def remove(parameter: str, distro: Any, loader: BootLoader) -> str:
+def remove(parameter: str, loader: Loader) -> str:
     """A command that removes ``parameter`` again."""
-    script = rf"s/[[:space:]]{_pattern(parameter)}\([[:space:]\"]\)/\1/;s/[[:space:]]{_pattern(parameter)}$//"
-    if loader == "zipl":
-        return f"sudo sed -i {sh_word(script)} {ZIPL_CONF} && sudo zipl"
-    if loader == "grub-legacy":
-        return f"sudo sed -i {sh_word(script)} {sh_word(distro.grub_legacy_config)}"
-    update = distro.grub_update if distro is not None and distro.grub_update else "update-grub"
-    return f"sudo sed -i {sh_word(script)} {GRUB_DEFAULTS} && sudo {update}"
-
-
-def where(distro: Any, loader: BootLoader) -> str:
-    """The file that holds the command line."""
-    if loader == "zipl":
-        return ZIPL_CONF
-    if loader == "grub-legacy":
-        return str(distro.grub_legacy_config)
-    return GRUB_DEFAULTS
+    if loader.kind == "grubby":
+        return f"sudo grubby --update-kernel=ALL --remove-args={sh_word(parameter)}"
+    pattern = re.escape(parameter).replace("/", r"\/")
+    script = rf"s/[[:space:]]{pattern}\([[:space:]\"]\)/\1/;s/[[:space:]]{pattern}$//"
+    return f"sudo sed -i {sh_word(script)} {sh_word(loader.config)}{_then_update(loader)}"

@@ -23,11 +23,11 @@ class BootParameter(StepKind):
     host_wide = True
     runtime = False
 
-    def _loader(self, step: Step, distro: Any) -> cmdline.BootLoader:
-        return cmdline.boot_loader(distro, s390=step.persist_method == "zipl")
+    def _loader(self, step: Step, distro: Any) -> cmdline.Loader:
+        return cmdline.loader_for(distro, s390=step.persist_method == "zipl")
 
     def apply(self, step: Step, distro: Any = None) -> str:
-        return cmdline.add(parameter(step), distro, self._loader(step, distro))
+        return cmdline.add(parameter(step), self._loader(step, distro))
 
     def verify(self, step: Step) -> str:
         return f"grep -o {sh_word(parameter(step))} /proc/cmdline"
@@ -36,7 +36,7 @@ class BootParameter(StepKind):
         return parameter(step)
 
     def undo(self, step: Step, distro: Any = None) -> str | None:
-        return cmdline.remove(parameter(step), distro, self._loader(step, distro))
+        return cmdline.remove(parameter(step), self._loader(step, distro))
 
     def current(self, system: System, step: Step) -> str | None:
         for word in (system.host.cmdline or "").split():

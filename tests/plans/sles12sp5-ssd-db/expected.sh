@@ -4,7 +4,6 @@
 # WARNING IOS902 (data-loss): Keep write barriers on; this write cache is not protected against power loss. Guides that suggest nobarrier assume a battery-backed cache. With a volatile cache, turning barriers off risks file system corruption and data loss on power failure.
 # WARNING write-barriers-data-loss (data-loss): Turning off write barriers or cache flushes can corrupt the file system on power loss: Barriers (cache flushes and FUA writes on journal commits) are what make a volatile disk write cache safe. With them off, a power failure can leave the journal and the data it describes out of order on disk: severe file system corruption and lost data. Only storage whose whole write cache survives power loss (battery- or flash-backed controller cache, drives with power-loss protection) can safely run without them, and then the gain is the cost of the flushes.
 # WARNING sles12-scsi-legacy-path (performance): SLES 12 keeps SCSI on the legacy path unless scsi_mod.use_blk_mq=1: On SLES 12 SP5 SCSI disks (SATA, SAS, FC, USB) use the legacy single-queue block layer by default, so only cfq, deadline and noop are offered and the blk-mq advice (mq-deadline, bfq, none, kyber) does not apply. Booting with scsi_mod.use_blk_mq=1 moves them to blk-mq; SUSE then advises switching spinning disks to BFQ to avoid a significant performance degradation, because blk-mq has no CFQ.
-# WARNING udev-rule-skipped-with-elevator-param (performance): SUSE's SSD scheduler rule does nothing when elevator= is on the command line: SUSE's 60-ssd-scheduler.rules (SLE 12) imports elevator from the kernel command line and jumps to its end label when it is set, and the non-MQ branch of 60-io-scheduler.rules does the same. Booting with, say, elevator=cfq therefore gives every SSD cfq as well, instead of the deadline the rule would have chosen. Set per-device schedulers with a udev rule of your own instead of a global elevator=.
 set -u
 R="${IOSCHED_ROOT:-}"
 APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
@@ -23,9 +22,6 @@ write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "c
 
 # checks: nothing changes if any fails
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
-[ -d "$R"/sys/block/sdb/queue ] || die 'no such block device: sdb'
-writable "$R"/sys/block/sdb/queue/scheduler || die 'cannot write /sys/block/sdb/queue/scheduler'
-offers "$R"/sys/block/sdb/queue/scheduler deadline || die 'sdb does not offer deadline'
 
 # the undo journal first: nothing changes before it is written
 DIR="$R/var/lib/iosched"
@@ -56,9 +52,6 @@ journal_file() {
     journal "remove_file $(q "$1")"
   fi
 }
-journal_scheduler "$R"/sys/block/sdb/queue/scheduler
-journal_dir "$R"/sys/block/sdb/queue/iosched
-journal_file /etc/udev/rules.d/60-iosched.rules
 cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
 if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
 if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
@@ -79,14 +72,8 @@ trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
 # apply
-# Use the deadline elevator on sdb (IOS111)
-write_scheduler "$R"/sys/block/sdb/queue/scheduler deadline
 
 # persist
-write_file "$R"/etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
-# sdb: ssd disk, db workload
-ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdb", ATTR{queue/scheduler}="deadline"'
-if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
 
 DONE=1
 echo "iosched: applied; to undo: sh $JOURNAL"
