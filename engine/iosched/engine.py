@@ -227,24 +227,21 @@ def _previous_option(kb: Kb, option: MountOption) -> str | None:
 
 
 def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | None) -> list[str]:
-    """Caveats about something this plan involves. A caveat scoped to distributions or kernels reaches a plan in
-    its scope that involves any of its related ids (hardware, device class, the scheduler kept or set, a setting
-    changed, a persistence method used); an unscoped one reaches plans for its related hardware or device class."""
+    """Caveats about something this plan involves. A caveat scoped to distributions reaches a plan there that
+    involves any of its related ids (hardware, device class, the scheduler kept or set, a setting changed, a
+    persistence method used); any other reaches plans for its related hardware or device class."""
     device = {r.hardware.id, *([r.device_class.id] if r.device_class is not None else [])}
     involved = device | {scheduler, r.previous, *(s.target for s in steps), *(s.persist_method for s in steps)}
     distro = r.distribution.id if r.distribution is not None else None
     found = []
     for caveat in kb.section("caveats"):
         scope = caveat.scope
-        if scope is None:
-            hit = bool(device & set(caveat.related))
+        if scope is None or not scope.distributions:
+            in_scope = scope is None or scope.holds_on(r.kernel)
+            hit = in_scope and bool(device & set(caveat.related))
         else:
-            in_scope = (not scope.distributions or distro in scope.distributions) and scope.holds_on(r.kernel)
-            hit = (
-                in_scope
-                and bool(scope.distributions or scope.since or scope.until)
-                and bool(involved & set(caveat.related))
-            )
+            in_scope = distro in scope.distributions and scope.holds_on(r.kernel)
+            hit = in_scope and bool(involved & set(caveat.related))
         if hit:
             found.append(caveat.id)
     return found

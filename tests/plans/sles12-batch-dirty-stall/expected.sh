@@ -1,0 +1,110 @@
+#!/bin/sh
+# iosched VERSION plan (KB KBVERSION): iosched advise --hw hdd --workload batch --distro sles12sp5 --device sdb --symptoms dirty-stall
+# sdb: scheduler deadline (kernel 4.12, legacy)
+# WARNING dirty-page-stall (performance): Writers stall in balance_dirty_pages when dirty memory reaches vm.dirty_ratio: When dirty page cache reaches vm.dirty_ratio (or vm.dirty_bytes), the writing process is paused until writeback catches up: an unexpected stall during writes. /proc/PID/stack then shows the process in balance_dirty_pages_ratelimited. SLE 12 lowered the default from 40 (SLE 11 SP3) to 20, which makes jobs that write a large share of memory without fsync hit the limit sooner. Raising the limit moves the stall, it does not make the device faster.
+# WARNING dirty-ratio-bytes-cancel (performance): Setting a *_bytes writeback limit zeroes its *_ratio twin, and the reverse: vm.dirty_bytes and vm.dirty_ratio are two ways to set one limit (likewise vm.dirty_background_bytes and vm.dirty_background_ratio). Writing one makes the other read 0. A sysctl file that sets both applies them in order and only the last one counts; a check that reads back the other one sees 0 and may wrongly report drift.
+# WARNING tuned-owns-writeback-and-readahead (performance): On RHEL the active TuneD profile, not the kernel, sets the writeback limits and read-ahead: Red Hat's installations of RHEL 7, 8 and 9 normally run TuneD with a profile selected during installation by the tuned-adm recommend rules (a minimal installation may lack the package; check tuned-adm active): throughput-performance on bare-metal servers (vm.dirty_ratio 40, vm.dirty_background_ratio 10, read_ahead_kb raised to at least 4096 on every disk it manages), virtual-guest in virtual machines (vm.dirty_ratio 30, the rest inherited), balanced otherwise (no writeback or read-ahead changes). The kernel's 20/10 and 128 KiB are therefore rarely what a RHEL system has. TuneD saves the old values and writes them back when the profile is switched or TuneD stops, and by default re-applies /etc/sysctl.d after its own sysctls. Read the current values and tuned-adm active before a plan, and record which of TuneD or a sysctl file is meant to own a setting so that the undo does not fight TuneD.
+# WARNING udev-rule-skipped-with-elevator-param (performance): SUSE's SSD scheduler rule does nothing when elevator= is on the command line: SUSE's 60-ssd-scheduler.rules (SLE 12) imports elevator from the kernel command line and jumps to its end label when it is set, and the non-MQ branch of 60-io-scheduler.rules does the same. Booting with, say, elevator=cfq therefore gives every SSD cfq as well, instead of the deadline the rule would have chosen. Set per-device schedulers with a udev rule of your own instead of a global elevator=.
+# WARNING sles12-scsi-legacy-path (performance): SLES 12 keeps SCSI on the legacy path unless scsi_mod.use_blk_mq=1: On SLES 12 SP5 SCSI disks (SATA, SAS, FC, USB) use the legacy single-queue block layer by default, so only cfq, deadline and noop are offered and the blk-mq advice (mq-deadline, bfq, none, kyber) does not apply. Booting with scsi_mod.use_blk_mq=1 moves them to blk-mq; SUSE then advises switching spinning disks to BFQ to avoid a significant performance degradation, because blk-mq has no CFQ.
+# WARNING sap-tuning-sets-none-and-dirty-bytes (performance): On SLES for SAP Applications sapconf or saptune switch every disk to none and set the dirty limits in bytes: SUSE's SAP tuning tools apply SAP Notes 1984787 (SLES 12) and 2578899 (SLES 15): IO_SCHEDULER "noop, none" puts every disk, virtio and NVMe device and every multipath device (not its paths, not LVM) on the first of noop or none it offers, which is none on blk-mq; vm.dirty_bytes becomes 629145600 and vm.dirty_background_bytes 314572800, which zeroes the two ratios. They set no nr_requests or read_ahead_kb by default. sapconf saves and restores the previous scheduler when it stops; saptune reverts when its solution is reverted. A plan on such a system starts from these values, and a manual change is undone when the tool re-applies its notes.
+set -u
+R="${IOSCHED_ROOT:-}"
+APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
+
+die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
+offers() { tr -d '[]' < "$1" | tr ' ' '\n' | grep -qx "$2"; }
+active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
+write_value() { printf '%s\n' "$2" > "$1" || die "could not write $2 to ${1#"$R"}"; }
+write_scheduler() {
+  write_value "$1" "$2"
+  [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
+}
+write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
+
+# checks: nothing changes if any fails
+[ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
+[ -d "$R"/sys/block/sdb/queue ] || die 'no such block device: sdb'
+writable "$R"/sys/block/sdb/queue/scheduler || die 'cannot write /sys/block/sdb/queue/scheduler'
+offers "$R"/sys/block/sdb/queue/scheduler deadline || die 'sdb does not offer deadline'
+if [ "$APPLY_CONSIDER" = 1 ]; then
+  writable "$R"/proc/sys/vm/dirty_ratio || die 'cannot write /proc/sys/vm/dirty_ratio'
+fi
+
+# the undo journal first: nothing changes before it is written
+DIR="$R/var/lib/iosched"
+mkdir -p "$DIR" || die "cannot create $DIR"
+JOURNAL="${IOSCHED_JOURNAL:-}"
+if [ -z "$JOURNAL" ]; then
+  JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
+fi
+cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD' || die "cannot write the undo journal $JOURNAL"
+#!/bin/sh
+# iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
+R="${IOSCHED_ROOT:-}"
+FAILED=0
+failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
+restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
+restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
+remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+IOSCHED_JOURNAL_HEAD
+journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
+journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
+journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
+journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
+journal_file() {
+  if [ -e "$R$1" ]; then
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
+  else
+    journal "remove_file $(q "$1")"
+  fi
+}
+journal_scheduler "$R"/sys/block/sdb/queue/scheduler
+journal_dir "$R"/sys/block/sdb/queue/iosched
+if [ "$APPLY_CONSIDER" = 1 ]; then
+  journal_value "$R"/proc/sys/vm/dirty_ratio
+fi
+journal_file /etc/udev/rules.d/60-iosched.rules
+journal_file /etc/sysctl.d/90-iosched.conf
+cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+echo "iosched: undone"
+IOSCHED_JOURNAL_TAIL
+
+DONE=0
+rollback() { sh "$JOURNAL" >&2; }
+on_exit() { if [ "$DONE" != 1 ]; then echo "iosched: failed; rolling back" >&2; rollback; fi; }
+on_signal() {
+  trap - EXIT INT TERM HUP
+  echo "iosched: interrupted by $1; rolling back what was applied" >&2
+  rollback
+  exit 130
+}
+trap on_exit EXIT
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
+# apply
+# Use the deadline elevator on sdb (IOS113)
+write_scheduler "$R"/sys/block/sdb/queue/scheduler deadline
+# Set vm.dirty_ratio to 40 percent (IOS501)
+# consider: applied only with IOSCHED_APPLY_CONSIDER=1
+if [ "$APPLY_CONSIDER" = 1 ]; then
+  write_value "$R"/proc/sys/vm/dirty_ratio 40
+fi
+
+# persist
+write_file "$R"/etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
+# sdb: hdd disk, batch workload
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdb", ATTR{queue/scheduler}="deadline"'
+if [ "$APPLY_CONSIDER" = 1 ]; then
+  write_file "$R"/etc/sysctl.d/90-iosched.conf '# Written by iosched; remove this file to undo at the next boot.
+vm.dirty_ratio = 40'
+fi
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+
+DONE=1
+echo "iosched: applied; to undo: sh $JOURNAL"

@@ -1,0 +1,90 @@
+#!/bin/sh
+# iosched VERSION plan (KB KBVERSION): iosched advise --hw smr --workload batch --kernel 4.14 --device sdc
+# sdc: scheduler deadline (kernel 4.14, legacy)
+# WARNING zoned-needs-mq-deadline (availability): Before 6.10, host-managed zoned devices need mq-deadline to keep writes in zone order: Host-managed zoned devices (SMR disks, ZNS SSDs) accept writes only at each zone's write pointer. Until 6.10 the block layer relied on mq-deadline's zone write locking to issue at most one write per zone at a time: such devices declared that they require the ELEVATOR_F_ZBD_SEQ_WRITE feature, which only mq-deadline provided, and CONFIG_BLK_DEV_ZONED selected mq-deadline. Other schedulers could reorder writes and cause write errors. Since 6.10 zone write plugging in the block layer keeps the order for any scheduler, including none.
+# WARNING drive-managed-smr-rebuilds (availability): Drive-managed SMR disks can fail RAID and ZFS rebuilds: A drive-managed SMR disk looks like a normal disk (queue/zoned=none) but rewrites shingled bands in firmware. Sustained random writes, such as a ZFS resilver or a RAID rebuild, can stall it for long periods until the host times it out and drops it from the array, so the rebuild never completes. OpenZFS maintainers treat these drives as unsuitable. No scheduler setting fixes this; use CMR disks (or host-managed SMR with zone-aware software) in redundant arrays, and check the exact drive model before buying replacements.
+set -u
+R="${IOSCHED_ROOT:-}"
+APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
+
+die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
+offers() { tr -d '[]' < "$1" | tr ' ' '\n' | grep -qx "$2"; }
+active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
+write_value() { printf '%s\n' "$2" > "$1" || die "could not write $2 to ${1#"$R"}"; }
+write_scheduler() {
+  write_value "$1" "$2"
+  [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
+}
+write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
+
+# checks: nothing changes if any fails
+[ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
+[ -d "$R"/sys/block/sdc/queue ] || die 'no such block device: sdc'
+writable "$R"/sys/block/sdc/queue/scheduler || die 'cannot write /sys/block/sdc/queue/scheduler'
+offers "$R"/sys/block/sdc/queue/scheduler deadline || die 'sdc does not offer deadline'
+
+# the undo journal first: nothing changes before it is written
+DIR="$R/var/lib/iosched"
+mkdir -p "$DIR" || die "cannot create $DIR"
+JOURNAL="${IOSCHED_JOURNAL:-}"
+if [ -z "$JOURNAL" ]; then
+  JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
+fi
+cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD' || die "cannot write the undo journal $JOURNAL"
+#!/bin/sh
+# iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
+R="${IOSCHED_ROOT:-}"
+FAILED=0
+failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
+restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
+restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
+remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+IOSCHED_JOURNAL_HEAD
+journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
+journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
+journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
+journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
+journal_file() {
+  if [ -e "$R$1" ]; then
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
+  else
+    journal "remove_file $(q "$1")"
+  fi
+}
+journal_scheduler "$R"/sys/block/sdc/queue/scheduler
+journal_dir "$R"/sys/block/sdc/queue/iosched
+journal_file /etc/udev/rules.d/60-iosched.rules
+cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+echo "iosched: undone"
+IOSCHED_JOURNAL_TAIL
+
+DONE=0
+rollback() { sh "$JOURNAL" >&2; }
+on_exit() { if [ "$DONE" != 1 ]; then echo "iosched: failed; rolling back" >&2; rollback; fi; }
+on_signal() {
+  trap - EXIT INT TERM HUP
+  echo "iosched: interrupted by $1; rolling back what was applied" >&2
+  rollback
+  exit 130
+}
+trap on_exit EXIT
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
+# apply
+# Use the deadline elevator on sdc (IOS118, IOS113)
+write_scheduler "$R"/sys/block/sdc/queue/scheduler deadline
+
+# persist
+write_file "$R"/etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
+# sdc: smr disk, batch workload
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdc", ATTR{queue/scheduler}="deadline"'
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+
+DONE=1
+echo "iosched: applied; to undo: sh $JOURNAL"

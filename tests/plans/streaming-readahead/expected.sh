@@ -1,0 +1,97 @@
+#!/bin/sh
+# iosched VERSION plan (KB KBVERSION): iosched advise --hw hdd --workload streaming --kernel 6.8 --device sdb
+# sdb: scheduler mq-deadline (kernel 6.8, blk-mq)
+# WARNING readahead-units (performance): read_ahead_kb counts KiB, blockdev --setra counts 512-byte sectors: queue/read_ahead_kb is in KiB, while blockdev --getra and --setra use 512-byte sectors, so the same setting reads 128 in one and 256 in the other. Copying a number from one to the other sets a read-ahead twice or half as large as intended.
+# WARNING tuned-owns-writeback-and-readahead (performance): On RHEL the active TuneD profile, not the kernel, sets the writeback limits and read-ahead: Red Hat's installations of RHEL 7, 8 and 9 normally run TuneD with a profile selected during installation by the tuned-adm recommend rules (a minimal installation may lack the package; check tuned-adm active): throughput-performance on bare-metal servers (vm.dirty_ratio 40, vm.dirty_background_ratio 10, read_ahead_kb raised to at least 4096 on every disk it manages), virtual-guest in virtual machines (vm.dirty_ratio 30, the rest inherited), balanced otherwise (no writeback or read-ahead changes). The kernel's 20/10 and 128 KiB are therefore rarely what a RHEL system has. TuneD saves the old values and writes them back when the profile is switched or TuneD stops, and by default re-applies /etc/sysctl.d after its own sysctls. Read the current values and tuned-adm active before a plan, and record which of TuneD or a sysctl file is meant to own a setting so that the undo does not fight TuneD.
+set -u
+R="${IOSCHED_ROOT:-}"
+APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
+
+die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
+offers() { tr -d '[]' < "$1" | tr ' ' '\n' | grep -qx "$2"; }
+active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
+write_value() { printf '%s\n' "$2" > "$1" || die "could not write $2 to ${1#"$R"}"; }
+write_scheduler() {
+  write_value "$1" "$2"
+  [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
+}
+write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
+
+# checks: nothing changes if any fails
+[ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
+[ -d "$R"/sys/block/sdb/queue ] || die 'no such block device: sdb'
+if [ "$APPLY_CONSIDER" = 1 ]; then
+  writable "$R"/sys/block/sdb/queue/read_ahead_kb || die 'cannot write /sys/block/sdb/queue/read_ahead_kb'
+fi
+
+# the undo journal first: nothing changes before it is written
+DIR="$R/var/lib/iosched"
+mkdir -p "$DIR" || die "cannot create $DIR"
+JOURNAL="${IOSCHED_JOURNAL:-}"
+if [ -z "$JOURNAL" ]; then
+  JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
+fi
+cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD' || die "cannot write the undo journal $JOURNAL"
+#!/bin/sh
+# iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
+R="${IOSCHED_ROOT:-}"
+FAILED=0
+failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
+restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
+restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
+remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+IOSCHED_JOURNAL_HEAD
+journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
+journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
+journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
+journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
+journal_file() {
+  if [ -e "$R$1" ]; then
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
+  else
+    journal "remove_file $(q "$1")"
+  fi
+}
+if [ "$APPLY_CONSIDER" = 1 ]; then
+  journal_value "$R"/sys/block/sdb/queue/read_ahead_kb
+fi
+journal_file /etc/udev/rules.d/60-iosched.rules
+cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+echo "iosched: undone"
+IOSCHED_JOURNAL_TAIL
+
+DONE=0
+rollback() { sh "$JOURNAL" >&2; }
+on_exit() { if [ "$DONE" != 1 ]; then echo "iosched: failed; rolling back" >&2; rollback; fi; }
+on_signal() {
+  trap - EXIT INT TERM HUP
+  echo "iosched: interrupted by $1; rolling back what was applied" >&2
+  rollback
+  exit 130
+}
+trap on_exit EXIT
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
+# apply
+# Set read_ahead_kb of sdb to 4096 KiB (IOS301)
+# consider: applied only with IOSCHED_APPLY_CONSIDER=1
+if [ "$APPLY_CONSIDER" = 1 ]; then
+  write_value "$R"/sys/block/sdb/queue/read_ahead_kb 4096
+fi
+
+# persist
+if [ "$APPLY_CONSIDER" = 1 ]; then
+  write_file "$R"/etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
+# sdb: hdd disk, streaming workload
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdb", ATTR{queue/read_ahead_kb}="4096"'
+fi
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+
+DONE=1
+echo "iosched: applied; to undo: sh $JOURNAL"
