@@ -4,8 +4,9 @@ Run: python bench/fleet_read.py [--hosts N] [--fixture FILE]. Writes N fact-cach
 each a real fixture (tests/system/ansible/cache/x00scs00l373 by default) varied per host: hostname, kernel
 patch level, elevators, rotational flags and a number of extra disks. Then it times, in one process, the stages
 of ``read_facts``: listing and reading the files, JSON parsing (and orjson's, when installed, for comparison),
-and the whole conversion to System objects. The fleet budget is 100,000 hosts planned in 30 s on 2 cores;
-the ratio printed is the projected time to read 100,000 hosts on one core over that budget.
+and the whole conversion to System objects. Times are CPU time of this process (user + system), so that other
+work on the machine does not count. The fleet budget is 100,000 hosts planned in 30 s on 2 cores, 60 CPU
+seconds; the ratio printed is the CPU time to read 100,000 hosts over that budget.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from iosched.system.ansible_docs import read_regular
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests/system/ansible/cache/x00scs00l373"
 FLEET_HOSTS = 100_000
-FLEET_BUDGET_S = 30.0
+FLEET_BUDGET_CPU_S = 2 * 30.0
 ELEVATORS = ("mq-deadline", "none", "bfq", "kyber")
 
 
@@ -46,11 +47,11 @@ def varied(facts: dict, index: int, rng: random.Random) -> dict:
 
 
 def timed(label: str, hosts: int, action: Callable[[], object]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     action()
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     projected = seconds / hosts * FLEET_HOSTS
-    print(f"{label:38} {hosts / seconds:10.0f} {projected:10.1f} {projected / FLEET_BUDGET_S:8.2f}")
+    print(f"{label:38} {hosts / seconds:10.0f} {projected:10.1f} {projected / FLEET_BUDGET_CPU_S:8.2f}")
     return seconds
 
 
@@ -70,7 +71,7 @@ def main() -> None:
         blobs = [read_regular(f, 1 << 24) for f in files]
         size = sum(len(b) for b in blobs) / len(blobs) / 1024
         print(f"{args.hosts} fact files of {size:.0f} KiB on average (from {args.fixture.name})")
-        print(f"{'stage':38} {'hosts/s':>10} {'s/100k':>10} {'x budget':>8}")
+        print(f"{'stage (one core)':38} {'hosts/s':>10} {'CPU s/100k':>10} {'x budget':>8}")
         timed("list and read files", args.hosts, lambda: [read_regular(f, 1 << 24) for f in fact_files(directory)])
         timed("json.loads (stdlib)", args.hosts, lambda: [json.loads(b) for b in blobs])
         try:

@@ -90,12 +90,12 @@ def file_documents(path: Path, follow_symlinks: bool = True) -> list[FactDoc]:
         data = read_regular(path, MAX_CONSOLE_BYTES, follow_symlinks)
     except OSError as exc:
         error = "a symbolic link, not a regular file" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
-        return [FactDoc(_file_host(path), source, error=escape(error))]
+        return [FactDoc(_shown(path.name), source, error=escape(error))]
     except ValueError as exc:
-        return [FactDoc(_file_host(path), source, error=str(exc))]
+        return [FactDoc(_shown(path.name), source, error=str(exc))]
     if not _OBJECT_START.match(data) and _HEADER_BYTES.search(data):
         return console_documents(data.decode("utf-8", "replace"), source)
-    return [cache_document(_file_host(path), data, source)]
+    return [cache_document(_shown(path.name), data, source)]
 
 
 def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
@@ -115,10 +115,6 @@ def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
     if len(data) > limit:
         raise ValueError(f"larger than {limit // (1024 * 1024)} MiB")
     return data
-
-
-def _file_host(path: Path) -> str:
-    return path.name if token(path.name, HOST_NAME) else escape(path.name)
 
 
 def cache_document(name: str, data: bytes, source: str) -> FactDoc:
@@ -164,7 +160,7 @@ def console_documents(text: str, source: str) -> list[FactDoc]:
                 docs.append(FactDoc(_shown(name), where, error=f"unreadable JSON ({escape(str(exc), 120)})"))
                 continue
         if not token(name, HOST_NAME):
-            docs.append(FactDoc(escape(name), where, error="not an inventory host name"))
+            docs.append(FactDoc(_shown(name), where, error="not an inventory host name"))
         elif name in first_line:
             docs.append(FactDoc(name, where, error=f"appears again (first at line {first_line[name]})"))
         elif status in _OK:
@@ -178,6 +174,7 @@ def console_documents(text: str, source: str) -> list[FactDoc]:
 
 
 def _shown(name: str) -> str:
+    """A host name as it may be shown: itself when valid, else escaped."""
     return name if token(name, HOST_NAME) else escape(name)
 
 

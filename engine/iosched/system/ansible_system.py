@@ -53,6 +53,7 @@ _CHECKED = (
 """Device fields and their keys: a value that is there but unreadable is listed as missing ("" is no value)."""
 _REQUIRED = ("rotational", "scheduler_mode")
 """Keys every release writes for every device: missing even when absent."""
+_FLAGS = {"1": True, "0": False}
 
 _HYPERVISORS = {
     "kvm": "kvm", "kvm/linux": "kvm", "openstack": "kvm", "ovirt": "kvm", "rhev": "kvm", "rhv": "kvm",
@@ -155,28 +156,27 @@ def _devices(entries: object, missing: list[str]) -> tuple[Device, ...]:
     )
 
 
-def _device(name: str, facts: dict[str, Any], holders: tuple[str, ...], slaves: tuple[str, ...], missing: list[str]):
-    ids = _links(facts, "ids")
-    device = Device(
-        name=name,
-        kind=device_kind(name),
-        rotational=_flag(facts.get("rotational")),
-        scheduler=token(facts.get("scheduler_mode"), ELEVATOR),
-        holders=holders,
-        slaves=slaves,
-        model=printable(facts.get("model"), 128),
-        vendor=printable(facts.get("vendor"), 128),
-        serial=token(facts.get("serial"), IDENTIFIER),
-        wwn=token(facts.get("wwn"), IDENTIFIER) or _prefixed(ids, "wwn-"),
-        dm_uuid=_prefixed(ids, "dm-uuid-"),
-        size_bytes=_size(facts.get("sectors"), facts.get("sectorsize")),
-        removable=_flag(facts.get("removable")),
-    )
+def _device(
+    name: str, facts: dict[str, Any], holders: tuple[str, ...], slaves: tuple[str, ...], missing: list[str]
+) -> Device:
+    values = {
+        "rotational": _flag(facts.get("rotational")),
+        "scheduler": token(facts.get("scheduler_mode"), ELEVATOR),
+        "model": printable(facts.get("model"), 128),
+        "vendor": printable(facts.get("vendor"), 128),
+        "serial": token(facts.get("serial"), IDENTIFIER),
+        "size_bytes": _size(facts.get("sectors"), facts.get("sectorsize")),
+        "removable": _flag(facts.get("removable")),
+    }
     for field, key in _CHECKED:
-        raw = facts.get(key)
-        if getattr(device, field) is None and raw != "" and (raw is not None or key in _REQUIRED):
-            missing.append(f"devices.{name}.{field}")
-    return device
+        if values[field] is None:
+            raw = facts.get(key)
+            if raw != "" and (raw is not None or key in _REQUIRED):
+                missing.append(f"devices.{name}.{field}")
+    ids = _links(facts, "ids")
+    wwn = token(facts.get("wwn"), IDENTIFIER) or _prefixed(ids, "wwn-")
+    dm_uuid = _prefixed(ids, "dm-uuid-") if name.startswith("dm-") else None
+    return Device(name=name, kind=device_kind(name), holders=holders, slaves=slaves, wwn=wwn, dm_uuid=dm_uuid, **values)
 
 
 def _members(name: str, facts: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -223,7 +223,8 @@ def _prefixed(ids: object, prefix: str) -> str | None:
 
 
 def _flag(value: object) -> bool | None:
-    return {"1": True, "0": False}.get(value) if isinstance(value, str) else None
+    """A sysfs flag, ``"1"`` or ``"0"``."""
+    return _FLAGS.get(value) if isinstance(value, str) else None
 
 
 def _count(value: object) -> int | None:

@@ -29,6 +29,7 @@ from iosched.system.text import escape
 
 MAX_INVENTORY_BYTES = 64 * 1024 * 1024
 MAX_HOSTS = 1_000_000
+MAX_PATTERN = 1024
 _SECTION = re.compile(r"\[([^:\]\s]+)(?::(\w+))?\]\s*(?:#.*)?")
 _GROUP_LINE = re.compile(r"([^:\]\s]+)\s*(?:#.*)?")
 _UNSAFE_GROUP_CHARS = re.compile(r"^[\d\W]|\W")
@@ -126,6 +127,8 @@ def _safe_group(name: str) -> str:
 
 def _host_pattern(word: str, where: str) -> str:
     """A host word without its ``:port``; a bare IPv6 address keeps its colons."""
+    if len(word) > MAX_PATTERN:
+        raise InventoryError(f"{where}: host pattern longer than {MAX_PATTERN} characters")
     port = _PORT.fullmatch(word)
     if port and ":" not in _RANGE.sub("", port[1]):
         return port[1]
