@@ -150,7 +150,7 @@ _facts = st.fixed_dictionaries(
 )  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_facts)
 def test_random_fact_documents_never_crash(facts: dict) -> None:
     system = to_system(facts, {"rhel9"}, "random")
@@ -158,7 +158,7 @@ def test_random_fact_documents_never_crash(facts: dict) -> None:
         assert not _CONTROL.search(device.name + (device.model or "") + (device.scheduler or ""))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.one_of(_facts, _json), st.sampled_from(["cache", "tree", "console"]))
 def test_random_documents_on_disk_become_one_host_each(tmp_path: Path, document, form: str) -> None:
     text = json.dumps(document)
@@ -170,7 +170,7 @@ def test_random_documents_on_disk_become_one_host_each(tmp_path: Path, document,
     assert_one_safe_line(host)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     st.sampled_from(REAL_FILES), st.integers(min_value=0, max_value=10**6), st.integers(0, 400), st.text(max_size=40)
 )

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pickle
 import re
 from pathlib import Path
 
 import pytest
 from ansible_helpers import FIXTURES, REAL_FILES, kb_ids, raw_facts
 
-from iosched.system.ansible import HostFacts, read_facts
+from iosched.system.ansible import HostFacts, fact_files, iter_facts, read_fact_file, read_facts
 from iosched.system.ansible_system import NEVER_GATHERED
 from iosched.system.distro import distro_id
 
@@ -41,7 +42,9 @@ def test_every_device_is_read_as_the_document_gives_it(path: Path, distros: set[
             assert device.rotational is (facts["rotational"] == "1")
             assert device.removable is (facts["removable"] == "1")
             human = _HUMAN.fullmatch(facts.get("size", ""))
-            if human and ("links" in facts or str(facts["sectorsize"]) == "512"):  # Ansible 2.4 and older used sectorsize
+            if human and (
+                "links" in facts or str(facts["sectorsize"]) == "512"
+            ):  # Ansible 2.4 and older used sectorsize
                 unit = _UNITS[human[2]]
                 assert abs(device.size_bytes - float(human[1]) * unit) <= 0.005 * unit + 1
         assert system.host.kernel == raw.get("ansible_kernel")
@@ -176,3 +179,11 @@ def test_a_cache_file_without_facts_in_the_yaml_cache(distros: set[str]) -> None
     hosts = hosts_of(FIXTURES / "yaml-cache", distros)
     assert hosts["SRV15-06.echd.ru"].error == "no Ansible facts in this document"
     assert hosts["SRV24-02.echd.ru"].error is None
+
+
+def test_one_file_at_a_time_reads_the_same_hosts(distros: set[str]) -> None:
+    directory = FIXTURES / "cache"
+    whole = read_facts(directory, distros)
+    assert list(iter_facts(directory, distros)) == whole
+    assert [h for path in fact_files(directory) for h in read_fact_file(path, distros)] == whole
+    assert pickle.loads(pickle.dumps(whole)) == whole  # hosts can travel between worker processes

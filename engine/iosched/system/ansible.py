@@ -9,7 +9,7 @@ with a System or with the one-line reason it could not be read; only an unreadab
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from iosched.system.ansible_system import to_system
 from iosched.system.model import System
 from iosched.system.text import escape, printable
 
-__all__ = ["FactsError", "HostFacts", "fact_files", "host_facts", "read_fact_file", "read_facts"]
+__all__ = ["FactsError", "HostFacts", "fact_files", "host_facts", "iter_facts", "read_fact_file", "read_facts"]
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,13 @@ def read_facts(path: Path, known_distros: Collection[str] = ()) -> list[HostFact
 
     ``known_distros`` are the KB's distribution ids; a release outside them gets ``host.distro`` None.
     """
-    return [host_facts(doc, known_distros) for doc in documents(path)]
+    return list(iter_facts(path, known_distros))
+
+
+def iter_facts(path: Path, known_distros: Collection[str] = ()) -> Iterator[HostFacts]:
+    """:func:`read_facts` one host at a time, for fleets too large to hold (a System takes a few KiB)."""
+    for doc in documents(path):
+        yield host_facts(doc, known_distros)
 
 
 def read_fact_file(path: Path, known_distros: Collection[str] = ()) -> list[HostFacts]:
