@@ -153,7 +153,7 @@ def test_cloud_hosts(distros: set[str]) -> None:
 def test_ansible_1_tree_directory(distros: set[str]) -> None:
     hosts = hosts_of(FIXTURES / "tree", distros)
     assert ".invalid_file" not in hosts
-    assert hosts["dead.dev.local"].error.startswith("unreachable: Failed to connect")
+    assert hosts["dead.dev.local"].error == "unreachable: Failed to connect to the host via ssh:"
     assert hosts["openbsd.dev.local"].error == "not a Linux host (OpenBSD)"
     assert hosts["win.dev.local"].error == "not a Linux host (Windows)"
     centos = hosts["centos.dev.local"]

@@ -186,7 +186,7 @@ def test_without_default_a_host_may_have_no_workload(workloads: set[str]) -> Non
         ("default: [db]\n", r"workloads.yaml:1: unknown workload \['db'\]"),
         ("inventory: missing.ini\n", r"workloads.yaml: inventory .*missing.ini: No such file"),
         ("- db\n", r"workloads.yaml:1: a workload map is a mapping"),
-        ("hosts: [db]\n", r"workloads.yaml:1: hosts must map host name or patterns to workload ids"),
+        ("hosts: [db]\n", r"workloads.yaml:1: hosts must be a mapping of host name or pattern to workload id"),
     ],
 )
 def test_map_errors_name_file_and_line(tmp_path: Path, workloads: set[str], text: str, message: str) -> None:

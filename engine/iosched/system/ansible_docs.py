@@ -181,6 +181,7 @@ def _shown(name: str) -> str:
 def _failure(status: str, result: Any) -> str:
     kind = "skipped" if status == "SKIPPED" else "unreachable" if status.startswith("UNREACHABLE") else "failed"
     message = result.get("msg") if isinstance(result, dict) else result
+    message = message.strip() if isinstance(message, str) else message
     return f"{kind}: {escape(message)}" if message else kind
 
 

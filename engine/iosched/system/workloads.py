@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -83,7 +83,7 @@ def read_workload_map(path: Path, known_workloads: Collection[str] = ()) -> Work
             inventory = read_inventory(path.parent / inventory_path)
         except InventoryError as exc:
             raise WorkloadMapError(f"{shown}: inventory {exc}") from None
-        workloads = WorkloadMap(workloads.hosts, workloads.groups, workloads.default, inventory)
+        workloads = replace(workloads, inventory=inventory)
     elif workloads.groups:
         raise fail("groups need an inventory: add inventory: PATH", "groups")
     return workloads
@@ -111,7 +111,7 @@ def parse_workload_map(data: Any, known_workloads: Collection[str] = (), fail: F
     def entries(section: str, grammar: re.Pattern[str], what: str) -> tuple[tuple[str, str], ...]:
         table = data.get(section) or {}
         if not isinstance(table, dict):
-            raise fail(f"{section} must map {what}s to workload ids", section)
+            raise fail(f"{section} must be a mapping of {what} to workload id", section)
         for key in table:
             if not isinstance(key, str) or not grammar.fullmatch(key):
                 raise fail(f"{section}: {escape(key, 60)} is not a {what}", section, key)
