@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from iosched.system.ansible import FactsError, HostFacts, read_fact_file, read_facts
 from iosched.system.ansible_docs import MAX_CONSOLE_BYTES
-from iosched.system.ansible_system import to_system
+from iosched.system.ansible_system import NOT_IN_FACTS, to_system
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -46,46 +46,63 @@ def test_console_output_with_failed_and_unreachable_hosts() -> None:
     web1, web2 = hosts[0].system, hosts[8].system
     assert (web1.host.distro, web1.device("vda").scheduler) == ("ubuntu2404", "mq-deadline")
     assert (web2.host.distro, web2.device("sda").scheduler, web2.device("sda").rotational) == ("rhel9", "none", False)
-    assert {"host.hostname", "mounts"} <= set(web2.missing)
+    assert {"mounts (ansible_mounts)", "kernel command line (ansible_proc_cmdline, ansible_cmdline)"} <= set(
+        web2.missing
+    )
 
 
 def test_cciss_names_and_stacking() -> None:
     (host,) = read_facts(FIXTURES / "constructed/cciss/dl380.example.com", {"rhel6"})
     system = host.system
-    assert [d.name for d in system.devices] == ["cciss!c0d0", "cciss!c0d1", "dm-0", "dm-1", "dm-2"]
-    c0d0 = system.device("cciss!c0d0")
-    assert (c0d0.kind, c0d0.scheduler, c0d0.holders) == ("disk", "deadline", ("dm-0", "dm-1"))
-    assert system.device("dm-0").slaves == ("cciss!c0d0p2",)
+    assert [d.name for d in system.devices] == [
+        "cciss!c0d0", "cciss!c0d0p1", "cciss!c0d0p2", "cciss!c0d1", "dm-0", "dm-1", "dm-2",
+    ]  # fmt: skip
+    c0d0, c0d0p2 = system.device("cciss!c0d0"), system.device("cciss!c0d0p2")
+    assert (c0d0.kind, c0d0.scheduler, c0d0.io_path, c0d0.holders) == ("disk", "deadline", "legacy", ())
+    assert (c0d0p2.kind, c0d0p2.parent, c0d0p2.holders) == ("partition", "cciss!c0d0", ("dm-0", "dm-1"))
+    assert (system.device("dm-0").slaves, system.device("dm-0").dm_name) == (("cciss!c0d0p2",), "vg00-root")
     assert system.device("dm-2").slaves == ("cciss!c0d1",)
     assert c0d0.wwn is None  # Ansible keys by-id links by /dev/cciss/c0d0's basename, so a cciss disk has none
     assert system.host.distro == "rhel6" and system.host.virtualization == "none"
     assert system.host.cmdline == "elevator=deadline quiet ro root=/dev/mapper/vg00-root"
+    assert system.tuners[0].settings == {"scheduler": "deadline"}
 
 
 def test_odd_values_are_dropped_and_listed_as_missing() -> None:
     (host,) = read_facts(FIXTURES / "constructed/edge/odd.example.com", {"rhel8"})
     system = host.system
     assert [d.name for d in system.devices] == ["nvme0n1", "sda", "sdb"]
-    assert host.distribution == ("OracleLinux", "8.9") and system.host.distro is None
+    assert system.host.os_release == {"ID": "ol", "VERSION_ID": "8.9"}
+    assert system.host.distro == "rhel8"  # as the probe maps Oracle Linux (iosched.system.classify)
     assert (system.host.kernel, system.host.hostname, system.host.virtualization) == (None, None, None)
     sda = system.device("sda")
     assert (sda.model, sda.serial, sda.size_bytes, sda.vendor) == (None, None, None, "ATA")
     nvme = system.device("nvme0n1")
     assert nvme.size_bytes == 468843606 * 4096  # Ansible 2.18+: an int count of sectorsize sectors
     assert [m.mountpoint for m in system.mounts] == ["/srv"]
-    assert set(system.missing) >= {
-        "host.kernel", "host.hostname", "host.virtualization", "host.cmdline", "devices[3]", "devices[4]",
-        "devices[5]", "devices.sda.rotational", "devices.sda.scheduler", "devices.sda.model", "devices.sda.serial",
-        "devices.sda.size_bytes", "devices.sdb.rotational", "devices.sdb.scheduler", "mounts[1]", "mounts[2]",
-    }  # fmt: skip
-    assert "devices.nvme0n1.vendor" not in system.missing  # null is no value, not a missing one
+    assert system.missing == (
+        "kernel release (ansible_kernel)",
+        "virtualization (ansible_virtualization_type, ansible_virtualization_role)",
+        "kernel command line (ansible_proc_cmdline, ansible_cmdline)",
+        "block device 4 (ansible_devices: not a device name with facts)",
+        "block device 5 (ansible_devices: not a device name with facts)",
+        "block device 6 (ansible_devices: not a device name with facts)",
+        "sda: I/O path, active scheduler, rotational, model, serial, size",
+        "sdb: I/O path, active scheduler, rotational",
+        "mount 2 (ansible_mounts: no device, mount point or type)",
+        "mount 3 (ansible_mounts: no device, mount point or type)",
+        NOT_IN_FACTS,
+    )  # a null vendor (nvme0n1) is no value, not a missing one
 
 
 def test_a_dump_of_the_ansible_facts_variable() -> None:
     (host,) = read_facts(FIXTURES / "constructed/edge/facts-variable.example.com", {"debian12"})
     system = host.system
     assert (system.host.distro, system.host.arch, system.host.virtualization) == ("debian12", "aarch64", "none")
-    assert [(d.kind, d.scheduler) for d in system.devices] == [("mmc", "bfq"), ("zram", None)]
+    assert [(d.kind, d.scheduler, d.io_path) for d in system.devices] == [
+        ("mmc", "bfq", "blk-mq"),
+        ("zram", None, "bio"),
+    ]
 
 
 def test_missing_input_is_an_error_for_the_whole_run(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 from ansible_helpers import FIXTURES, REAL_FILES, kb_ids, raw_facts
 
 from iosched.system.ansible import HostFacts, fact_files, iter_facts, read_fact_file, read_facts
-from iosched.system.ansible_system import NEVER_GATHERED
+from iosched.system.ansible_system import BEFORE_2_4, NOT_IN_FACTS
 from iosched.system.distro import distro_id
 
 _HUMAN = re.compile(r"(\d+\.\d\d) (Bytes|KB|MB|GB|TB|PB)")
@@ -35,8 +35,10 @@ def test_every_device_is_read_as_the_document_gives_it(path: Path, distros: set[
         system = host.system
         assert system is not None and system.source == host.source
         devices = raw.get("ansible_devices") or {}
-        assert [d.name for d in system.devices] == list(devices)
-        for device in system.devices:
+        assert [d.name for d in system.devices if d.parent is None] == list(devices)
+        partitions = {(p, name) for name, facts in devices.items() for p in facts.get("partitions") or {}}
+        assert {(d.name, d.parent) for d in system.devices if d.parent} == partitions
+        for device in (d for d in system.devices if d.parent is None):
             facts = devices[device.name]
             assert device.scheduler == (facts["scheduler_mode"] or None)
             assert device.rotational is (facts["rotational"] == "1")
@@ -52,23 +54,18 @@ def test_every_device_is_read_as_the_document_gives_it(path: Path, distros: set[
         release = raw.get("ansible_distribution"), raw.get("ansible_distribution_version")
         assert system.host.distro == distro_id(*release, distros)
         assert len(system.mounts) == len(raw.get("ansible_mounts", ()))
-        assert set(NEVER_GATHERED) <= set(system.missing)
+        assert NOT_IN_FACTS in system.missing
 
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_stacking_is_consistent_both_ways(path: Path, distros: set[str]) -> None:
     for host in read_facts(path, distros):
-        if host.error or {"devices", "devices.holders"} & set(host.system.missing):
+        if host.error or BEFORE_2_4[1] in host.system.missing:
             continue
         system = host.system
-        devices = raw_facts(host.source)["ansible_devices"]
-        disk_of = {part: name for name, facts in devices.items() for part in facts.get("partitions") or {}}
-        disk_of.update((name, name) for name in devices)
         for device in system.devices:
-            for holder in device.holders:
-                assert device.name in {disk_of[s] for s in system.device(holder).slaves}
-            for slave in device.slaves:
-                assert device.name in system.device(disk_of[slave]).holders
+            assert all(device.name in system.device(holder).slaves for holder in device.holders)
+            assert all(device.name in system.device(slave).holders for slave in device.slaves)
 
 
 def test_lvm_on_a_partition(distros: set[str]) -> None:
@@ -76,13 +73,14 @@ def test_lvm_on_a_partition(distros: set[str]) -> None:
     assert list(hosts) == ["portal", "crmbeta", "apibeta", "cronjob"]
     for host in hosts.values():
         system = host.system
-        sda, dm0 = system.device("sda"), system.device("dm-0")
-        assert (sda.holders, dm0.slaves) == (("dm-0",), ("sda3",))
-        assert dm0.kind == "dm" and dm0.scheduler is None and dm0.dm_uuid.startswith("LVM-")
-        assert sda.scheduler == "mq-deadline" and system.host.virtualization == "vmware"
-        assert {d.kind for d in system.devices} == {"dm", "loop", "disk", "optical"}
-        assert system.missing == NEVER_GATHERED
-    assert hosts["crmbeta"].distribution == ("Ubuntu", "22.04")
+        sda, sda3, dm0 = system.device("sda"), system.device("sda3"), system.device("dm-0")
+        assert (sda.holders, sda3.holders, sda3.parent, dm0.slaves) == ((), ("dm-0",), "sda", ("sda3",))
+        assert (dm0.kind, dm0.scheduler, dm0.io_path, dm0.dm_name) == ("dm", None, "bio", "ubuntu--vg-ubuntu--lv")
+        assert dm0.dm_uuid.startswith("LVM-")
+        assert (sda.scheduler, sda.io_path, system.host.virtualization) == ("mq-deadline", "blk-mq", "vmware")
+        assert {d.kind for d in system.devices} == {"dm", "loop", "disk", "partition", "optical"}
+        assert system.missing == (NOT_IN_FACTS,)
+    assert hosts["crmbeta"].system.host.os_release == {"ID": "ubuntu", "VERSION_ID": "22.04"}
     lines = (FIXTURES / "console/keeper.txt").read_text().splitlines()
     for name, host in hosts.items():
         assert lines[int(host.source.rpartition(":")[2]) - 1].startswith(f"{name} | SUCCESS => {{")
@@ -91,14 +89,18 @@ def test_lvm_on_a_partition(distros: set[str]) -> None:
 def test_sles_for_sap_on_azure(distros: set[str]) -> None:
     (host,) = read_facts(FIXTURES / "cache/x00scs00l373", distros)
     system = host.system
-    assert host.distribution == ("SLES_SAP", "12.5")
+    assert system.host.os_release == {"ID": "sles_sap", "VERSION_ID": "12.5"}
     assert system.host.distro == ("sles12sp5" if "sles12sp5" in distros else None)
     assert system.host.virtualization == "microsoft"
     assert "scsi_mod.use_blk_mq=1" in system.host.cmdline.split()
+    (boot,) = system.tuners
+    assert (boot.kind, boot.settings) == ("kernel-cmdline", {"scsi_mod.use_blk_mq": "1"})
     assert system.device("sdc").holders == ("dm-0", "dm-1", "dm-2")
     assert all(system.device(f"dm-{n}").slaves == ("sdc",) for n in range(3))
-    assert {system.device(n).scheduler for n in ("sda", "sdb", "sdc")} == {"none"}
-    assert system.device("fd0").scheduler == "cfq"
+    assert {(system.device(n).scheduler, system.device(n).io_path) for n in ("sda", "sdb", "sdc")} == {
+        ("none", "blk-mq")
+    }
+    assert (system.device("fd0").scheduler, system.device("fd0").io_path) == ("cfq", "legacy")
     assert system.device("sda").wwn == raw_facts(host.source)["ansible_devices"]["sda"]["wwn"]
 
 
@@ -112,28 +114,31 @@ def test_multipath_from_a_yaml_cache(distros: set[str]) -> None:
         assert len(mpath.slaves) == 4 and all(system.device(s).holders == (mpath.name,) for s in mpath.slaves)
     lvm = [d for d in system.devices if d.dm_uuid and d.dm_uuid.startswith("LVM-")]
     assert len(lvm) == 3 and all(d.scheduler is None and d.slaves == ("sda3",) for d in lvm)
-    assert system.host.distro is None and host.distribution == ("Gentoo", "2.7")
+    assert system.host.distro is None and system.host.os_release == {"ID": "gentoo", "VERSION_ID": "2.7"}
     assert system.host.virtualization == "none"
 
 
 def test_ibm_z_documents(distros: set[str]) -> None:
     dasd = read_facts(FIXTURES / "console/tessia-facts_dasd.txt", distros)[0].system
-    assert [(d.name, d.kind, d.scheduler) for d in dasd.devices] == [
-        ("dasda", "dasd", "deadline"),
-        ("dasdb", "dasd", "deadline"),
+    assert [(d.name, d.kind, d.scheduler, d.parent) for d in dasd.devices] == [
+        ("dasda", "dasd", "deadline", None),
+        ("dasda1", "partition", None, "dasda"),
+        ("dasdb", "dasd", "deadline", None),
+        ("dasdb1", "partition", None, "dasdb"),
     ]
     assert (dasd.host.arch, dasd.host.virtualization) == ("s390x", "none")  # an LPAR
     fcp = read_facts(FIXTURES / "console/tessia-facts_fcp.txt", distros)[0].system
-    assert {d.scheduler for d in fcp.devices} == {None}  # blk-mq SCSI of 4.4 prints "none" without brackets
-    assert {d.holders for d in fcp.devices} == {("mpatha",), ("mpathb",)}  # device-mapper names before 2.4
-    assert {"devices.virtual", "devices.holders", "devices.slaves"} <= set(fcp.missing)
+    disks = [d for d in fcp.devices if d.kind == "disk"]
+    assert {(d.scheduler, d.io_path) for d in disks} == {(None, None)}  # 4.4 blk-mq prints "none" without brackets
+    assert {d.holders for d in disks} == {("mpatha",), ("mpathb",)}  # device-mapper names before 2.4
+    assert set(BEFORE_2_4) <= set(fcp.missing) and "sda: I/O path, active scheduler" in fcp.missing
 
 
 def test_holders_before_ansible_2_4_are_dm_names_of_partitions(distros: set[str]) -> None:
     hosts = hosts_of(FIXTURES / "console/katello-ha.txt", distros)
     assert list(hosts) == ["katello-02.example.com", "katello-01.example.com"]
     for host in hosts.values():
-        assert host.system.device("sda").holders == ("rhel-root", "rhel-swap")
+        assert host.system.device("sda2").holders == ("rhel-root", "rhel-swap")
         assert host.system.host.virtualization == "kvm"
 
 
@@ -161,7 +166,7 @@ def test_ansible_1_tree_directory(distros: set[str]) -> None:
     assert centos.system.host.virtualization == "oracle"
     assert hosts["eek.electricmonk.nl"].system.host.virtualization == "none"  # a KVM host
     assert hosts["jib.electricmonk.nl"].system.device("sdb").rotational is False
-    assert "devices.virtual" in centos.system.missing  # Ansible 1.x listed no dm, md or loop device
+    assert BEFORE_2_4[0] in centos.system.missing  # Ansible 1.x listed no dm, md or loop device
 
 
 def test_fact_cache_directory(distros: set[str]) -> None:
@@ -170,9 +175,9 @@ def test_fact_cache_directory(distros: set[str]) -> None:
     assert hosts["192.168.84.129"].error == "no Ansible facts in this document"
     partial = hosts["yegojidmal11c.mylabserver.com"].system
     assert partial.devices == () and partial.host.hostname == "master"
-    assert {"host.kernel", "devices", "mounts"} <= set(partial.missing)
-    assert hosts["192.168.84.133"].system.host.distro == ("rhel7" if "rhel7" in distros else None)
-    assert hosts["192.168.84.133"].distribution == ("CentOS", "7.7")
+    assert {"kernel release (ansible_kernel)", "block devices (ansible_devices)"} <= set(partial.missing)
+    centos = hosts["192.168.84.133"].system.host
+    assert (centos.distro, centos.os_release) == ("rhel7", {"ID": "centos", "VERSION_ID": "7.7"})
 
 
 def test_a_cache_file_without_facts_in_the_yaml_cache(distros: set[str]) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from iosched.system.ansible_docs import FactDoc, FactsError, documents, fact_files, file_documents
 from iosched.system.ansible_system import to_system
 from iosched.system.model import System
-from iosched.system.text import escape, printable
+from iosched.system.text import escape
 
 __all__ = ["FactsError", "HostFacts", "fact_files", "host_facts", "iter_facts", "read_fact_file", "read_facts"]
 
@@ -30,14 +30,13 @@ class HostFacts:
     source: str
     system: System | None = None
     error: str | None = None
-    distribution: tuple[str, str] | None = None
-    """Ansible's ``ansible_distribution`` and ``ansible_distribution_version``, kept when the KB has no id for them."""
 
 
 def read_facts(path: Path, known_distros: Collection[str] = ()) -> list[HostFacts]:
     """Every host in a fact directory or file, in name order (directories) or file order (console output).
 
-    ``known_distros`` are the KB's distribution ids; a release outside them gets ``host.distro`` None.
+    ``known_distros`` are the KB's distribution ids; a release outside them gets ``host.distro`` None, and
+    ``host.os_release`` still names it (:func:`iosched.system.classify.classified` maps it to the same id).
     """
     return list(iter_facts(path, known_distros))
 
@@ -61,11 +60,4 @@ def host_facts(doc: FactDoc, known_distros: Collection[str] = ()) -> HostFacts:
     if doc.facts.get("ansible_os_family") == "Windows" or platform != "Linux":
         shown = "Windows" if platform == "Linux" else escape(platform, 40)
         return HostFacts(doc.name, doc.source, error=f"not a Linux host ({shown})")
-    name = printable(doc.facts.get("ansible_distribution"), 64)
-    version = printable(doc.facts.get("ansible_distribution_version"), 64)
-    return HostFacts(
-        doc.name,
-        doc.source,
-        system=to_system(doc.facts, known_distros, doc.source),
-        distribution=(name, version or "") if name else None,
-    )
+    return HostFacts(doc.name, doc.source, system=to_system(doc.facts, known_distros, doc.source))

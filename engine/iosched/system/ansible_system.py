@@ -1,21 +1,24 @@
 """One host's Ansible facts (the ``ansible_*`` mapping that ``setup`` returns) to a :class:`System`.
 
-Ansible's keys are read as ``setup`` writes them (ansible/ansible, lib/ansible/module_utils/facts/: hardware/linux.py
-``get_device_facts``, virtual/linux.py, system/distribution.py, system/cmdline.py), in every release since 1.2:
+The System has the shape the probe gives (:mod:`iosched.system.reader`), so the same classification and planning
+apply. Ansible's keys are read as ``setup`` writes them (ansible/ansible, lib/ansible/module_utils/facts/:
+hardware/linux.py ``get_device_facts``, virtual/linux.py, system/distribution.py, system/cmdline.py), in every
+release since 1.2:
 
-- ``ansible_devices`` is keyed by the names in ``/sys/block`` (``cciss!c0d0``). Before 2.4 it skipped the devices
-  under /sys/devices/virtual (dm, md, loop, ram, zram); such documents list ``devices.virtual`` as missing.
+- ``ansible_devices`` is keyed by the names in ``/sys/block`` (``cciss!c0d0``), each with its ``partitions``;
+  both become devices, a partition with its ``parent``. Before 2.4 Ansible skipped the devices under
+  /sys/devices/virtual (dm, md, loop, ram, zram), which ``missing`` then says.
 - ``scheduler_mode`` is the bracketed name in queue/scheduler, or "" when there is none: a bio-based dm or md
-  device, zram, or the blk-mq queue of a kernel before 4.11 that prints ``none`` without brackets. "" is no elevator.
-- ``links.masters`` (2.4+) names by kernel name the devices stacked on a disk or on one of its partitions; a disk's
-  ``holders`` here are those of the disk and of its partitions, its ``slaves`` the names (partitions included)
-  it sits on. Older documents give only ``holders``: the device-mapper *names* of dm holders (``vg-root``), kept as
-  they are, with ``devices.holders`` and ``devices.slaves`` listed as missing.
+  device, zram, or a blk-mq queue of a kernel before 4.11, which prints ``none`` without brackets. "" is no elevator.
+  Ansible keeps only the active elevator; the I/O path follows from its name (``cfq`` legacy, ``mq-deadline``
+  blk-mq) or, with none, from the kind of device (dm, md, zram and ram are bio-based).
+- ``links.masters`` (2.4+) names by kernel name what is stacked on a disk or partition (its sysfs holders);
+  slaves follow from them. Older documents give only ``holders``: device-mapper *names* (``vg-root``), kept as
+  they are, and ``missing`` says that holders are not kernel names and slaves are unknown.
+- ``links.ids`` give ``wwn-*`` and, for dm devices, ``dm-name-*`` and ``dm-uuid-*``.
 - ``sectors`` counted 512-byte sectors, as a string, until 2.18 made it an int count of ``sectorsize`` sectors.
 - ``virtual`` (2.4+) is 1 for nearly every device of a current kernel and is not read.
-
-``System.missing`` names what the document did not hold, as model paths: ``host.kernel``,
-``devices.sda.rotational``, ``mounts[2]``; :data:`NEVER_GATHERED` is listed for every Ansible host.
+- ``ansible_distribution`` and ``_version`` become os-release ``ID`` and ``VERSION_ID`` (:mod:`.distro`).
 """
 
 from __future__ import annotations
@@ -24,45 +27,35 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from iosched.kernel import KernelVersion
-from iosched.system.blockname import device_kind, valid_block_name
-from iosched.system.distro import distro_id
-from iosched.system.model import Device, Host, Mount, System
+from iosched.system.blockdevs import BIO_KINDS, ELEVATOR, LEGACY_ELEVATORS, MQ_ELEVATORS, NAMED_KINDS
+from iosched.system.cmdline import read_cmdline_tuner
+from iosched.system.distro import distro_id, os_release
+from iosched.system.host import ARCHES, HOSTNAME, KERNEL_RELEASE, MAX_CMDLINE
+from iosched.system.listings import DEVICE_NAME
+from iosched.system.model import Device, DeviceKind, Host, IoPathSeen, Mount, System
 from iosched.system.text import printable, token
 
-NEVER_GATHERED = (
-    "sysctls", "tuners", "os_release", "devices.schedulers", "devices.io_path", "devices.queue", "devices.iosched",
-    "devices.zoned", "devices.write_cache", "devices.nr_hw_queues",
-)  # fmt: skip
-"""What ``setup`` never gathers: the available elevators, queue and elevator tunables, sysctls, other tuners."""
-
-ELEVATOR = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+NOT_IN_FACTS = "available schedulers, queue tunables, sysctls, tuned, udev and sysctl.d settings (not in Ansible facts)"
+"""What ``setup`` never gathers; listed as missing for every Ansible host."""
+BEFORE_2_4 = (
+    "device-mapper, md and loop devices (Ansible before 2.4 lists none)",
+    "holders by kernel name and slaves (Ansible before 2.4 gives device-mapper names)",
+)
 IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+-]{0,159}")
-KERNEL_RELEASE = re.compile(r"[0-9][0-9A-Za-z._+~-]{0,127}")
-ARCH = re.compile(r"[A-Za-z0-9_]{1,32}")
-HOSTNAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}")
 DIGITS = re.compile(r"[0-9]{1,20}")
 CMDLINE_KEY = re.compile(r"[^\s=\x00-\x1f\x7f]{1,256}")
-MAX_CMDLINE = 16384
 MAX_MOUNT_TEXT = 4096
 
-_CHECKED = (
-    ("rotational", "rotational"), ("scheduler", "scheduler_mode"), ("model", "model"), ("vendor", "vendor"),
-    ("serial", "serial"), ("size_bytes", "sectors"), ("removable", "removable"),
-)  # fmt: skip
-"""Device fields and their keys: a value that is there but unreadable is listed as missing ("" is no value)."""
-_REQUIRED = ("rotational", "scheduler_mode")
-"""Keys every release writes for every device: missing even when absent."""
+_UNREADABLE = (("model", "model", "model"), ("vendor", "vendor", "vendor"), ("serial", "serial", "serial"),
+               ("size_bytes", "sectors", "size"))  # fmt: skip
+"""(Device field, Ansible key, what to call it): a key that is there but unreadable is listed as missing."""
 _FLAGS = {"1": True, "0": False}
-
 _HYPERVISORS = {
     "kvm": "kvm", "kvm/linux": "kvm", "openstack": "kvm", "ovirt": "kvm", "rhev": "kvm", "rhv": "kvm",
     "kubevirt": "kvm", "vmware": "vmware", "xen": "xen", "virtualbox": "oracle", "virtualpc": "microsoft",
-    "parallels": "parallels", "bhyve": "bhyve", "powervm_lx86": "powervm", "uml": "uml", "docker": "docker",
-    "lxc": "lxc", "podman": "podman", "containerd": "containerd", "container": "container", "openvz": "openvz",
-    "systemd-nspawn": "systemd-nspawn", "linux_vserver": "linux-vserver",
+    "parallels": "parallels", "bhyve": "bhyve", "powervm_lx86": "powervm", "uml": "uml",
 }  # fmt: skip
-"""Ansible's guest technologies to systemd-detect-virt's names, which the model uses."""
+"""Ansible's guest technologies to systemd-detect-virt's names; containers tell nothing of the machine."""
 
 
 def to_system(facts: Mapping[str, Any], known_distros: Collection[str] = (), source: str = "") -> System:
@@ -71,41 +64,41 @@ def to_system(facts: Mapping[str, Any], known_distros: Collection[str] = (), sou
     host = _host(facts, known_distros, missing)
     devices = _devices(facts.get("ansible_devices"), missing)
     mounts = _mounts(facts.get("ansible_mounts"), missing)
-    return System(host=host, devices=devices, mounts=mounts, missing=(*missing, *NEVER_GATHERED), source=source)
+    tuners = tuple(read_cmdline_tuner(host.cmdline))
+    missing.append(NOT_IN_FACTS)
+    return System(host=host, devices=devices, mounts=mounts, tuners=tuners, missing=tuple(missing), source=source)
 
 
 def _host(facts: Mapping[str, Any], known_distros: Collection[str], missing: list[str]) -> Host:
-    kernel = token(facts.get("ansible_kernel"), KERNEL_RELEASE)
-    if kernel is not None and not _is_kernel(kernel):
-        kernel = None
+    name, version = facts.get("ansible_distribution"), facts.get("ansible_distribution_version")
     host = Host(
-        kernel=kernel,
-        distro=distro_id(facts.get("ansible_distribution"), facts.get("ansible_distribution_version"), known_distros),
+        kernel=token(facts.get("ansible_kernel"), KERNEL_RELEASE),
+        distro=distro_id(name, version, known_distros),
+        os_release=os_release(name, version),
         virtualization=virtualization(
             facts.get("ansible_virtualization_type"), facts.get("ansible_virtualization_role")
         ),
-        arch=token(facts.get("ansible_architecture"), ARCH),
+        arch=arch if isinstance(arch := facts.get("ansible_architecture"), str) and arch in ARCHES else None,
         cmdline=cmdline(facts.get("ansible_proc_cmdline", facts.get("ansible_cmdline"))),
         hostname=token(facts.get("ansible_hostname"), HOSTNAME),
     )
-    for name in ("kernel", "virtualization", "arch", "cmdline", "hostname"):
-        if getattr(host, name) is None:
-            missing.append(f"host.{name}")
-    if not isinstance(facts.get("ansible_distribution"), str):
-        missing.append("host.distro")
+    for value, what in (
+        (host.kernel, "kernel release (ansible_kernel)"),
+        (host.arch, "architecture (ansible_architecture)"),
+        (host.os_release, "distribution (ansible_distribution, ansible_distribution_version)"),
+        (host.virtualization, "virtualization (ansible_virtualization_type, ansible_virtualization_role)"),
+        (host.cmdline, "kernel command line (ansible_proc_cmdline, ansible_cmdline)"),
+    ):
+        if not value:
+            missing.append(what)
     return host
 
 
-def _is_kernel(release: str) -> bool:
-    try:
-        KernelVersion.parse(release)
-    except ValueError:
-        return False
-    return True
-
-
 def virtualization(kind: object, role: object) -> str | None:
-    """``none`` for bare metal, a host role, an LPAR or nothing detected (``NA``); else the guest technology."""
+    """``none`` for bare metal, a virtualization host, an LPAR or nothing detected (``NA``); else the hypervisor.
+
+    None for a container guest (docker, lxc, podman, openvz ...): Ansible does not say what machine it runs on.
+    """
     if not isinstance(kind, str) or not isinstance(role, str):
         return None
     if role in ("host", "LPAR", "NA") or kind == "NA":
@@ -137,76 +130,98 @@ def cmdline(parsed: object) -> str | None:
 
 
 def _devices(entries: object, missing: list[str]) -> tuple[Device, ...]:
+    """Each disk, then its partitions, in the document's order."""
     if not isinstance(entries, dict):
-        missing.append("devices")
+        missing.append("block devices (ansible_devices)")
         return ()
-    disks: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    members: dict[str, tuple[dict[str, Any], str | None]] = {}  # name -> (facts, parent disk)
     for index, (name, facts) in enumerate(entries.items()):
-        if valid_block_name(name) and isinstance(facts, dict):
-            disks[name] = _members(name, facts)
-        else:
-            missing.append(f"devices[{index}]")
-    with_links = any(isinstance(members[0][1].get("links"), dict) for members in disks.values())
-    if disks and not with_links:
-        missing.extend(("devices.virtual", "devices.holders", "devices.slaves"))
-    slaves = _slaves(disks) if with_links else {}
+        if not (token(name, DEVICE_NAME) and isinstance(facts, dict)):
+            missing.append(f"block device {index + 1} (ansible_devices: not a device name with facts)")
+            continue
+        members[name] = (facts, None)
+        partitions = facts.get("partitions")
+        for part, part_facts in partitions.items() if isinstance(partitions, dict) else ():
+            if token(part, DEVICE_NAME) and isinstance(part_facts, dict):
+                members.setdefault(part, (part_facts, name))
+    with_links = any(isinstance(facts.get("links"), dict) for facts, _ in members.values())
+    if members and not with_links:
+        missing.extend(BEFORE_2_4)
+    holders = {name: _holders(facts, with_links) for name, (facts, _) in members.items()}
+    slaves: dict[str, list[str]] = {}
+    for name, above in holders.items():
+        for holder in above if with_links else ():
+            slaves.setdefault(holder, []).append(name)
     return tuple(
-        _device(name, members[0][1], _stacked_on(members, with_links), slaves.get(name, ()), missing)
-        for name, members in disks.items()
+        _device(name, facts, parent, holders[name], tuple(sorted(slaves.get(name, ()))), missing)
+        for name, (facts, parent) in members.items()
     )
 
 
+def _holders(facts: dict[str, Any], with_links: bool) -> tuple[str, ...]:
+    listed = _links(facts, "masters") if with_links else facts.get("holders")
+    return tuple(sorted({n for n in listed if token(n, DEVICE_NAME)})) if isinstance(listed, list) else ()
+
+
 def _device(
-    name: str, facts: dict[str, Any], holders: tuple[str, ...], slaves: tuple[str, ...], missing: list[str]
+    name: str,
+    facts: dict[str, Any],
+    parent: str | None,
+    holders: tuple[str, ...],
+    slaves: tuple[str, ...],
+    missing: list[str],
 ) -> Device:
+    kind = "partition" if parent else _kind(name)
+    ids = _links(facts, "ids")
     values = {
-        "rotational": _flag(facts.get("rotational")),
-        "scheduler": token(facts.get("scheduler_mode"), ELEVATOR),
         "model": printable(facts.get("model"), 128),
         "vendor": printable(facts.get("vendor"), 128),
         "serial": token(facts.get("serial"), IDENTIFIER),
         "size_bytes": _size(facts.get("sectors"), facts.get("sectorsize")),
-        "removable": _flag(facts.get("removable")),
     }
-    for field, key in _CHECKED:
-        if values[field] is None:
-            raw = facts.get(key)
-            if raw != "" and (raw is not None or key in _REQUIRED):
-                missing.append(f"devices.{name}.{field}")
-    ids = _links(facts, "ids")
-    wwn = token(facts.get("wwn"), IDENTIFIER) or _prefixed(ids, "wwn-")
-    dm_uuid = _prefixed(ids, "dm-uuid-") if name.startswith("dm-") else None
-    return Device(name=name, kind=device_kind(name), holders=holders, slaves=slaves, wwn=wwn, dm_uuid=dm_uuid, **values)
+    gaps = [what for field, key, what in _UNREADABLE if values[field] is None and facts.get(key) not in (None, "")]
+    if parent:
+        device = Device(name=name, kind=kind, parent=parent, holders=holders, slaves=slaves, **values)
+    else:
+        scheduler = token(facts.get("scheduler_mode"), ELEVATOR)
+        rotational = _flag(facts.get("rotational"))
+        io_path = _io_path(kind, scheduler, facts.get("scheduler_mode"))
+        gaps = [
+            *(["I/O path"] if io_path is None else []),
+            *(["active scheduler"] if scheduler is None and io_path != "bio" else []),
+            *(["rotational"] if rotational is None else []),
+            *gaps,
+        ]
+        device = Device(
+            name=name,
+            kind=kind,
+            rotational=rotational,
+            scheduler=scheduler,
+            io_path=io_path,
+            holders=holders,
+            slaves=slaves,
+            wwn=token(facts.get("wwn"), IDENTIFIER) or _prefixed(ids, "wwn-"),
+            dm_uuid=_prefixed(ids, "dm-uuid-") if kind == "dm" else None,
+            dm_name=_prefixed(ids, "dm-name-") if kind == "dm" else None,
+            removable=_flag(facts.get("removable")),
+            **values,
+        )
+    if gaps:
+        missing.append(f"{name}: {', '.join(gaps)}")
+    return device
 
 
-def _members(name: str, facts: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """A disk and each of its partitions, by kernel name, the disk first."""
-    partitions = facts.get("partitions")
-    members = [(name, facts)]
-    if isinstance(partitions, dict):
-        members += [(p, v) for p, v in partitions.items() if valid_block_name(p) and isinstance(v, dict)]
-    return members
+def _kind(name: str) -> DeviceKind:
+    return next((kind for pattern, kind in NAMED_KINDS if pattern.fullmatch(name)), "other")
 
 
-def _stacked_on(members: list[tuple[str, dict[str, Any]]], with_links: bool) -> tuple[str, ...]:
-    stacked: set[str] = set()
-    for _, facts in members:
-        listed = _links(facts, "masters") if with_links else facts.get("holders")
-        if isinstance(listed, list):
-            stacked.update(n for n in listed if valid_block_name(n))
-    return tuple(sorted(stacked))
-
-
-def _slaves(disks: dict[str, list[tuple[str, dict[str, Any]]]]) -> dict[str, tuple[str, ...]]:
-    """Each stacked device's slaves: the disks and partitions whose ``links.masters`` name it."""
-    below: dict[str, set[str]] = {}
-    for members in disks.values():
-        for member, facts in members:
-            masters = _links(facts, "masters")
-            for master in masters if isinstance(masters, list) else ():
-                if master in disks:
-                    below.setdefault(master, set()).add(member)
-    return {name: tuple(sorted(names)) for name, names in below.items()}
+def _io_path(kind: DeviceKind, scheduler: str | None, mode: object) -> IoPathSeen | None:
+    """The block-layer path the active elevator belongs to; without one, bio for dm, md, zram and ram."""
+    if scheduler in LEGACY_ELEVATORS:
+        return "legacy"
+    if scheduler in MQ_ELEVATORS or scheduler == "none":
+        return "blk-mq"
+    return "bio" if mode == "" and kind in BIO_KINDS else None
 
 
 def _links(facts: dict[str, Any], kind: str) -> Any:
@@ -245,13 +260,13 @@ def _size(sectors: object, sectorsize: object) -> int | None:
 
 def _mounts(entries: object, missing: list[str]) -> tuple[Mount, ...]:
     if not isinstance(entries, list):
-        missing.append("mounts")
+        missing.append("mounts (ansible_mounts)")
         return ()
     mounts = []
     for index, entry in enumerate(entries):
         mount = _mount(entry) if isinstance(entry, dict) else None
         if mount is None:
-            missing.append(f"mounts[{index}]")
+            missing.append(f"mount {index + 1} (ansible_mounts: no device, mount point or type)")
         else:
             mounts.append(mount)
     return tuple(mounts)
@@ -261,7 +276,7 @@ def _mount(entry: dict[str, Any]) -> Mount | None:
     device = printable(entry.get("device"), MAX_MOUNT_TEXT)
     mountpoint = printable(entry.get("mount"), MAX_MOUNT_TEXT)
     fstype = printable(entry.get("fstype"), 64)
-    options = printable(entry.get("options"), MAX_MOUNT_TEXT)
-    if device is None or mountpoint is None or fstype is None:
+    options = printable(entry.get("options"), MAX_MOUNT_TEXT) or ""
+    if device is None or fstype is None or mountpoint is None or not mountpoint.startswith("/"):
         return None
-    return Mount(device, mountpoint, fstype, tuple(options.split(",")) if options else ())
+    return Mount(device, mountpoint, fstype, tuple(o for o in options.split(",") if o))

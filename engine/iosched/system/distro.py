@@ -1,14 +1,11 @@
-"""Distribution name and version, as Ansible or ``/etc/os-release`` spell them, to a KB distribution id.
+"""Ansible's distribution facts as os-release fields, and the KB distribution id they name.
 
-``name`` is Ansible's ``ansible_distribution`` (``SLES``, ``SLES_SAP``, ``RedHat``, ``CentOS``, ``Ubuntu`` ...) or
-os-release's ``ID`` (``sles``, ``rhel``, ``ubuntu`` ...), in any case; ``version`` is
-``ansible_distribution_version`` or ``VERSION_ID``. Both sources spell versions alike: SLES 12 SP5 is ``12.5``
-(SP0 is ``12``), RHEL 9.3 is ``9.3``, Ubuntu 24.04 is ``24.04``, Debian 12 is ``12`` or ``12.5``, Fedora 40 ``40``.
-
-Rebuilds of RHEL map to the RHEL release they rebuild (CentOS 7 is ``rhel7``): CentOS Linux, Rocky Linux,
-AlmaLinux and Scientific Linux ship the RHEL kernel with its default elevators, tuned and boot loader tools.
-Ansible names CentOS Stream ``CentOS`` too, so it maps the same way. Oracle Linux does not map: it boots the
-Unbreakable Enterprise Kernel by default, whose block layer is not RHEL's.
+Ansible reads ``/etc/os-release`` (or the release files before it) and names the result its own way:
+``ansible_distribution`` ``SLES``, ``RedHat``, ``CentOS``, ``Ubuntu`` ...; ``ansible_distribution_version`` spells
+the version as ``VERSION_ID`` does (SLES 12 SP5 is ``12.5``, SP0 ``12``; RHEL 9.3 ``9.3``; Ubuntu ``24.04``; Debian
+``12`` or ``12.5``; Fedora ``40``). :func:`os_release` turns them back into os-release's ``ID`` and ``VERSION_ID``,
+so that one mapping, :func:`iosched.system.classify.distro_id`, gives the KB id for probed hosts and Ansible hosts
+alike (RHEL rebuilds to ``rhelN``, SLES for SAP to ``slesNNspN``).
 """
 
 from __future__ import annotations
@@ -16,42 +13,29 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-_FAMILIES = {
-    "sles": "sles",
-    "sles_sap": "sles",
-    "suse linux enterprise server": "sles",
-    "redhat": "rhel",
-    "rhel": "rhel",
-    "red hat enterprise linux": "rhel",
-    "red hat enterprise linux server": "rhel",
-    "centos": "rhel",
-    "rocky": "rhel",
-    "almalinux": "rhel",
-    "scientific": "rhel",
-    "ubuntu": "ubuntu",
-    "debian": "debian",
-    "fedora": "fedora",
-}
-_VERSION = re.compile(r"(\d{1,4})(?:\.(\d{1,4}))?")
+from iosched.system.classify import distro_id as os_release_distro_id
+
+ANSIBLE_IDS = {
+    "SLES": "sles", "SLES_SAP": "sles_sap", "SLED": "sled", "SL-Micro": "sl-micro", "openSUSE Leap": "opensuse-leap",
+    "openSUSE Tumbleweed": "opensuse-tumbleweed", "RedHat": "rhel", "CentOS": "centos", "Rocky": "rocky",
+    "AlmaLinux": "almalinux", "OracleLinux": "ol", "Scientific": "scientific", "Fedora": "fedora", "Amazon": "amzn",
+    "Ubuntu": "ubuntu", "Debian": "debian", "Linuxmint": "linuxmint", "Linux Mint": "linuxmint",
+}  # fmt: skip
+"""``ansible_distribution`` to os-release ``ID`` where they differ by more than case (system/distribution.py)."""
+OS_RELEASE_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
+VERSION_ID = re.compile(r"\d{1,4}(?:\.\d{1,4}){0,3}")
 
 
-def family(name: object) -> str | None:
-    """The KB distribution family (``sles``, ``rhel``, ``ubuntu``, ``debian``, ``fedora``) of a distribution name."""
-    return _FAMILIES.get(name.strip().lower()) if isinstance(name, str) else None
+def os_release(name: object, version: object) -> dict[str, str]:
+    """os-release ``ID`` and ``VERSION_ID`` for Ansible's distribution and version, or {} when they are not valid."""
+    if not isinstance(name, str) or not isinstance(version, str):
+        return {}
+    ident = ANSIBLE_IDS.get(name, name.strip().lower().replace(" ", "-"))
+    if not OS_RELEASE_ID.fullmatch(ident) or not VERSION_ID.fullmatch(version.strip()):
+        return {}
+    return {"ID": ident, "VERSION_ID": version.strip()}
 
 
 def distro_id(name: object, version: object, known_ids: Collection[str]) -> str | None:
-    """The KB id of a release (``SLES`` ``12.5`` is ``sles12sp5``) when ``known_ids`` holds it, else None."""
-    fam = family(name)
-    match = _VERSION.match(version.strip()) if isinstance(version, str) else None
-    if fam is None or match is None:
-        return None
-    major, minor = int(match[1]), int(match[2]) if match[2] else None
-    match fam:
-        case "sles":
-            candidate = f"sles{major}sp{minor}" if minor else f"sles{major}"
-        case "ubuntu":
-            candidate = f"ubuntu{major:02d}{minor:02d}" if minor is not None else None
-        case _:
-            candidate = f"{fam}{major}"
-    return candidate if candidate in known_ids else None
+    """The KB id of an Ansible distribution and version (``SLES`` ``12.5`` is ``sles12sp5``), or None."""
+    return os_release_distro_id(os_release(name, version), known_ids)
