@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""Control characters, line separators and the invisible or direction-changing marks (as iosched.render.escape)."""
 
 
 def printable(value: object, limit: int = 256) -> str | None:
