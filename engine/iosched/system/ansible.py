@@ -1,0 +1,63 @@
+"""Read Ansible facts into one :class:`System` per host: the input of ``iosched fleet``.
+
+``read_facts(path)`` takes a ``jsonfile`` (or ``yaml``) fact cache directory, an ``ansible -m setup --tree``
+directory, one document, or a file of console output (see :mod:`iosched.system.ansible_docs` for the forms and
+:mod:`iosched.system.ansible_system` for how each fact is read). Every host comes back as a :class:`HostFacts`,
+with a System or with the one-line reason it could not be read; only an unreadable input as a whole raises
+:class:`FactsError`. To spread a large cache over processes, map :func:`read_fact_file` over :func:`fact_files`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from iosched.system.ansible_docs import FactDoc, FactsError, documents, fact_files, file_documents
+from iosched.system.ansible_system import to_system
+from iosched.system.model import System
+from iosched.system.text import escape
+
+__all__ = ["FactsError", "HostFacts", "fact_files", "host_facts", "iter_facts", "read_fact_file", "read_facts"]
+
+
+@dataclass(frozen=True)
+class HostFacts:
+    """One host of the input: its System, or why it could not be read (``error``, one terminal-safe line)."""
+
+    name: str
+    """The inventory hostname (the file name of a cache or tree file, the first word of a console header)."""
+    source: str
+    system: System | None = None
+    error: str | None = None
+
+
+def read_facts(path: Path, known_distros: Collection[str] = ()) -> list[HostFacts]:
+    """Every host in a fact directory or file, in name order (directories) or file order (console output).
+
+    ``known_distros`` are the KB's distribution ids; a release outside them gets ``host.distro`` None, and
+    ``host.os_release`` still names it (:func:`iosched.system.classify.classified` maps it to the same id).
+    """
+    return list(iter_facts(path, known_distros))
+
+
+def iter_facts(path: Path, known_distros: Collection[str] = ()) -> Iterator[HostFacts]:
+    """:func:`read_facts` one host at a time, for fleets too large to hold (a System takes a few KiB)."""
+    for doc in documents(path):
+        yield host_facts(doc, known_distros)
+
+
+def read_fact_file(path: Path, known_distros: Collection[str] = ()) -> list[HostFacts]:
+    """The host(s) of one file of a fact directory; symbolic links are refused like any non-regular file."""
+    return [host_facts(doc, known_distros) for doc in file_documents(path, follow_symlinks=False)]
+
+
+def host_facts(doc: FactDoc, known_distros: Collection[str] = ()) -> HostFacts:
+    """A document's System, or its error; facts of a host that is not Linux are an error too."""
+    if doc.facts is None:
+        return HostFacts(doc.name, doc.source, error=doc.error or "no facts")
+    platform = doc.facts.get("ansible_system", "Linux")
+    if doc.facts.get("ansible_os_family") == "Windows" or platform != "Linux":
+        shown = "Windows" if platform == "Linux" else escape(platform, 40)
+        return HostFacts(doc.name, doc.source, error=f"not a Linux host ({shown})")
+    return HostFacts(doc.name, doc.source, system=to_system(doc.facts, known_distros, doc.source))

@@ -1,0 +1,204 @@
+"""Ansible fact documents on disk, one per host, in the three forms Ansible writes them.
+
+- The ``jsonfile`` fact cache: a directory of files named after the inventory hostname, each one JSON object of
+  ``ansible_*`` facts (the ``yaml`` cache plugin writes the same object as YAML, also read).
+- ``ansible HOSTS -m setup --tree DIR``: files named after the inventory hostname holding the module result,
+  ``{"ansible_facts": {...}}``, or ``{"unreachable": true, "msg": ...}`` / ``{"failed": true, "msg": ...}``.
+- Console output of the default and oneline callbacks, one or many hosts in a text file:
+  ``host | SUCCESS => {...}``, ``host | FAILED! => {...}``, ``host | UNREACHABLE! => {...}`` (``UNREACHABLE!: msg``
+  from oneline); Ansible 1.x wrote ``host | success >> {...}`` and ``host | FAILED => message``. Other lines
+  (warnings, ``Using ... as config file``, a surrounding document) are skipped.
+
+Files are read only when they are regular files of bounded size; a document that cannot be read becomes a
+:class:`FactDoc` with an ``error``, never an exception, so one bad host does not stop a fleet.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from iosched.system.text import escape, token
+
+MAX_DOC_BYTES = 16 * 1024 * 1024
+MAX_CONSOLE_BYTES = 64 * 1024 * 1024
+MAX_FILES = 1_000_000
+HOST_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:@%+-]{0,252}")
+_HEADER_PATTERN = (
+    r"^(?P<host>\S+) \| (?P<status>SUCCESS|CHANGED|FAILED!|UNREACHABLE!|SKIPPED|success|FAILED)(?: (?:=>|>>) |: |$)"
+)
+_HEADER = re.compile(_HEADER_PATTERN, re.MULTILINE)
+_HEADER_BYTES = re.compile(_HEADER_PATTERN.encode(), re.MULTILINE)
+_OBJECT_START = re.compile(rb"\s*\{")
+_JSON_START = re.compile(rb"\s*(?:[{\[]|$)")
+_OK = ("SUCCESS", "CHANGED", "success")
+
+
+class FactsError(ValueError):
+    """The input as a whole cannot be read: no such path, not a file or directory, too many files."""
+
+
+@dataclass(frozen=True)
+class FactDoc:
+    """One host's facts as found on disk, or why they could not be read."""
+
+    name: str
+    """The inventory hostname; escaped when the file or header did not hold a valid one (and ``error`` says so)."""
+    source: str
+    """The file, with ``:line`` for a host of console output."""
+    facts: dict[str, Any] | None = None
+    error: str | None = None
+
+
+def fact_files(directory: Path) -> list[Path]:
+    """The entries of a fact cache or ``--tree`` directory, by name; hidden files (``.name``) are skipped."""
+    try:
+        with os.scandir(directory) as entries:
+            names = []
+            for entry in entries:
+                if not entry.name.startswith("."):
+                    names.append(entry.name)
+                    if len(names) > MAX_FILES:
+                        raise FactsError(f"{escape(str(directory))}: more than {MAX_FILES} files")
+    except OSError as exc:
+        raise FactsError(f"{escape(str(directory))}: {escape(exc.strerror or str(exc))}") from None
+    return [directory / name for name in sorted(names)]
+
+
+def documents(path: Path) -> Iterator[FactDoc]:
+    """Every host's document under ``path``: a fact directory, or one file (a single document or console output)."""
+    if path.is_dir():
+        for file in fact_files(path):
+            yield from file_documents(file, follow_symlinks=False)
+    elif path.exists():
+        yield from file_documents(path)
+    else:
+        raise FactsError(f"{escape(str(path))}: no such file or directory")
+
+
+def file_documents(path: Path, follow_symlinks: bool = True) -> list[FactDoc]:
+    """The host of a cache or tree file (named after the file), or the hosts of a console-output file."""
+    source = str(path)
+    try:
+        data = read_regular(path, MAX_CONSOLE_BYTES, follow_symlinks)
+    except OSError as exc:
+        error = "a symbolic link, not a regular file" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
+        return [FactDoc(_shown(path.name), source, error=escape(error))]
+    except ValueError as exc:
+        return [FactDoc(_shown(path.name), source, error=str(exc))]
+    if not _OBJECT_START.match(data) and _HEADER_BYTES.search(data):
+        return console_documents(data.decode("utf-8", "replace"), source)
+    return [cache_document(_shown(path.name), data, source)]
+
+
+def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; a FIFO or device never blocks the read."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow_symlinks else os.O_NOFOLLOW)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        if info.st_size > limit:
+            raise ValueError(f"larger than {limit // (1024 * 1024)} MiB")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit // (1024 * 1024)} MiB")
+    return data
+
+
+def cache_document(name: str, data: bytes, source: str) -> FactDoc:
+    """One host's cache or tree file: JSON, or YAML from the ``yaml`` cache plugin."""
+    if not token(name, HOST_NAME):
+        return FactDoc(name, source, error="the file name is not an inventory host name")
+    if len(data) > MAX_DOC_BYTES:
+        return FactDoc(name, source, error=f"larger than {MAX_DOC_BYTES // (1024 * 1024)} MiB")
+    try:
+        result = json.loads(data) if _JSON_START.match(data) else _yaml(data)
+    except (ValueError, RecursionError) as exc:
+        return FactDoc(name, source, error=f"not a JSON or YAML fact document ({escape(str(exc), 120)})")
+    facts, error = unwrap(result)
+    return FactDoc(name, source, facts, error)
+
+
+def _yaml(data: bytes) -> Any:
+    from iosched.yamlsrc import parse
+
+    return parse(data, MAX_DOC_BYTES).data
+
+
+def console_documents(text: str, source: str) -> list[FactDoc]:
+    """The hosts of ``ansible -m setup`` console output, in the order they appear."""
+    docs: list[FactDoc] = []
+    first_line: dict[str, int] = {}
+    decoder = json.JSONDecoder()
+    position = counted = 0
+    line = 1
+    while match := _HEADER.search(text, position):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        name, status = match["host"], match["status"]
+        where = f"{source}:{line}"
+        rest_end = text.find("\n", match.end())
+        rest_end = len(text) if rest_end < 0 else rest_end
+        position = rest_end
+        result: Any = text[match.end() : rest_end].strip()
+        if text.startswith("{", match.end()):
+            try:
+                result, position = decoder.raw_decode(text, match.end())
+            except (ValueError, RecursionError) as exc:
+                docs.append(FactDoc(_shown(name), where, error=f"unreadable JSON ({escape(str(exc), 120)})"))
+                continue
+        if not token(name, HOST_NAME):
+            docs.append(FactDoc(_shown(name), where, error="not an inventory host name"))
+        elif name in first_line:
+            docs.append(FactDoc(name, where, error=f"appears again (first at line {first_line[name]})"))
+        elif status in _OK:
+            first_line[name] = line
+            facts, error = unwrap(result)
+            docs.append(FactDoc(name, where, facts, error))
+        else:
+            first_line[name] = line
+            docs.append(FactDoc(name, where, error=_failure(status, result)))
+    return docs
+
+
+def _shown(name: str) -> str:
+    """A host name as it may be shown: itself when valid, else escaped."""
+    return name if token(name, HOST_NAME) else escape(name)
+
+
+def _failure(status: str, result: Any) -> str:
+    kind = "skipped" if status == "SKIPPED" else "unreachable" if status.startswith("UNREACHABLE") else "failed"
+    message = result.get("msg") if isinstance(result, dict) else result
+    message = message.strip() if isinstance(message, str) else message
+    return f"{kind}: {escape(message)}" if message else kind
+
+
+def unwrap(result: Any) -> tuple[dict[str, Any] | None, str | None]:
+    """The ``ansible_*`` facts of a module result or cache document, or why there are none.
+
+    A dump of the ``ansible_facts`` variable (keys without the ``ansible_`` prefix) is read too.
+    """
+    if not isinstance(result, dict):
+        return None, "not a JSON object of facts"
+    if result.get("unreachable") is True or result.get("failed") is True:
+        return None, _failure("UNREACHABLE!" if result.get("unreachable") is True else "FAILED!", result)
+    facts = result.get("ansible_facts", result)
+    if not isinstance(facts, dict):
+        return None, "ansible_facts is not a mapping"
+    if any(isinstance(key, str) and key.startswith("ansible_") for key in facts):
+        return facts, None
+    if "system" in facts and "kernel" in facts:
+        return {f"ansible_{key}": value for key, value in facts.items()}, None
+    return None, "no Ansible facts in this document"

@@ -1,0 +1,282 @@
+"""One host's Ansible facts (the ``ansible_*`` mapping that ``setup`` returns) to a :class:`System`.
+
+The System has the shape the probe gives (:mod:`iosched.system.reader`), so the same classification and planning
+apply. Ansible's keys are read as ``setup`` writes them (ansible/ansible, lib/ansible/module_utils/facts/:
+hardware/linux.py ``get_device_facts``, virtual/linux.py, system/distribution.py, system/cmdline.py), in every
+release since 1.2:
+
+- ``ansible_devices`` is keyed by the names in ``/sys/block`` (``cciss!c0d0``), each with its ``partitions``;
+  both become devices, a partition with its ``parent``. Before 2.4 Ansible skipped the devices under
+  /sys/devices/virtual (dm, md, loop, ram, zram), which ``missing`` then says.
+- ``scheduler_mode`` is the bracketed name in queue/scheduler, or "" when there is none: a bio-based dm or md
+  device, zram, or a blk-mq queue of a kernel before 4.11, which prints ``none`` without brackets. "" is no elevator.
+  Ansible keeps only the active elevator; the I/O path follows from its name (``cfq`` legacy, ``mq-deadline``
+  blk-mq) or, with none, from the kind of device (dm, md, zram and ram are bio-based).
+- ``links.masters`` (2.4+) names by kernel name what is stacked on a disk or partition (its sysfs holders);
+  slaves follow from them. Older documents give only ``holders``: device-mapper *names* (``vg-root``), kept as
+  they are, and ``missing`` says that holders are not kernel names and slaves are unknown.
+- ``links.ids`` give ``wwn-*`` and, for dm devices, ``dm-name-*`` and ``dm-uuid-*``.
+- ``sectors`` counted 512-byte sectors, as a string, until 2.18 made it an int count of ``sectorsize`` sectors.
+- ``virtual`` (2.4+) is 1 for nearly every device of a current kernel and is not read.
+- ``ansible_distribution`` and ``_version`` become os-release ``ID`` and ``VERSION_ID`` (:mod:`.distro`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from iosched.system.blockdevs import BIO_KINDS, ELEVATOR, LEGACY_ELEVATORS, MQ_ELEVATORS, NAMED_KINDS
+from iosched.system.cmdline import read_cmdline_tuner
+from iosched.system.distro import distro_id, os_release
+from iosched.system.host import ARCHES, HOSTNAME, KERNEL_RELEASE, MAX_CMDLINE
+from iosched.system.listings import DEVICE_NAME
+from iosched.system.model import Device, DeviceKind, Host, IoPathSeen, Mount, System
+from iosched.system.text import printable, token
+
+NOT_IN_FACTS = "available schedulers, queue tunables, sysctls, tuned, udev and sysctl.d settings (not in Ansible facts)"
+"""What ``setup`` never gathers; listed as missing for every Ansible host."""
+BEFORE_2_4 = (
+    "device-mapper, md and loop devices (Ansible before 2.4 lists none)",
+    "holders by kernel name and slaves (Ansible before 2.4 gives device-mapper names)",
+)
+IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+-]{0,159}")
+DIGITS = re.compile(r"[0-9]{1,20}")
+CMDLINE_KEY = re.compile(r"[^\s=\x00-\x1f\x7f]{1,256}")
+MAX_MOUNT_TEXT = 4096
+
+_UNREADABLE = (("model", "model", "model"), ("vendor", "vendor", "vendor"), ("serial", "serial", "serial"),
+               ("size_bytes", "sectors", "size"))  # fmt: skip
+"""(Device field, Ansible key, what to call it): a key that is there but unreadable is listed as missing."""
+_FLAGS = {"1": True, "0": False}
+_HYPERVISORS = {
+    "kvm": "kvm", "kvm/linux": "kvm", "openstack": "kvm", "ovirt": "kvm", "rhev": "kvm", "rhv": "kvm",
+    "kubevirt": "kvm", "vmware": "vmware", "xen": "xen", "virtualbox": "oracle", "virtualpc": "microsoft",
+    "parallels": "parallels", "bhyve": "bhyve", "powervm_lx86": "powervm", "uml": "uml",
+}  # fmt: skip
+"""Ansible's guest technologies to systemd-detect-virt's names; containers tell nothing of the machine."""
+
+
+def to_system(facts: Mapping[str, Any], known_distros: Collection[str] = (), source: str = "") -> System:
+    """The System that one host's ``ansible_*`` facts describe; what they lack is listed in ``missing``."""
+    missing: list[str] = []
+    host = _host(facts, known_distros, missing)
+    devices = _devices(facts.get("ansible_devices"), missing)
+    mounts = _mounts(facts.get("ansible_mounts"), missing)
+    tuners = tuple(read_cmdline_tuner(host.cmdline))
+    missing.append(NOT_IN_FACTS)
+    return System(host=host, devices=devices, mounts=mounts, tuners=tuners, missing=tuple(missing), source=source)
+
+
+def _host(facts: Mapping[str, Any], known_distros: Collection[str], missing: list[str]) -> Host:
+    name, version = facts.get("ansible_distribution"), facts.get("ansible_distribution_version")
+    host = Host(
+        kernel=token(facts.get("ansible_kernel"), KERNEL_RELEASE),
+        distro=distro_id(name, version, known_distros),
+        os_release=os_release(name, version),
+        virtualization=virtualization(
+            facts.get("ansible_virtualization_type"), facts.get("ansible_virtualization_role")
+        ),
+        arch=arch if isinstance(arch := facts.get("ansible_architecture"), str) and arch in ARCHES else None,
+        cmdline=cmdline(facts.get("ansible_proc_cmdline", facts.get("ansible_cmdline"))),
+        hostname=token(facts.get("ansible_hostname"), HOSTNAME),
+    )
+    for value, what in (
+        (host.kernel, "kernel release (ansible_kernel)"),
+        (host.arch, "architecture (ansible_architecture)"),
+        (host.os_release, "distribution (ansible_distribution, ansible_distribution_version)"),
+        (host.virtualization, "virtualization (ansible_virtualization_type, ansible_virtualization_role)"),
+        (host.cmdline, "kernel command line (ansible_proc_cmdline, ansible_cmdline)"),
+    ):
+        if not value:
+            missing.append(what)
+    return host
+
+
+def virtualization(kind: object, role: object) -> str | None:
+    """``none`` for bare metal, a virtualization host, an LPAR or nothing detected (``NA``); else the hypervisor.
+
+    None for a container guest (docker, lxc, podman, openvz ...): Ansible does not say what machine it runs on.
+    """
+    if not isinstance(kind, str) or not isinstance(role, str):
+        return None
+    if role in ("host", "LPAR", "NA") or kind == "NA":
+        return "none"
+    name = kind.strip().lower()
+    return "zvm" if name.startswith("z/vm") else _HYPERVISORS.get(name)
+
+
+def cmdline(parsed: object) -> str | None:
+    """The kernel command line rebuilt from Ansible's parsed form (``ansible_proc_cmdline`` keeps repeated keys).
+
+    Ansible splits /proc/cmdline into ``key: value`` (``True`` for a bare flag); the words come back in the
+    document's order, which after a JSON round trip with sorted keys need not be the boot order.
+    """
+    if not isinstance(parsed, dict) or not parsed:
+        return None
+    words: list[str] = []
+    for key, value in parsed.items():
+        if not CMDLINE_KEY.fullmatch(key):
+            return None
+        for item in value if isinstance(value, list) else (value,):
+            if item is True:
+                words.append(key)
+            elif isinstance(item, str):
+                words.append(f"{key}={item}")
+            else:
+                return None
+    return printable(" ".join(words), MAX_CMDLINE)
+
+
+def _devices(entries: object, missing: list[str]) -> tuple[Device, ...]:
+    """Each disk, then its partitions, in the document's order."""
+    if not isinstance(entries, dict):
+        missing.append("block devices (ansible_devices)")
+        return ()
+    members: dict[str, tuple[dict[str, Any], str | None]] = {}  # name -> (facts, parent disk)
+    for index, (name, facts) in enumerate(entries.items()):
+        if not (token(name, DEVICE_NAME) and isinstance(facts, dict)):
+            missing.append(f"block device {index + 1} (ansible_devices: not a device name with facts)")
+            continue
+        members[name] = (facts, None)
+        partitions = facts.get("partitions")
+        for part, part_facts in partitions.items() if isinstance(partitions, dict) else ():
+            if token(part, DEVICE_NAME) and isinstance(part_facts, dict):
+                members.setdefault(part, (part_facts, name))
+    with_links = any(isinstance(facts.get("links"), dict) for facts, _ in members.values())
+    if members and not with_links:
+        missing.extend(BEFORE_2_4)
+    holders = {name: _holders(facts, with_links) for name, (facts, _) in members.items()}
+    slaves: dict[str, list[str]] = {}
+    for name, above in holders.items():
+        for holder in above if with_links else ():
+            slaves.setdefault(holder, []).append(name)
+    return tuple(
+        _device(name, facts, parent, holders[name], tuple(sorted(slaves.get(name, ()))), missing)
+        for name, (facts, parent) in members.items()
+    )
+
+
+def _holders(facts: dict[str, Any], with_links: bool) -> tuple[str, ...]:
+    listed = _links(facts, "masters") if with_links else facts.get("holders")
+    return tuple(sorted({n for n in listed if token(n, DEVICE_NAME)})) if isinstance(listed, list) else ()
+
+
+def _device(
+    name: str,
+    facts: dict[str, Any],
+    parent: str | None,
+    holders: tuple[str, ...],
+    slaves: tuple[str, ...],
+    missing: list[str],
+) -> Device:
+    kind = "partition" if parent else _kind(name)
+    ids = _links(facts, "ids")
+    values = {
+        "model": printable(facts.get("model"), 128),
+        "vendor": printable(facts.get("vendor"), 128),
+        "serial": token(facts.get("serial"), IDENTIFIER),
+        "size_bytes": _size(facts.get("sectors"), facts.get("sectorsize")),
+    }
+    gaps = [what for field, key, what in _UNREADABLE if values[field] is None and facts.get(key) not in (None, "")]
+    if parent:
+        device = Device(name=name, kind=kind, parent=parent, holders=holders, slaves=slaves, **values)
+    else:
+        scheduler = token(facts.get("scheduler_mode"), ELEVATOR)
+        rotational = _flag(facts.get("rotational"))
+        io_path = _io_path(kind, scheduler, facts.get("scheduler_mode"))
+        gaps = [
+            *(["I/O path"] if io_path is None else []),
+            *(["active scheduler"] if scheduler is None and io_path != "bio" else []),
+            *(["rotational"] if rotational is None else []),
+            *gaps,
+        ]
+        device = Device(
+            name=name,
+            kind=kind,
+            rotational=rotational,
+            scheduler=scheduler,
+            io_path=io_path,
+            holders=holders,
+            slaves=slaves,
+            wwn=token(facts.get("wwn"), IDENTIFIER) or _prefixed(ids, "wwn-"),
+            dm_uuid=_prefixed(ids, "dm-uuid-") if kind == "dm" else None,
+            dm_name=_prefixed(ids, "dm-name-") if kind == "dm" else None,
+            removable=_flag(facts.get("removable")),
+            **values,
+        )
+    if gaps:
+        missing.append(f"{name}: {', '.join(gaps)}")
+    return device
+
+
+def _kind(name: str) -> DeviceKind:
+    return next((kind for pattern, kind in NAMED_KINDS if pattern.fullmatch(name)), "other")
+
+
+def _io_path(kind: DeviceKind, scheduler: str | None, mode: object) -> IoPathSeen | None:
+    """The block-layer path the active elevator belongs to; without one, bio for dm, md, zram and ram."""
+    if scheduler in LEGACY_ELEVATORS:
+        return "legacy"
+    if scheduler in MQ_ELEVATORS or scheduler == "none":
+        return "blk-mq"
+    return "bio" if mode == "" and kind in BIO_KINDS else None
+
+
+def _links(facts: dict[str, Any], kind: str) -> Any:
+    links = facts.get("links")
+    return links.get(kind) if isinstance(links, dict) else None
+
+
+def _prefixed(ids: object, prefix: str) -> str | None:
+    """The first ``/dev/disk/by-id`` name with ``prefix``, without it (``wwn-0x5000…`` gives ``0x5000…``)."""
+    for link in ids if isinstance(ids, list) else ():
+        if isinstance(link, str) and link.startswith(prefix):
+            return token(link[len(prefix) :], IDENTIFIER)
+    return None
+
+
+def _flag(value: object) -> bool | None:
+    """A sysfs flag, ``"1"`` or ``"0"``."""
+    return _FLAGS.get(value) if isinstance(value, str) else None
+
+
+def _count(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return int(value) if token(value, DIGITS) else None
+
+
+def _size(sectors: object, sectorsize: object) -> int | None:
+    """Bytes; ``sectors`` counts ``sectorsize`` sectors (an int) since Ansible 2.18, 512-byte ones (a string) before."""
+    count = _count(sectors)
+    unit = _count(sectorsize) if isinstance(sectors, int) else 512
+    if count is None or unit is None:
+        return None
+    size = count * unit
+    return size if 0 <= size < 2**64 else None
+
+
+def _mounts(entries: object, missing: list[str]) -> tuple[Mount, ...]:
+    if not isinstance(entries, list):
+        missing.append("mounts (ansible_mounts)")
+        return ()
+    mounts = []
+    for index, entry in enumerate(entries):
+        mount = _mount(entry) if isinstance(entry, dict) else None
+        if mount is None:
+            missing.append(f"mount {index + 1} (ansible_mounts: no device, mount point or type)")
+        else:
+            mounts.append(mount)
+    return tuple(mounts)
+
+
+def _mount(entry: dict[str, Any]) -> Mount | None:
+    device = printable(entry.get("device"), MAX_MOUNT_TEXT)
+    mountpoint = printable(entry.get("mount"), MAX_MOUNT_TEXT)
+    fstype = printable(entry.get("fstype"), 64)
+    options = printable(entry.get("options"), MAX_MOUNT_TEXT) or ""
+    if device is None or fstype is None or mountpoint is None or not mountpoint.startswith("/"):
+        return None
+    return Mount(device, mountpoint, fstype, tuple(o for o in options.split(",") if o))

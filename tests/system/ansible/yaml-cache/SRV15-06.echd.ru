@@ -1,0 +1,1 @@
+discovered_interpreter_python: /usr/bin/python
