@@ -90,6 +90,8 @@ class Resolved(Struct):
     previous: str | None
     """The scheduler the device has before the plan: read from the system, else its real default."""
     previous_why: str
+    boot_default: str | None = None
+    """The scheduler the device gets at boot with no tuning (the distribution's and kernel's default)."""
     assumptions: tuple[Assumption, ...] = ()
 
 
@@ -235,11 +237,12 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     if cache is None:
         assumed.append(_assumption(kb, "cache"))
         cache = str(assumed[-1].value)
+    boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro)
     if ctx.scheduler is not None:
         previous: str | None = _choice("scheduler", ctx.scheduler, sorted(kb.elevators))
         previous_why = "read from the system"
     else:
-        previous, previous_why = default_scheduler(kb, hardware, device, io_path, kernel, distro)
+        previous, previous_why = boot_default, boot_why
     filesystems = sorted({m.filesystem for m in kb.section("mount_options")})
     options = tuple(o.strip() for o in (ctx.mount_options or "").split(",") if o.strip())
     facts: dict[str, Any] = {
@@ -268,7 +271,7 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     return Resolved(
         context=ctx, facts=facts, kernel=kernel, io_path=io_path, device=device, device_class=cls,
         hardware=hardware, workload=workload, distribution=distro, previous=previous, previous_why=previous_why,
-        assumptions=tuple(assumed),
+        boot_default=boot_default, assumptions=tuple(assumed),
     )  # fmt: skip
 
 

@@ -175,9 +175,10 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
     step_kind = STEP_KINDS[kind]
     device = None if step_kind.host_wide else r.device
     shown = _fmt(value)
+    at_boot: str | None = None
     if kind == "scheduler":
         entity: Any = kb.elevators[value]
-        previous, title = r.previous, f"Use the {value} elevator on {r.device}"
+        previous, title, at_boot = r.previous, f"Use the {value} elevator on {r.device}", r.boot_default
     elif kind == "mount-option":
         entity = kb.get(target)
         shown, previous = entity.option, _previous_option(kb, entity)
@@ -189,7 +190,8 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
         entity = kb.get(target)
         setting = kb.setting(target)
         assert setting is not None
-        previous = now.get(target) or _fmt(_scoped_default(setting, r))
+        at_boot = _fmt(_scoped_default(setting, r))
+        previous = now.get(target) or at_boot
         where = f" of {r.device}" if device else ""
         name = target.removeprefix("queue.")
         title = f"Set {name}{where} to {shown}" + (f" {setting.unit}" if setting.unit not in ("name", "enum") else "")
@@ -202,7 +204,7 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
         persist_method=persist, mountpoint=r.context.mountpoint if kind == "mount-option" else None,
         alternatives=alternatives, **_explained(rules, entity),
     )  # fmt: skip
-    return Unchanged(step=step) if previous is not None and previous == shown else step
+    return Unchanged(step=step, at_boot=at_boot) if previous is not None and previous == shown else step
 
 
 def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:

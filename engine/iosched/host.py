@@ -181,12 +181,14 @@ def _concerns(tuner: Tuner, device: str | None) -> bool:
 
 
 def verify(system: System, host: HostPlan) -> list[Row]:
-    """Per device and setting: what the plan wants, what the system has, and whether they agree; then
-    whether each change is persisted (required for a change still to make, checked where our file exists)."""
+    """Per device and setting: what the plan wants, what the system has, and whether they agree; then whether
+    it is persisted: required where the value differs from what the device gets at boot, checked wherever our
+    file sets it."""
     rows: list[Row] = []
     seen: set[tuple[str, str]] = set()
     for plan in host.plans:
-        wanted = [(s, True) for s in plan.steps] + [(u.step, False) for u in plan.unchanged]
+        wanted = [(s, True) for s in plan.steps]
+        wanted += [(u.step, u.at_boot is not None and u.at_boot != u.step.value) for u in plan.unchanged]
         for step, to_make in wanted:
             kind = kind_of(step)
             where, label = step.device or "host", kind.label(step)

@@ -62,9 +62,13 @@ class Assumption(Struct):
 
 
 class Unchanged(Struct):
-    """A setting a rule chose that the device already has: said, not done (``step`` is what it would be)."""
+    """A setting a rule chose that the device already has: said, not done (``step`` is what it would be).
+
+    ``at_boot`` is what the device would get at boot without iosched's files: when it differs, the value holds
+    only as long as something persists it."""
 
     step: Step
+    at_boot: str | None = None
 
 
 class Plan(Struct):

@@ -65,7 +65,7 @@ def test_multipath_is_planned_on_the_dm_device_and_lvm_on_its_disks(capsys) -> N
 
 def test_verify_flips_from_differs_to_ok_as_the_capture_changes(tmp_path: Path, capsys) -> None:
     root = tmp_path / "host"
-    shutil.copytree(CAPTURES / "sos-rhel8-kvm-lvm", root, symlinks=True)
+    shutil.copytree(CAPTURES / "debian12-vm-live", root, symlinks=True)
     code, out, _ = run(capsys, "verify", "--root", str(root), "--workload", "db", "--format", "json")
     before = json.loads(out)
     assert code == 1 and not before["compliant"]
@@ -76,6 +76,9 @@ def test_verify_flips_from_differs_to_ok_as_the_capture_changes(tmp_path: Path, 
     (plan,) = [p for p in json.loads(out)["plans"] if p["device"] == "vda"]
     (step,) = [s for s in plan["steps"] if s["kind"] == "scheduler"]
     (root / "sys/block/vda/queue/scheduler").write_text(f"mq-deadline kyber bfq [{step['value']}]\n")
+    code, out, _ = run(capsys, "verify", "--root", str(root), "--workload", "db", "--format", "json")
+    half = json.loads(out)
+    assert code == 1 and [r["setting"] for r in half["rows"] if r["status"] == "differs"] == ["persist scheduler"]
     for path, content in plan["files"].items():
         (root / path.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
         (root / path.lstrip("/")).write_text(content + "\n")
@@ -87,12 +90,13 @@ def test_verify_flips_from_differs_to_ok_as_the_capture_changes(tmp_path: Path, 
 
 def test_a_later_udev_rule_that_sets_the_scheduler_wins_and_verify_says_so(tmp_path: Path, capsys) -> None:
     root = tmp_path / "host"
-    shutil.copytree(CAPTURES / "sos-rhel8-kvm-lvm", root, symlinks=True)
+    shutil.copytree(CAPTURES / "debian12-vm-live", root, symlinks=True)
     _, out, _ = run(capsys, "advise", "--root", str(root), "--workload", "db", "--format", "json")
     (plan,) = [p for p in json.loads(out)["plans"] if p["device"] == "vda"]
     (step,) = [s for s in plan["steps"] if s["kind"] == "scheduler"]
     (root / "sys/block/vda/queue/scheduler").write_text(f"mq-deadline kyber bfq [{step['value']}]\n")
     for path, content in plan["files"].items():
+        (root / path.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
         (root / path.lstrip("/")).write_text(content + "\n")
     later = root / "etc/udev/rules.d/99-local.rules"
     later.write_text('ACTION=="add|change", KERNEL=="vd*", ATTR{queue/scheduler}="bfq"\n')
