@@ -10,7 +10,7 @@ loop, zram, ram and optical devices are skipped, each with its reason.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -119,8 +119,9 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
 
 
 def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None = None,
-              only: Iterable[str] = ()) -> HostPlan:  # fmt: skip
-    """A plan for every relevant device of ``system`` (or only the named ones)."""
+              only: Iterable[str] = (), plan: Callable[..., Plan] = advise) -> HostPlan:  # fmt: skip
+    """A plan for every relevant device of ``system`` (or only the named ones); ``plan`` is advise, or a
+    memoising stand-in for it."""
     devices = {d.name: d for d in system.devices}
     wanted = set(only)
     plans: list[Plan] = []
@@ -134,7 +135,7 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
             continue
         try:
             ctx = context_for(kb, system, device, user)
-            plans.append(advise(kb, ctx, evidence, current=current_values(system, device)))
+            plans.append(plan(kb, ctx, evidence, current_values(system, device)))
         except ContextError as exc:
             skipped.append(Skipped(device=device.name, reason=str(exc)))
     host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,

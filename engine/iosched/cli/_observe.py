@@ -17,15 +17,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def probe_document(path: Path | None):
+    """The System in a context file that is an ``iosched probe --format json`` document, else None."""
+    if path is None:
+        return None
+    from iosched.system.probejson import ProbeDocumentError, from_document, looks_like
+    from iosched.yamlsrc import YamlError, read
+
+    try:
+        data = read(path, 16 * 1024 * 1024).data
+    except YamlError:
+        return None
+    if not looks_like(data):
+        return None
+    try:
+        return from_document(data)
+    except ProbeDocumentError as exc:
+        raise UsageError(f"probe document {path}: {exc}") from None
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    """Whether the arguments name a host to read (this machine, a capture, or a probe document)."""
+    return bool(args.probe or args.root or probe_document(getattr(args, "context", None)))
+
+
 def read(args: argparse.Namespace, kb):
     """The classified System the arguments name, or None when they name none."""
-    if not (args.probe or args.root):
-        return None
     from iosched.system.classify import classified
     from iosched.system.reader import ProbeError, read_root
 
+    system = probe_document(getattr(args, "context", None))
+    if system is None and not (args.probe or args.root):
+        return None
     try:
-        system = read_root(Path("/") if args.probe else args.root)
+        system = system or read_root(Path("/") if args.probe else args.root)
     except ProbeError as exc:
         raise UsageError(" ".join(str(exc).split())) from None
     distros = {d.id for d in kb.section("distributions")}

@@ -51,6 +51,8 @@ def _read_context(path: Path) -> dict:
     from iosched.context import Context, ContextError
     from iosched.yamlsrc import YamlError, read
 
+    if observe.probe_document(path) is not None:
+        return {}  # a probe document: the host is read from it (see _observe), not its fields
     try:
         data = read(path, MAX_CONTEXT_BYTES).data
     except YamlError as exc:
@@ -127,7 +129,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
 
     ctx = _context(args)
     kb = load_checked(args.kb)
-    if args.probe or args.root:
+    if observe.wanted(args):
         _, host = observe.plan(args, kb, ctx)
         render_host(kb, host, args.format, args.site_url)
         return 0

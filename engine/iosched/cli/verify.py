@@ -32,13 +32,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from iosched.kbcache import load_checked
     from iosched.render.escape import markdown_cell
 
-    if not (args.probe or args.root):
-        raise UsageError("verify reads a host: give --probe (this machine) or --root DIR (a capture)")
     for flag in CONTEXT_FLAGS:
         if not hasattr(args, flag):
             setattr(args, flag, None)
     args.example = None
     args.context = Path(args.context) if args.context else None
+    if not observe.wanted(args):
+        raise UsageError("verify reads a host: give --probe (this machine), --root DIR (a capture) or a probe document")
     kb = load_checked(args.kb)
     system, host = observe.plan(args, kb, _context(args))
     rows = verify(system, host)

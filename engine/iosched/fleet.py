@@ -1,0 +1,101 @@
+"""Plans for a fleet: every host planned as ``advise --root`` would, and a summary of who needs what.
+
+Pure and in memory. Hosts of a fleet are mostly alike, so plans are memoised on what decides them (the
+device's context and current values): a thousand identical guests cost one plan.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from iosched.context import Context
+from iosched.engine import advise
+from iosched.evidence import Evidence
+from iosched.host import HostPlan, plan_host
+from iosched.kb import Kb
+from iosched.plan import Plan
+from iosched.struct import Struct
+from iosched.system.classify import classified
+from iosched.system.model import System
+
+
+class FleetHost(Struct):
+    """One host of the fleet: its plans, or why it could not be read."""
+
+    name: str
+    plan: HostPlan | None = None
+    error: str | None = None
+    workload: str | None = None
+
+
+class Group(Struct):
+    """Hosts that need exactly the same changes."""
+
+    count: int
+    changes: tuple[str, ...]
+    hosts: tuple[str, ...]
+
+
+class Summary(Struct):
+    hosts: int
+    devices: int
+    changes: int
+    errors: int
+    groups: tuple[Group, ...]
+
+
+class Planner:
+    """Plans hosts against one KB, memoising identical device plans."""
+
+    def __init__(self, kb: Kb, evidence: Evidence | None = None) -> None:
+        self.kb = kb
+        self.evidence = evidence
+        self.distros = {d.id for d in kb.section("distributions")}
+        self.presets = {h.id for h in kb.section("hardware")}
+        self.workloads = {w.id for w in kb.section("workloads")}
+        self._plans: dict[tuple[Any, ...], Plan] = {}
+
+    def _advise(self, kb: Kb, ctx: Context, evidence: Evidence | None = None,
+                current: Mapping[str, str] | None = None) -> Plan:  # fmt: skip
+        key = (ctx, tuple(sorted((current or {}).items())))
+        found = self._plans.get(key)
+        if found is None:
+            found = self._plans[key] = advise(kb, ctx, evidence, current)
+        return found
+
+    def host(self, name: str, system: System, user: Context) -> FleetHost:
+        system = classified(system, self.distros, self.presets)
+        plan = plan_host(self.kb, system, user, self.evidence, plan=self._advise)
+        return FleetHost(name=name, plan=plan, workload=user.workload)
+
+
+def change_lines(host: HostPlan) -> tuple[str, ...]:
+    """A host's changes, one line each: ``sda scheduler mq-deadline -> none (IOS105)``."""
+    lines = []
+    for plan in host.plans:
+        for step in plan.steps:
+            where = step.device or "host"
+            lines.append(f"{where} {step.target} {step.previous or '?'} -> {step.value} ({', '.join(step.because)})")
+    return tuple(dict.fromkeys(lines))
+
+
+def summarise(hosts: Iterable[FleetHost]) -> Summary:
+    """How many hosts, devices and changes; hosts grouped by identical change sets, largest group first."""
+    groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
+    counts: Counter[str] = Counter()
+    for host in hosts:
+        if host.plan is None:
+            counts["errors"] += 1
+            continue
+        counts["hosts"] += 1
+        counts["devices"] += len(host.plan.plans)
+        changes = change_lines(host.plan)
+        counts["changes"] += len(changes)
+        groups[changes].append(host.name)
+    ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+    return Summary(
+        hosts=counts["hosts"], devices=counts["devices"], changes=counts["changes"], errors=counts["errors"],
+        groups=tuple(Group(count=len(names), changes=changes, hosts=tuple(names)) for changes, names in ordered),
+    )  # fmt: skip

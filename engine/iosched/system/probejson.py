@@ -1,0 +1,102 @@
+"""Read back what ``iosched probe --format json`` wrote: untrusted data, checked field by field.
+
+Used where a probe document is an input (``advise --context``, ``iosched fleet``). Every string is checked
+for control characters, device names against the kernel's sysfs names, and every field against the type the
+model declares; anything else is a :class:`ProbeDocumentError` naming the field.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from typing import Any
+
+from iosched.system.model import SCHEMA_VERSION, Device, Host, Mount, System, Tuner
+
+_NAME = re.compile(r"[A-Za-z0-9!._:+-]{1,64}")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+class ProbeDocumentError(ValueError):
+    """A probe document that cannot be read; the message names the field."""
+
+
+def looks_like(data: object) -> bool:
+    return isinstance(data, dict) and "schema_version" in data and "host" in data and "devices" in data
+
+
+def _text(value: object, where: str, limit: int = 4096) -> str:
+    if not isinstance(value, str) or len(value) > limit or _CONTROL.search(value):
+        raise ProbeDocumentError(f"{where}: expected text without control characters")
+    return value
+
+
+def _optional(value: object, where: str) -> str | None:
+    return None if value is None else _text(value, where)
+
+
+def _strings(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ProbeDocumentError(f"{where}: expected a list")
+    return tuple(_text(v, f"{where}[]") for v in value)
+
+
+def _mapping(value: object, where: str) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise ProbeDocumentError(f"{where}: expected a mapping")
+    return {_text(k, where, 256): _text(v, f"{where}.{k}") for k, v in value.items()}
+
+
+def _record(cls: type, data: object, where: str, names: frozenset[str] = frozenset()) -> Any:
+    """One dataclass from a mapping: strings, optional strings, lists of strings, mappings, bools and ints."""
+    if not isinstance(data, dict):
+        raise ProbeDocumentError(f"{where}: expected a mapping")
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise ProbeDocumentError(f"{where}: unknown field(s) {', '.join(map(str, unknown))}")
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        annotation = str(known[name].type)
+        at = f"{where}.{name}"
+        if name in names and not (value is None and name != "name"):
+            if not isinstance(value, str) or not _NAME.fullmatch(value):
+                raise ProbeDocumentError(f"{at}: not a kernel device name")
+            values[name] = value
+        elif annotation.startswith("tuple"):
+            values[name] = _strings(value, at)
+        elif annotation.startswith("dict"):
+            values[name] = _mapping(value, at)
+        elif annotation.startswith("bool"):
+            if value is not None and not isinstance(value, bool):
+                raise ProbeDocumentError(f"{at}: expected true, false or null")
+            values[name] = value
+        elif annotation.startswith("int"):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise ProbeDocumentError(f"{at}: expected a whole number or null")
+            values[name] = value
+        else:
+            values[name] = _optional(value, at)
+    return cls(**values)
+
+
+def from_document(data: object) -> System:
+    """A System from a parsed probe JSON document."""
+    if not looks_like(data):
+        raise ProbeDocumentError("not an iosched probe document (schema_version, host, devices)")
+    assert isinstance(data, dict)
+    if data.get("schema_version") != SCHEMA_VERSION:
+        raise ProbeDocumentError(f"schema_version {data.get('schema_version')!r} is not {SCHEMA_VERSION}")
+    devices = data.get("devices")
+    if not isinstance(devices, list) or len(devices) > 4096:
+        raise ProbeDocumentError("devices: expected a list of at most 4096 devices")
+    device_names = frozenset({"name", "parent"})
+    return System(
+        host=_record(Host, data["host"], "host"),
+        devices=tuple(_record(Device, d, f"devices[{i}]", device_names) for i, d in enumerate(devices)),
+        sysctls=_mapping(data.get("sysctls", {}), "sysctls"),
+        mounts=tuple(_record(Mount, m, f"mounts[{i}]") for i, m in enumerate(data.get("mounts", []) or [])),
+        tuners=tuple(_record(Tuner, t, f"tuners[{i}]") for i, t in enumerate(data.get("tuners", []) or [])),
+        missing=_strings(data.get("missing", []), "missing"),
+        source=_text(data.get("source", ""), "source"),
+    )

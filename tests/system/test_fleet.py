@@ -1,0 +1,77 @@
+"""iosched fleet over real Ansible fact documents, probe documents and captures: every host reported, each
+device's previous scheduler taken from the facts, unreadable hosts reported while the run goes on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from iosched.cli import main
+from iosched.system.ansible import read_facts
+
+ANSIBLE = Path(__file__).parent / "ansible"
+CAPTURES = Path(__file__).parent / "captures"
+FACT_DIRS = [ANSIBLE / "cache", ANSIBLE / "tree", ANSIBLE / "console", ANSIBLE / "yaml-cache"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_host_and_device_is_reported_with_the_facts_previous_scheduler(capsys) -> None:
+    code, out, _ = run(capsys, "fleet", *map(str, FACT_DIRS), "--workload", "db", "--format", "json")
+    assert code == 0
+    document = json.loads(out)
+    read = [facts for path in FACT_DIRS for facts in read_facts(path)]
+    for facts, host in zip(read, document["hosts"], strict=True):
+        assert host["host"] == facts.name
+        if facts.system is None:
+            assert host["errors"], facts.name
+            continue
+        named = {p["device"] for p in host["plans"]} | {s["device"] for s in host["skipped"]}
+        assert named == {d.name for d in facts.system.devices}, facts.name
+        for plan in host["plans"]:
+            assert plan["previous_scheduler"] == facts.system.device(plan["device"]).scheduler
+    summary = document["summary"]
+    assert summary["hosts"] == sum(1 for h in document["hosts"] if not h["errors"])
+    assert sum(g["count"] for g in summary["groups"]) == summary["hosts"]
+
+
+def test_a_workload_map_decides_each_hosts_workload(tmp_path: Path, capsys) -> None:
+    facts = read_facts(ANSIBLE / "cache")
+    first = next(f.name for f in facts if f.system is not None)
+    mapping = tmp_path / "workloads.yaml"
+    mapping.write_text(f'hosts:\n  "{first}": streaming\ndefault: db\n')
+    code, out, _ = run(capsys, "fleet", str(ANSIBLE / "cache"), "--workloads", str(mapping), "--format", "json")
+    assert code == 0
+    workloads = {h["host"]: h["workload"] for h in json.loads(out)["hosts"] if not h["errors"]}
+    assert workloads[first] == "streaming"
+    assert {w for name, w in workloads.items() if name != first} == {"db"}
+
+
+def test_a_bad_workload_map_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
+    mapping = tmp_path / "workloads.yaml"
+    mapping.write_text("hosts: {web*: nosuchworkload}\n")
+    code, _, err = run(capsys, "fleet", str(ANSIBLE / "cache"), "--workloads", str(mapping))
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_probe_documents_and_captures_mix_with_facts(tmp_path: Path, capsys) -> None:
+    code, probe, _ = run(capsys, "probe", "--root", str(CAPTURES / "sos-rhel8-kvm-lvm"), "--format", "json")
+    assert code == 0
+    (tmp_path / "db01.json").write_text(probe)
+    code, out, _ = run(capsys, "fleet", str(tmp_path / "db01.json"), str(CAPTURES / "sos-sles12sp5-legacy-mpath"),
+                       str(ANSIBLE / "cache"), "--workload", "db", "--format", "json")  # fmt: skip
+    assert code == 0
+    hosts = {h["host"] for h in json.loads(out)["hosts"]}
+    assert {"db01.example.com", "hana01"} <= hosts
+
+
+def test_text_summary_comes_first_and_counts_hosts(capsys) -> None:
+    code, out, _ = run(capsys, "fleet", *map(str, FACT_DIRS), "--workload", "db", "--format", "markdown")
+    assert code == 0
+    assert out.index("What the hosts need") < out.index("## Hosts that could not be read")
