@@ -108,12 +108,16 @@ def _assumption(kb: Kb, fact: str) -> Assumption:
     raise ContextError(f"no {fact} given and the KB has no assumption for it")
 
 
+_CLASSES: dict[tuple[str, str], DeviceClass | None] = {}
+
+
 def device_class(kb: Kb, device: str) -> DeviceClass | None:
     """The class of a whole device's kernel name (``vda`` is virtio-blk), or None when the KB has none for it."""
-    for cls in kb.section("device_classes"):
-        if any(fnmatchcase(device, pattern) for pattern in cls.kernel_names):
-            return cls  # type: ignore[no-any-return]
-    return None
+    key = (kb.version, device)
+    if key not in _CLASSES:
+        found = (c for c in kb.section("device_classes") if any(fnmatchcase(device, p) for p in c.kernel_names))
+        _CLASSES[key] = next(found, None)
+    return _CLASSES[key]
 
 
 def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass | None:
