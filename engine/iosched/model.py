@@ -15,7 +15,7 @@ from iosched.grammar import GLOB, ID, PATH, TEXT, URL, WORD, Constrain, matches
 from iosched.kernel import KernelVersion, in_range
 from iosched.rules import Action, Condition, RuleExample
 from iosched.struct import Invalid, Struct
-from iosched.vocab import Risk, Severity, Unit
+from iosched.vocab import ElevatorPath, Goal, Risk, Severity, Unit
 
 Id = Annotated[str, Constrain(ID)]
 Word = Annotated[str, Constrain(WORD)]
@@ -135,7 +135,7 @@ class IoPriority(Sourced):
 class Elevator(Sourced, KernelRange):
     name: Id
     title: Text
-    io_path: Literal["legacy", "blk-mq"]
+    io_path: ElevatorPath
     summary: Text
     purpose: Text
     description: Text | None = None
@@ -274,7 +274,7 @@ class DefaultScheduler(Sourced, KernelRange):
     match: DeviceMatch | None = None
     elevator: Id
     via: Literal["kernel", "kconfig", "udev", "driver", "tuned"]
-    io_path: Literal["legacy", "blk-mq"]
+    io_path: ElevatorPath
     note: Text | None = None
 
     @property
@@ -547,7 +547,7 @@ class HardwarePreset(Sourced):
     since: KernelVersion | None = None
     """The first kernel that can drive this class of device (host-managed zoned disks: 4.10)."""
     blk_mq_since: KernelVersion | None = None
-    default_elevator: dict[Literal["legacy", "blk-mq"], Id] = {}  # noqa: RUF012 - Structs are frozen
+    default_elevator: dict[ElevatorPath, Id] = {}  # noqa: RUF012 - Structs are frozen
     udev_match: tuple[UdevMatch, ...]
     example_device: Annotated[str, Constrain(r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?")]
     notes: tuple[Text, ...] = ()
@@ -558,7 +558,7 @@ class Workload(Sourced):
     id: Id
     title: Text
     summary: Text
-    goal: Literal["latency", "throughput", "fairness"]
+    goal: Goal
     facts: dict[Id, Value] = {}  # noqa: RUF012 - Structs are frozen
     notes: tuple[Text, ...] = ()
 

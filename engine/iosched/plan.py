@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from iosched.struct import Struct
+from iosched.vocab import Severity, StepSeverity
 
 SCHEMA_VERSION = 2
 
@@ -26,7 +27,7 @@ class Step(Struct):
     sources: tuple[str, ...]
     device: str | None = None
     previous: str | None = None
-    severity: Literal["recommend", "consider"] = "recommend"
+    severity: StepSeverity = "recommend"
     persist_method: str = ""
     mountpoint: str | None = None
     confirm: str | None = None
@@ -38,7 +39,7 @@ class Notice(Struct):
     """A warning or a piece of advice, with the risk it is about (None for advice)."""
 
     id: str
-    severity: Literal["recommend", "consider", "warn"]
+    severity: Severity
     text: str
     risk: str | None = None
     sources: tuple[str, ...] = ()

@@ -140,3 +140,17 @@ def validate(cls: type[Struct], data: Any) -> Any:
 
 def json_schema(cls: type[Struct]) -> dict[str, Any]:
     return adapter(cls).json_schema(by_alias=True)
+
+
+def kb_file_schema() -> dict[str, Any]:
+    """The JSON Schema of one KB YAML file: a mapping of sections to lists of their entities, for editors."""
+    from iosched.kinds import KINDS
+
+    sections = {k.section: (tuple[model_for(k.schema), ...] | None, None) for k in KINDS if k.section}  # type: ignore[misc]
+    model = create_model(  # type: ignore[call-overload]
+        "KbFile", __config__=ConfigDict(extra="forbid", title="iosched KB file"), **sections
+    )
+    for generated in list(_MODELS.values()):
+        generated.model_rebuild(_types_namespace=_NAMESPACE, raise_errors=False)
+    model.model_rebuild(_types_namespace=_NAMESPACE)
+    return model.model_json_schema(by_alias=True)  # type: ignore[no-any-return]

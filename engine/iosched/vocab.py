@@ -9,8 +9,12 @@ Goal = Literal["latency", "throughput", "fairness"]
 Cache = Literal["volatile", "battery-backed", "none"]
 IoPath = Literal["legacy", "blk-mq", "bio"]
 """``bio``: the device has no request queue and so no elevator (md, bio-based device-mapper, early NVMe)."""
+ElevatorPath = Literal["legacy", "blk-mq"]
+"""The paths that have elevators."""
 Risk = Literal["data-loss", "availability", "performance"]
 Severity = Literal["recommend", "consider", "warn"]
+StepSeverity = Literal["recommend", "consider"]
+"""The severities of a change: ``consider`` steps are applied only on request."""
 Operator = Literal["eq", "ne", "in", "not_in", "gt", "gte", "lt", "lte", "exists"]
 Unit = Literal[
     "ms", "us", "ns", "s", "centisecs", "jiffies",

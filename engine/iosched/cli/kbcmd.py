@@ -20,6 +20,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     export = kb_sub.add_parser("export", parents=[common], help="print the whole KB as one JSON document")
     export.add_argument("--format", choices=("json",), default="json")
     export.set_defaults(func=cmd_export)
+    schema = kb_sub.add_parser("schema", parents=[common], help="print the JSON Schema of a KB YAML file")
+    schema.set_defaults(func=cmd_schema)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -52,4 +54,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     from iosched.kbcache import load_checked
 
     write(json.dumps(export_kb(load_checked(args.kb)), indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from iosched.validate import kb_file_schema
+
+    write(json.dumps(kb_file_schema(), indent=2))
     return 0

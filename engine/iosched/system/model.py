@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from iosched.vocab import IoPath
+
 SCHEMA_VERSION = 1
 
 DeviceKind = Literal[
     "disk", "partition", "dm", "md", "loop", "zram", "ram", "nvme", "mmc", "dasd", "virtio", "optical", "other",
 ]  # fmt: skip
-IoPathSeen = Literal["blk-mq", "legacy", "bio"]
 TunerKind = Literal["tuned", "udev", "sysctl.d", "kernel-cmdline", "saptune", "sapconf"]
 
 
@@ -29,7 +30,7 @@ class Device:
     scheduler: str | None = None
     """The active elevator; None when the device has no elevator (bio-based dm, md, an empty list)."""
     schedulers: tuple[str, ...] = ()
-    io_path: IoPathSeen | None = None
+    io_path: IoPath | None = None
     zoned: str | None = None
     """``none``, ``host-aware`` or ``host-managed`` (queue/zoned)."""
     write_cache: str | None = None
