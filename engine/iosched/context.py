@@ -188,7 +188,7 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
             row = max(rows, key=lambda row: row.precedence)
             name = _resolve_alias(kb, row.elevator, io_path, kernel)
             return name, f"{distro.name}: {row.devices} get {row.elevator} ({row.via})"
-    default = hardware.default_elevator.get(io_path)
+    default = next((name for path, name in hardware.default_elevator.items() if path == io_path), None)
     available = {e.name for e in kb.elevators_on(kernel, io_path)}
     if default not in available and "none" in available and io_path == "blk-mq":
         return "none", f"kernel {kernel} has no blk-mq schedulers but none"

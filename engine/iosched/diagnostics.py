@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 CODES: Final[dict[str, str]] = {
     "KB001": "file cannot be read or parsed as YAML",
@@ -30,16 +29,11 @@ CODES: Final[dict[str, str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     code: str
     file: str
     line: int
     message: str
-
-    def __post_init__(self) -> None:
-        if self.code not in CODES:
-            raise KeyError(f"unregistered diagnostic code {self.code}")
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.code} {self.message}"

@@ -75,7 +75,7 @@ def action_problem(kb: Kb, action: Any) -> str | None:
         return f"{action.set!r} is not a scheduler, tunable, queue attribute, sysctl, boot parameter or mount option"
     if kind == "scheduler":
         return None if value in kb.elevators else f"scheduler {value!r} is not an elevator"
-    entity = kb.get(action.set)
+    entity: Any = kb.get(action.set)
     if kind == "boot-parameter":
         ok = (not entity.values or _fmt(value) in entity.values) and matches(WORD, _fmt(value))
         return None if ok else f"{action.set} does not accept {value!r}"
@@ -139,7 +139,8 @@ def _settle(kb: Kb, r: Resolved, fired: list[Rule]) -> tuple[dict[str, tuple[Any
     chosen: dict[str, tuple[Any, list[Rule]]] = {}
 
     def settle(target: str, scheduler: str | None) -> None:
-        applicable, lost = [], []
+        applicable: list[tuple[_Candidate, str | None]] = []
+        lost: list[tuple[_Candidate, str | None]] = []
         for c in candidates.get(target, []):
             problem = _applicable(kb, r, target, c.value, scheduler)
             (lost if problem else applicable).append((c, problem))
@@ -266,7 +267,7 @@ def _notices(kb: Kb, fired: list[Rule], steps: list[Step], scoped: list[str]) ->
         if caveat is not None and caveat_id not in found:
             found[caveat_id] = Notice(id=caveat.id, severity="warn", text=f"{caveat.title}: {caveat.text}",
                                       risk=caveat.risk, sources=caveat.sources)  # fmt: skip
-    order = {risk: n for n, risk in enumerate(RISKS)}
+    order: dict[str, int] = {risk: n for n, risk in enumerate(RISKS)}
     return tuple(sorted(found.values(), key=lambda n: order.get(n.risk or "", len(order))))
 
 

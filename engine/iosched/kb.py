@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from iosched.kernel import KernelVersion
@@ -38,18 +37,24 @@ class TunableRef:
     __hash__ = None  # type: ignore[assignment]
 
 
-@dataclass(frozen=True)
 class Kb:
     """A validated KB. Build it with :func:`iosched.kbload.load`; it never touches the disk itself."""
 
-    sections: dict[str, tuple[Any, ...]]
-    origins: dict[str, str] = field(default_factory=dict)
-    version: str = ""
-    index: dict[str, Any] = field(default_factory=dict, compare=False)
+    def __init__(self, sections: dict[str, tuple[Any, ...]], origins: dict[str, str] | None = None,
+                 version: str = "") -> None:  # fmt: skip
+        self.sections = sections
+        self.origins = origins or {}
+        self.version = version
+        self.index: dict[str, Any] = dict(self._build_index())
 
-    def __post_init__(self) -> None:
-        if not self.index:
-            self.index.update(self._build_index())
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Kb) and (self.sections, self.origins, self.version) == (
+            other.sections, other.origins, other.version)  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Kb(version={self.version!r}, {sum(map(len, self.sections.values()))} entities)"
 
     def _build_index(self) -> Iterator[tuple[str, Any]]:
         for entities in self.sections.values():

@@ -19,7 +19,7 @@ from typing import Any
 from iosched import __version__
 from iosched.diagnostics import KbInvalid
 from iosched.kb import Kb
-from iosched.kbload import content_version, load
+from iosched.kbfiles import content_version
 from iosched.kernel import KernelVersion
 from iosched.paths import bundled_kb, cache_dir
 from iosched.struct import Struct
@@ -38,14 +38,18 @@ def load_checked(extra: list[Path] | None = None) -> Kb:
     """The bundled KB with ``extra`` layers over it; raises KbInvalid when any check fails."""
     directories = layers(extra)
     if any(not d.is_dir() for d in directories):
-        checked, diagnostics = load(directories)
+        from iosched import kbload
+
+        checked, diagnostics = kbload.load(directories)
         raise KbInvalid(diagnostics)
     version = content_version(directories)
     path = cache_dir() / f"{PREFIX}{__version__}-{FORMAT}-{version}.json"
     cached = read(path)
     if cached is not None:
         return cached
-    checked, diagnostics = load(directories)
+    from iosched import kbload
+
+    checked, diagnostics = kbload.load(directories)
     if diagnostics:
         raise KbInvalid(diagnostics)
     write(path, checked)

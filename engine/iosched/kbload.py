@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from iosched.diagnostics import Diagnostic
 from iosched.kb import Kb
+from iosched.kbfiles import content_version, display, kb_files
 from iosched.kinds import BY_SECTION, KINDS
 from iosched.struct import Invalid
 from iosched.yamlsrc import YamlError, read
@@ -18,23 +16,11 @@ _ERROR_CODES = {"extra_forbidden": "KB010", "missing": "KB011"}
 _UNION_TAGS = {"all", "any", "not", "fact"}  # pydantic names the union member in error locations
 
 
-@dataclass
 class _Collected:
-    entities: dict[str, dict[str, Any]] = field(default_factory=dict)
-    origins: dict[str, str] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def kb_files(directory: Path) -> list[Path]:
-    """The YAML files of a KB directory, in a stable order."""
-    return sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
-
-
-def display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
+    def __init__(self) -> None:
+        self.entities: dict[str, dict[str, Any]] = {}
+        self.origins: dict[str, str] = {}
+        self.diagnostics: list[Diagnostic] = []
 
 
 def _describe(item: Any, index: int) -> str:
@@ -61,7 +47,7 @@ def _code(error: dict[str, Any]) -> str:
     return getattr(cause, "code", None) or _ERROR_CODES.get(error.get("type", ""), "KB012")
 
 
-def _validate(schema: type, item: Any) -> tuple[Any, list[dict[str, Any]]]:
+def _validate(schema: type, item: Any) -> tuple[Any, list[Any]]:
     from iosched.validate import ValidationError, validate
 
     try:
@@ -116,16 +102,6 @@ def _collect_file(path: Path, layer: dict[str, dict[str, Any]], out: _Collected)
             layer[entity.id] = entity
             out.entities.setdefault(section, {})[entity.id] = entity
             out.origins[entity.id] = origin
-
-
-def content_version(directories: Iterable[Path]) -> str:
-    """A hash of the KB's content (file names and bytes), shown in plans as the KB version and keying the cache."""
-    digest = hashlib.sha256()
-    for directory in directories:
-        for path in kb_files(directory):
-            digest.update(path.relative_to(directory).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-        digest.update(b"\1")
-    return digest.hexdigest()[:16]
 
 
 def load(directories: list[Path]) -> tuple[Kb, list[Diagnostic]]:

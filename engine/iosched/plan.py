@@ -99,7 +99,8 @@ class Plan(Struct):
     sources: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return plain(self)
+        data: dict[str, Any] = plain(self)
+        return data
 
 
 def plain(value: Any) -> Any:

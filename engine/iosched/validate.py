@@ -8,7 +8,6 @@ declared once. ``json_schema`` gives the same rules to editors.
 from __future__ import annotations
 
 import typing
-from functools import cache
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
@@ -117,20 +116,26 @@ def model_for(cls: type[Struct]) -> Any:
                         title=cls.__name__)  # fmt: skip
     model = create_model(  # type: ignore[call-overload]
         _model_name(cls), __config__=config, __doc__=cls.__doc__, __module__=__name__,
-        __validators__={"_checks": _after(mode="after")(run_checks)}, **fields,
+        __validators__={"_checks": _after(mode="after")(run_checks)},  # type: ignore[dict-item]
+        **fields,
     )  # fmt: skip
-    model.__struct__ = cls
+    model.__struct__ = cls  # type: ignore[attr-defined]
     _MODELS[cls] = model
     _NAMESPACE[_model_name(cls)] = model
     return model
 
 
-@cache
+_ADAPTERS: dict[type[Struct], TypeAdapter[Any]] = {}
+
+
 def adapter(cls: type[Struct]) -> TypeAdapter[Any]:
+    if cls in _ADAPTERS:
+        return _ADAPTERS[cls]
     model = model_for(cls)
     for generated in list(_MODELS.values()):
         generated.model_rebuild(_types_namespace=_NAMESPACE, raise_errors=False)
-    return TypeAdapter(model)
+    _ADAPTERS[cls] = TypeAdapter(model)
+    return _ADAPTERS[cls]
 
 
 def validate(cls: type[Struct], data: Any) -> Any:

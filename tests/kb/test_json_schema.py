@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 import yaml
 
-from iosched.kbload import kb_files
+from iosched.kbfiles import kb_files
 from iosched.paths import bundled_kb
 from iosched.validate import kb_file_schema
 

@@ -59,3 +59,13 @@ def test_layer_overrides_and_adds(tmp_path: Path, kb) -> None:
 def test_missing_directory_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["kb", "check", "/nonexistent/kb"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_every_code_the_engine_emits_is_registered() -> None:
+    import re
+
+    from iosched.diagnostics import CODES
+
+    engine = Path(__file__).resolve().parents[2] / "engine" / "iosched"
+    used = {code for path in engine.rglob("*.py") for code in re.findall(r'"(KB\d{3})"', path.read_text())}
+    assert used and used <= set(CODES)

@@ -40,10 +40,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _command_modules() -> list[str]:
-    """Every module of this package that has ``register(sub, common)``; sorted, so help is stable."""
-    import pkgutil
+    """Every module of this package that has ``register(sub, common)``; sorted, so help is stable.
 
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    Listed from the package directory: ``pkgutil.iter_modules`` would import ``inspect``, which costs more
+    start-up than every command's own imports."""
+    import os
+
+    here = os.path.dirname(__file__)
+    return sorted(n[:-3] for n in os.listdir(here) if n.endswith(".py") and not n.startswith("_"))
 
 
 def _directory(text: str):

@@ -7,10 +7,14 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
 from iosched.vocab import CACHES, GOALS
+
+if TYPE_CHECKING:
+    from iosched.system.model import System
 
 FORMATS = ("text", "markdown", "json", "ansible")
 
@@ -34,7 +38,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(func=cmd_fleet)
 
 
-def _inputs(paths: list[Path], distros: set[str]) -> Iterator[tuple[str, object, str | None]]:
+def _inputs(paths: list[Path], distros: set[str]) -> Iterator[tuple[str, System | None, str | None]]:
     """(host name, System or None, error) for every host under the paths, in order."""
     from iosched.system.ansible import FactsError, iter_facts
     from iosched.system.probejson import ProbeDocumentError, from_document, looks_like

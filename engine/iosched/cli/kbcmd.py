@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def cmd_check(args: argparse.Namespace) -> int:
     from iosched.errors import UsageError
     from iosched.kbcache import layers
-    from iosched.kbload import display, load
+    from iosched.kbfiles import display
+    from iosched.kbload import load
 
     if args.directory is not None and not args.directory.is_dir():
         raise UsageError(f"not a directory: {args.directory}")

@@ -4,11 +4,13 @@ the way TuneD derives verify and rollback from a set and a get per option."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from iosched.plan import Step
 from iosched.render.escape import sh_word
-from iosched.system.model import System
+
+if TYPE_CHECKING:
+    from iosched.system.model import System
 
 
 class StepKind:

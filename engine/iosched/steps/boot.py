@@ -3,13 +3,15 @@ next boot."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.persist import cmdline
 from iosched.plan import Step
 from iosched.render.escape import sh_word
 from iosched.steps.base import StepKind
-from iosched.system.model import System
+
+if TYPE_CHECKING:
+    from iosched.system.model import System
 
 
 def parameter(step: Step) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.plan import Step
 from iosched.render.escape import sh_word
 from iosched.steps.base import StepKind
-from iosched.system.model import System
+
+if TYPE_CHECKING:
+    from iosched.system.model import System
 
 MOUNTPOINT_HINT = "MNT=/path/to/mountpoint  # the file system's mount point: findmnt -t {fs} lists them"
 

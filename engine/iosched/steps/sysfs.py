@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from iosched.plan import Step
 from iosched.render.escape import sh_word
 from iosched.steps.base import StepKind
-from iosched.system.model import System
+
+if TYPE_CHECKING:
+    from iosched.system.model import System
 
 _ACTIVE = re.compile(r"\[([^\]]+)\]")
 

@@ -32,7 +32,7 @@ from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.distro import distro_id, os_release
 from iosched.system.host import ARCHES, HOSTNAME, KERNEL_RELEASE, MAX_CMDLINE
 from iosched.system.listings import DEVICE_NAME
-from iosched.system.model import Device, DeviceKind, Host, IoPathSeen, Mount, System
+from iosched.system.model import Device, DeviceKind, Host, IoPath, Mount, System
 from iosched.system.text import printable, token
 
 NOT_IN_FACTS = "available schedulers, queue tunables, sysctls, tuned, udev and sysctl.d settings (not in Ansible facts)"
@@ -173,7 +173,7 @@ def _device(
 ) -> Device:
     kind = "partition" if parent else _kind(name)
     ids = _links(facts, "ids")
-    values = {
+    values: dict[str, Any] = {
         "model": printable(facts.get("model"), 128),
         "vendor": printable(facts.get("vendor"), 128),
         "serial": token(facts.get("serial"), IDENTIFIER),
@@ -215,7 +215,7 @@ def _kind(name: str) -> DeviceKind:
     return next((kind for pattern, kind in NAMED_KINDS if pattern.fullmatch(name)), "other")
 
 
-def _io_path(kind: DeviceKind, scheduler: str | None, mode: object) -> IoPathSeen | None:
+def _io_path(kind: DeviceKind, scheduler: str | None, mode: object) -> IoPath | None:
     """The block-layer path the active elevator belongs to; without one, bio for dm, md, zram and ram."""
     if scheduler in LEGACY_ELEVATORS:
         return "legacy"
@@ -245,7 +245,7 @@ def _flag(value: object) -> bool | None:
 def _count(value: object) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    return int(value) if token(value, DIGITS) else None
+    return int(str(value)) if token(value, DIGITS) else None
 
 
 def _size(sectors: object, sectorsize: object) -> int | None:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 from iosched.system import listings
-from iosched.system.model import Device, DeviceKind, IoPathSeen
+from iosched.system.model import Device, DeviceKind, IoPath
 from iosched.system.source import Source
 
 Facts = dict[str, Any]
@@ -20,7 +20,7 @@ LEGACY_ELEVATORS = frozenset({"noop", "deadline", "cfq", "anticipatory"})
 MQ_ELEVATORS = frozenset({"mq-deadline", "kyber", "bfq"})
 ELEVATOR = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 NAMED_KINDS: tuple[tuple[re.Pattern[str], DeviceKind], ...] = tuple(
-    (re.compile(pattern), kind)
+    (re.compile(pattern), cast(DeviceKind, kind))
     for pattern, kind in (
         (r"dm-\d+", "dm"),
         (r"md\d+|md_d\d+", "md"),
@@ -332,7 +332,7 @@ def _kind(name: str, f: Facts) -> DeviceKind:
     return next((kind for pattern, kind in NAMED_KINDS if pattern.fullmatch(name)), "other")
 
 
-def _io_path(kind: DeviceKind, f: Facts) -> IoPathSeen | None:
+def _io_path(kind: DeviceKind, f: Facts) -> IoPath | None:
     """blk-mq when an ``mq/`` directory exists; else what the elevators on offer imply; bio without an elevator."""
     if kind == "partition":
         return None

@@ -220,7 +220,7 @@ def _resolve(direct: dict[str, set[str]], children: dict[str, set[str]]) -> Inve
     for parent, kids in children.items():
         for kid in kids:
             parents.setdefault(kid, set()).add(parent)
-    ancestry: dict[str, frozenset[str]] = {}
+    ancestry: dict[frozenset[str], frozenset[str]] = {}
 
     def with_ancestors(groups: Iterable[str]) -> frozenset[str]:
         seen: set[str] = set()

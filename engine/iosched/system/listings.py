@@ -49,7 +49,7 @@ def lsblk_table(text: str) -> list[LsblkRow]:
     if start is None:
         return []
     columns = [(m.group(), m.start(), m.end()) for m in re.finditer(r"\S+", lines[start])]
-    rows = []
+    rows: list[LsblkRow] = []
     for line in lines[start + 1 :]:
         if not line.strip() or line.startswith("#"):
             if rows:

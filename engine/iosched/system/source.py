@@ -160,7 +160,7 @@ class TreeSource(Source):
         full = self._inside(rel)
         if full is None:
             return []
-        names = []
+        names: list[str] = []
         try:
             with os.scandir(full) as entries:
                 for entry in entries:
