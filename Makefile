@@ -27,6 +27,7 @@ system-deps:
 lint: $(VENV)/.dev
 	$(BIN)/ruff check engine tests bench
 	$(BIN)/ruff format --check engine tests bench
+	$(BIN)/mypy
 	$(BIN)/iosched kb check
 
 test: system-deps lint

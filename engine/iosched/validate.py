@@ -114,7 +114,7 @@ def model_for(cls: type[Struct]) -> Any:
 
     config = ConfigDict(strict=True, extra="forbid", frozen=True, defer_build=True, populate_by_name=False,
                         title=cls.__name__)  # fmt: skip
-    model = create_model(  # type: ignore[call-overload]
+    model = create_model(
         _model_name(cls), __config__=config, __doc__=cls.__doc__, __module__=__name__,
         __validators__={"_checks": _after(mode="after")(run_checks)},  # type: ignore[dict-item]
         **fields,
@@ -158,4 +158,4 @@ def kb_file_schema() -> dict[str, Any]:
     for generated in list(_MODELS.values()):
         generated.model_rebuild(_types_namespace=_NAMESPACE, raise_errors=False)
     model.model_rebuild(_types_namespace=_NAMESPACE)
-    return model.model_json_schema(by_alias=True)  # type: ignore[no-any-return]
+    return model.model_json_schema(by_alias=True)

@@ -43,7 +43,7 @@ def emit(jobs: list[Job], parsed: Parsed, *, scheduler: str = "") -> None:
                        scheduler=scheduler)  # fmt: skip
             timed = [s for s in sides if s.clat_mean_us is not None and s.ios > 0]
             if timed:
-                mean = sum(s.clat_mean_us * s.ios for s in timed) / sum(s.ios for s in timed)  # type: ignore[operator]
+                mean = sum((s.clat_mean_us or 0.0) * s.ios for s in timed) / sum(s.ios for s in timed)
                 parsed.add(test, f"{direction}_clat_mean", mean, "us", "lower", scheduler=scheduler)
             p99 = [s.clat_p99_us for s in sides if s.clat_p99_us]
             if p99:

@@ -41,7 +41,8 @@ def parse(text: str) -> Parsed:
         match = None if fields else _ROW.match(line)
         if fields is None and match is None:
             break
-        test, value_text, scheduler, threads, n = (f.strip() for f in fields) if fields else match.groups()
+        parts = fields if fields is not None else match.groups() if match is not None else ()
+        test, value_text, scheduler, threads, n = (f.strip() for f in parts)
         value = number(value_text)
         if scheduler == "mq" and threads == "deadline":
             scheduler, threads, n = "mq-deadline", n, ""
