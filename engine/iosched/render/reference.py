@@ -591,6 +591,11 @@ def citations(kb: Any, source_id: str) -> list[str]:
     return [i for i in found if i != source_id]
 
 
+def source_type(item: Any) -> str:
+    """A source's type for readers: the documents the project started from are articles like any other."""
+    return "article" if item.type == "seed" else str(item.type)
+
+
 @renders("sources")
 def source(kb: Any, item: Any, style: Style) -> str:
     cited = citations(kb, item.id)
@@ -599,12 +604,12 @@ def source(kb: Any, item: Any, style: Style) -> str:
         facts_list(
             [
                 ("Id", f"`{item.id}`"),
-                ("Type", item.type),
+                ("Type", source_type(item)),
                 ("Publisher", item.publisher),
                 ("Date", item.date),
                 ("Version", item.version),
                 ("URL", f"<{item.url}>" if item.url else None),
-                ("Path", f"`{item.path}`" if item.path else None),
+                ("Where", code_span(item.path) if item.path and item.type != "seed" else None),
                 ("Note", item.note),
                 ("Cited by", refs(kb, style, cited)),
             ]
@@ -717,7 +722,7 @@ _COLUMNS: dict[str, tuple[tuple[str, ...], Callable[[Style, Any], tuple[str, ...
     ),
     "rules": (("rule", "name", "severity", "summary"), lambda st, r: (_link(st, r), r.name, r.severity, r.summary)),
     "caveats": (("caveat", "risk", "title"), lambda st, c: (_link(st, c), c.risk, c.title)),
-    "sources": (("source", "type", "title"), lambda st, s: (_link(st, s), s.type, s.title)),
+    "sources": (("source", "type", "title"), lambda st, s: (_link(st, s), source_type(s), s.title)),
     "disagreements": (("id", "subject", "claim"), lambda st, d: (_link(st, d), f"`{d.subject}`", d.claim)),
 }
 
