@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +141,8 @@ def read(path: Path) -> Kb | None:
 
 def write(path: Path, kb: Kb) -> None:
     """Store ``kb`` at ``path`` atomically, private to the user, and remove older cache files beside it."""
+    import tempfile
+
     text = dumps(kb)
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -9,8 +9,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from iosched.kinds import BY_SLUG, kind_of
 from iosched.persist import udev
@@ -27,8 +26,7 @@ RISK_LABEL = {
 _NO_UNIT = {"bool", "enum", "name", "string", "count"}
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     """How to render: ``link(entity)`` gives an href, ``level`` the top heading level, ``site`` enables
     site-only markup (heading anchors, admonitions, content tabs, inline SVG charts)."""
 
