@@ -1,9 +1,9 @@
 """Start-up of everyday commands as a ratio to a bare interpreter (`python -c pass`).
 
 Run: python bench/startup.py [--runs N]. Targets: advise, explain and list under 5 x a bare interpreter and
-under 0.25 x `tuned-adm recommend` (compared when TuneD is installed: apt-get install tuned). Each command runs as a fresh process, after one warm-up run that
-writes the byte-code and compiled-KB caches as a first use after installing would (the cold KB cache is
-shown separately).
+under 0.25 x `tuned-adm recommend` (compared when TuneD is installed: apt-get install tuned). Each command
+runs as a fresh process, after one warm-up run that writes the byte-code and compiled-KB caches as a first
+use after installing would (the cold KB cache is shown separately).
 """
 
 from __future__ import annotations
