@@ -29,6 +29,18 @@ _KERNEL = "\x00k"
 PREFIX = "kb-"
 
 
+def path_for(directories: list[Path]) -> Path:
+    """The cache file of these KB layers: named by iosched's version, the format and the KB's content."""
+    return cache_dir() / f"{PREFIX}{__version__}-{FORMAT}-{content_version(directories)}.json"
+
+
+def cached(directories: list[Path]) -> Kb | None:
+    """The checked KB of these layers from the cache, or None (only a KB with no problem is ever written)."""
+    if any(not d.is_dir() for d in directories):
+        return None
+    return read(path_for(directories))
+
+
 def layers(extra: list[Path] | None = None) -> list[Path]:
     return [bundled_kb(), *(extra or [])]
 
@@ -41,11 +53,10 @@ def load_checked(extra: list[Path] | None = None) -> Kb:
 
         checked, diagnostics = kbload.load(directories)
         raise KbInvalid(diagnostics)
-    version = content_version(directories)
-    path = cache_dir() / f"{PREFIX}{__version__}-{FORMAT}-{version}.json"
-    cached = read(path)
-    if cached is not None:
-        return cached
+    path = path_for(directories)
+    found = read(path)
+    if found is not None:
+        return found
     from iosched import kbload
 
     checked, diagnostics = kbload.load(directories)

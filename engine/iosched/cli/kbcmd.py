@@ -25,15 +25,21 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from iosched import kbcache
     from iosched.errors import UsageError
-    from iosched.kbcache import layers
     from iosched.kbfiles import display
-    from iosched.kbload import load
 
     if args.directory is not None and not args.directory.is_dir():
         raise UsageError(f"not a directory: {args.directory}")
-    directories = [args.directory] if args.directory is not None else layers(args.kb)
-    kb, diagnostics = load(directories)
+    directories = [args.directory] if args.directory is not None else kbcache.layers(args.kb)
+    kb = kbcache.cached(directories)  # only a KB that passed every check is ever cached
+    diagnostics: list = []
+    if kb is None:
+        from iosched.kbload import load
+
+        kb, diagnostics = load(directories)
+        if not diagnostics:
+            kbcache.write(kbcache.path_for(directories), kb)
     if args.format == "json":
         write(json.dumps([_as_dict(d) for d in diagnostics], indent=2))
     else:
