@@ -41,3 +41,11 @@ def command(workload: Workload, device: str, *, runtime: int, size: int, output:
     if not workload.writes:
         args.append("--readonly")
     return args
+
+
+def precondition(device: str, *, size: int) -> list[str]:
+    """One sequential write pass over the region, so that no workload reads never-written blocks."""
+    return [
+        "fio", "--name=precondition", f"--filename=/dev/{device}", "--direct=1", "--ioengine=libaio",
+        "--rw=write", "--bs=1M", "--iodepth=8", f"--size={size}", "--output-format=json",
+    ]  # fmt: skip
