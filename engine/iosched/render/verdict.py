@@ -70,7 +70,7 @@ def text(judgement: Any, tally: Any = None, *, everything: bool = False) -> str:
     """Plain text: a ranking table with bars per test and metric, then the recommendation."""
     out = [_headline(judgement, one_line), ""]
     for (test, metric), (unit, better), lines in _tables(judgement, everything):
-        out.append(one_line(f"{test}  {metric} ({unit}, {better})"))
+        out.append(f"{one_line(test)}  {metric} ({unit}, {better})")
         out.append(f"  {'scheduler':<12} {'median':>12} {'cv':>7} {'n':>3} {'vs base':>8}  {'verdict':<12}")
         for name, median, spread, n, ratio, verdict, bar in lines:
             out.append(f"  {name:<12} {median:>12,.6g} {spread:>7} {n:>3} {ratio:>8}  {verdict:<12} {bar}")
@@ -93,9 +93,7 @@ def markdown(judgement: Any, tally: Any = None, *, everything: bool = False) -> 
         for name, median, spread, n, ratio, verdict, bar in lines:
             out.append(f"| {markdown_cell(name)} | {median:,.6g} | {spread} | {n} | {ratio} | {verdict} | `{bar}` |")
         out.append("")
-    out.append(
-        f"**Recommendation: {_markdown(str(judgement.recommendation))}**: {_markdown(judgement.reason)}\n"
-    )
+    out.append(f"**Recommendation: {_markdown(str(judgement.recommendation))}**: {_markdown(judgement.reason)}\n")
     out += [_markdown(line) if line else "" for line in _points(judgement, tally)]
     if judgement.notes:
         out.append("\nNotes:\n")
