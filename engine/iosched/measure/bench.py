@@ -135,19 +135,19 @@ def run(config: Config, progress: Progress) -> tuple[Path, list[str]]:
     recover(progress)
     pid = os.getpid()
     state = benchstate.State(pid=pid, started=benchstate.process_start(pid) or 0)
+
+    def remember(image: Path) -> None:
+        state.image = str(image)
+        _save(state)  # before the image is written
+        progress(f"writing a {config.loop_size // 2**20} MiB loop image (a sparse one would read its holes)")
+
     with _terminate_as_interrupt():
         try:
             if config.loop_size is None:
                 return _run_on(config.device or "", config, fio_version, progress, state)
-            image = dev.image_directory() / dev.IMAGE_NAME
-            state.image = str(image)
-            _save(state)
-            progress(f"writing a {config.loop_size // 2**20} MiB loop image (a sparse one would read its holes)")
-            dev.fill(image, config.loop_size)
-            return _run_on(dev.attach(image), config, fio_version, progress, state)
+            with dev.loop_device(config.loop_size, remember) as loop:
+                return _run_on(loop, config, fio_version, progress, state)
         finally:
-            if state.image:
-                dev.discard_image(Path(state.image))
             benchstate.remove(pid)
 
 

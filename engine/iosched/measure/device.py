@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from iosched.grammar import DEVICE, compiled
@@ -227,6 +228,20 @@ def discard_image(image: Path) -> list[str]:
         shutil.rmtree(image.parent, ignore_errors=True)
         done.append(f"removed {image.parent}")
     return done
+
+
+@contextlib.contextmanager
+def loop_device(size: int, before_writing: Callable[[Path], None] | None = None) -> Iterator[str]:
+    """A loop device on a filled image of ``size`` bytes in a fresh temporary directory; detached and removed
+    afterwards. ``before_writing(image)`` is called before the image is written (to record where it is)."""
+    image = image_directory() / IMAGE_NAME
+    try:
+        if before_writing is not None:
+            before_writing(image)
+        fill(image, size)
+        yield attach(image)
+    finally:
+        discard_image(image)
 
 
 def drop_caches() -> bool:
