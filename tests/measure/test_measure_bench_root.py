@@ -204,3 +204,19 @@ def test_a_loop_image_larger_than_the_disk_is_one_line(tmp_path: Path, capsys) -
     err = capsys.readouterr().err
     assert code == 2 and "does not fit" in err and err.count("\n") == 1
     assert set(Path(os.environ.get("TMPDIR", "/tmp")).glob("iosched-bench-*")) <= before
+
+
+@pytest.mark.parametrize("moment", ["filling", "measuring"])
+def test_sigterm_on_a_loop_bench_leaves_nothing_behind(tmp_path: Path, moment: str) -> None:
+    out = tmp_path / "out"
+    proc = bench_process("--loop", "256M" if moment == "filling" else "64M", "--runtime", "5", "--rounds", "1",
+                         "--workload", "randread", "--output", str(out))  # fmt: skip
+    state = Path(f"/run/iosched/bench-{proc.pid}.json")
+    wait_for(lambda: state.exists() and (moment == "filling" or fio_of(out)))
+    image = Path(state_of(proc.pid)["image"])
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=60)
+    assert proc.returncode != 0
+    assert not image.parent.exists() and not state.exists() and not fio_of(out)
+    assert not [p for p in Path("/sys/block").glob("loop*/loop/backing_file")
+                if p.read_text().strip().removesuffix(" (deleted)") == str(image)]  # fmt: skip

@@ -104,9 +104,10 @@ def recover(progress: Progress) -> None:
     """Undo what benches killed before they could clean up left behind, and say so."""
     stale, _ = benchstate.others()
     for path, state in stale:
-        done = benchstate.undo(state) if state is not None else ["it was unreadable"]
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+        done, finished = benchstate.undo(state) if state is not None else (["it was unreadable"], True)
+        if finished:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
         who = f"pid {state.pid}" if state is not None else path.name
         progress(f"an earlier bench ({who}) ended without cleaning up: {'; '.join(done) or 'nothing was left'}")
 
@@ -148,7 +149,10 @@ def run(config: Config, progress: Progress) -> tuple[Path, list[str]]:
             with dev.loop_device(config.loop_size, remember) as loop:
                 return _run_on(loop, config, fio_version, progress, state)
         finally:
-            benchstate.remove(pid)
+            if state.image and Path(state.image).parent.exists():  # a loop device could not be detached
+                progress(f"warning: {state.image} is still in use; the next bench will clean it up")
+            else:
+                benchstate.remove(pid)
 
 
 def _save(state: benchstate.State) -> None:
@@ -231,11 +235,18 @@ def _rounds(device: str, chosen: list[str], workloads: list[Workload], size: int
 
 
 def _fio(args: list[str], what: str, seconds: int) -> None:
-    """Run fio; it is killed with the bench (a SIGKILL of the bench must not leave it running)."""
-    result = subprocess.run(args, capture_output=True, text=True, timeout=seconds + 120, check=False,
-                            preexec_fn=_die_with_parent)  # fmt: skip
-    if result.returncode != 0:
-        raise MeasureError(f"{what} failed: {_last_line(result.stderr)}")
+    """Run fio; it dies with the bench (a SIGKILL of the bench must not leave it running), and on Ctrl-C or
+    SIGTERM the bench waits until it is gone (its device is still open until then and could not be detached)."""
+    with subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          preexec_fn=_die_with_parent) as proc:  # fmt: skip
+        try:
+            _, stderr = proc.communicate(timeout=seconds + 120)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+    if proc.returncode != 0:
+        raise MeasureError(f"{what} failed: {_last_line(stderr)}")
 
 
 def _die_with_parent() -> None:

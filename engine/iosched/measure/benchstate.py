@@ -117,8 +117,9 @@ def others(directory: Path = STATE_DIR) -> tuple[list[tuple[Path, State | None]]
     return stale, running
 
 
-def undo(state: State) -> list[str]:
-    """Undo what ``state`` records: the scheduler and tunables put back, the loop image discarded."""
+def undo(state: State) -> tuple[list[str], bool]:
+    """Undo what ``state`` records: the scheduler and tunables put back, the loop image discarded. Returns what
+    was done (problems included) and whether the loop image is gone (else the state must stay for a retry)."""
     done = []
     if state.device and state.scheduler:
         try:
@@ -127,6 +128,7 @@ def undo(state: State) -> list[str]:
             problems = [str(exc)]
         done += problems or [f"restored {state.device} to {state.scheduler}"
                              + (f" with {len(state.tunables)} tunable(s)" if state.tunables else "")]  # fmt: skip
-    if state.image:
-        done += dev.discard_image(Path(state.image))
-    return done
+    if not state.image:
+        return done, True
+    discarded, problems = dev.discard_image(Path(state.image))
+    return done + discarded + problems, not problems

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -198,14 +199,20 @@ def fill(image: Path, size: int) -> None:
 
 
 def attach(image: Path) -> str:
-    """Attach ``image`` to a free loop device; its name."""
+    """Attach ``image`` to a free loop device; its name. An interruption waits for losetup to finish, so that a
+    loop device it attaches is there to be found and detached."""
     if not shutil.which("losetup"):
         raise MeasureError("losetup is not installed (util-linux)")
-    done = subprocess.run(["losetup", "--find", "--show", str(image)], capture_output=True, text=True, timeout=60,
-                          check=False)  # fmt: skip
-    if done.returncode != 0:
-        raise MeasureError(f"losetup failed: {done.stderr.strip() or done.returncode}")
-    return check_name(done.stdout.strip())
+    with subprocess.Popen(["losetup", "--find", "--show", str(image)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:  # fmt: skip
+        try:
+            stdout, stderr = proc.communicate(timeout=60)
+        except BaseException:
+            proc.wait(timeout=60)
+            raise
+    if proc.returncode != 0:
+        raise MeasureError(f"losetup failed: {stderr.strip() or proc.returncode}")
+    return check_name(stdout.strip())
 
 
 def loops_of(image: Path) -> list[str]:
@@ -218,16 +225,25 @@ def loops_of(image: Path) -> list[str]:
     return found
 
 
-def discard_image(image: Path) -> list[str]:
-    """Detach every loop device of ``image`` and remove its directory; returns what was done."""
-    done = []
+def discard_image(image: Path) -> tuple[list[str], list[str]]:
+    """Detach every loop device of ``image`` and remove its directory: (what was done, what could not be)."""
+    done, problems = [], []
     for name in loops_of(image):
-        subprocess.run(["losetup", "-d", f"/dev/{name}"], capture_output=True, timeout=60, check=False)
-        done.append(f"detached {name}")
+        for _ in range(50):  # a device closed a moment ago may still be busy
+            result = subprocess.run(["losetup", "-d", f"/dev/{name}"], capture_output=True, text=True, timeout=60,
+                                    check=False)  # fmt: skip
+            if result.returncode == 0 or name not in loops_of(image):
+                done.append(f"detached {name}")
+                break
+            time.sleep(0.1)
+        else:
+            problems.append(f"cannot detach {name}: {result.stderr.strip() or result.returncode}")
+    if problems:
+        return done, problems  # the image stays, so that the next bench finds the loop device and retries
     if image.parent.is_dir():
         shutil.rmtree(image.parent, ignore_errors=True)
         done.append(f"removed {image.parent}")
-    return done
+    return done, problems
 
 
 @contextlib.contextmanager
@@ -241,7 +257,7 @@ def loop_device(size: int, before_writing: Callable[[Path], None] | None = None)
         fill(image, size)
         yield attach(image)
     finally:
-        discard_image(image)
+        discard_image(image)  # what cannot be discarded stays, for the caller to see (and retry)
 
 
 def drop_caches() -> bool:
