@@ -63,6 +63,7 @@ def test_fio_commands_are_direct_and_reads_are_read_only() -> None:
     for workload in WORKLOADS:
         args = command(workload, "loop0", runtime=3, size=2**26, output="/tmp/x.json", rate_iops=500)
         assert "--direct=1" in args and "--filename=/dev/loop0" in args and "--output-format=json" in args
+        assert "--thread" in args  # one process: killing it ends every job
         assert ("--readonly" in args) == (not workload.writes)
     latency = next(w for w in WORKLOADS if w.name == "latency")
     assert "--rate_iops=500" in command(latency, "sda", runtime=3, size=2**26, output="x", rate_iops=500)
