@@ -85,7 +85,7 @@ class _WatchedStdout:
 
 def main(argv: Sequence[str] | None = None) -> int:
     stdout = _WatchedStdout(sys.stdout)
-    sys.stdout = stdout  # type: ignore[assignment]
+    sys.stdout = stdout
     try:
         return _run(argv, stdout)
     finally:

@@ -140,7 +140,7 @@ def run(config: Config, progress: Progress) -> tuple[Path, list[str]]:
     def remember(image: Path) -> None:
         state.image = str(image)
         _save(state)  # before the image is written
-        progress(f"writing a {config.loop_size // 2**20} MiB loop image (a sparse one would read its holes)")
+        progress(f"writing a {(config.loop_size or 0) // 2**20} MiB loop image (a sparse one would read its holes)")
 
     with _terminate_as_interrupt():
         try:

@@ -19,7 +19,7 @@ def evidence(
     one of ``schedulers`` (the KB's elevators); ``summary`` says what was measured and found, notes included,
     one line each without control characters (file names and test names come from the user's files)."""
     measured = sorted({m.scheduler for m in measurements})
-    judgement = judge(measurements, goal=goal, baseline=baseline if baseline in measured else None)
+    judgement = judge(tuple(measurements), goal=goal, baseline=baseline if baseline in measured else None)
     summary = [f"{len(measurements)} measurements of {', '.join(measured)} (goal: {goal}); "
                f"baseline {judgement.baseline}: {judgement.reason}"]  # fmt: skip
     for v in judgement.verdicts:

@@ -67,4 +67,4 @@ def _weighted_mean(sides: list[Side]) -> float:
     """Mean completion latency weighted by I/O count; NaN when a weight is not a finite count > 0."""
     if not all(math.isfinite(s.ios) and s.ios > 0 for s in sides):
         return math.nan
-    return sum(s.clat_mean_us * s.ios for s in sides) / sum(s.ios for s in sides)  # type: ignore[operator]
+    return sum((s.clat_mean_us or 0.0) * s.ios for s in sides) / sum(s.ios for s in sides)
