@@ -1,7 +1,14 @@
-"""Safe, bounded YAML (and JSON) loading that remembers where every value came from."""
+"""Safe, bounded YAML (and JSON) loading that remembers where every value came from.
+
+Bounds are enforced while the document is composed, before any value is built: nesting depth (the C
+composer of PyYAML recurses once per level and crashes the interpreter on a document nested tens of
+thousands deep), node count, and aliases (refused: they are how a small file expands into a huge one).
+"""
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,6 +16,7 @@ from typing import Any
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
+MAX_DEPTH = 64  # the KB nests 8 deep, contexts 1
 
 
 class YamlError(ValueError):
@@ -53,24 +61,51 @@ def _child(node: Any, key: str | int) -> Any:
     return None
 
 
-def _check_tree(root: Any) -> None:
-    """Refuse aliases (billion-laughs) and oversized trees; iterative, so deep nesting cannot recurse."""
-    import yaml
+def _compose(loader: Any) -> Any:
+    """The node tree of the single document in ``loader``'s stream, built from parser events without
+    recursion; YamlError beyond MAX_DEPTH or MAX_NODES, on an alias, or on a second document."""
+    from yaml import events, nodes
 
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            raise YamlError("YAML aliases (*name) are not allowed", _line(node))
-        seen.add(id(node))
-        if len(seen) > MAX_NODES:
-            raise YamlError(f"document has more than {MAX_NODES} nodes", _line(node))
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                stack.extend((k, v))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
+    loader.get_event()  # stream start
+    if loader.check_event(events.StreamEndEvent):
+        return None
+    loader.get_event()  # document start
+    open_: list[list[Any]] = []  # [collection node, pending mapping key]
+    root, count = None, 0
+    while not loader.check_event(events.DocumentEndEvent):
+        event = loader.get_event()
+        count += 1
+        if count > MAX_NODES:
+            raise YamlError(f"document has more than {MAX_NODES} nodes", event.start_mark.line + 1)
+        if isinstance(event, events.AliasEvent):
+            raise YamlError("YAML aliases (*name) are not allowed", event.start_mark.line + 1)
+        if isinstance(event, events.CollectionEndEvent):
+            node = open_.pop()[0]
+            node.end_mark = event.end_mark
+        elif isinstance(event, events.CollectionStartEvent):
+            if len(open_) >= MAX_DEPTH:
+                raise YamlError(f"document is nested deeper than {MAX_DEPTH} levels", event.start_mark.line + 1)
+            kind = nodes.SequenceNode if isinstance(event, events.SequenceStartEvent) else nodes.MappingNode
+            tag = event.tag if event.tag not in (None, "!") else loader.resolve(kind, None, event.implicit)
+            open_.append([kind(tag, [], event.start_mark, None, flow_style=event.flow_style), None])
+            continue
+        else:  # a scalar
+            tag = event.tag if event.tag not in (None, "!") else loader.resolve(nodes.ScalarNode, event.value,
+                                                                                  event.implicit)  # fmt: skip
+            node = nodes.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        if not open_:
+            root = node
+        elif isinstance(open_[-1][0], nodes.SequenceNode):
+            open_[-1][0].value.append(node)
+        elif open_[-1][1] is None:
+            open_[-1][1] = node
+        else:
+            open_[-1][0].value.append((open_[-1][1], node))
+            open_[-1][1] = None
+    loader.get_event()  # document end
+    if not loader.check_event(events.StreamEndEvent):
+        raise YamlError("expected one document, found more", loader.peek_event().start_mark.line + 1)
+    return root
 
 
 def _too_large(limit: int) -> YamlError:
@@ -79,7 +114,7 @@ def _too_large(limit: int) -> YamlError:
 
 
 def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
-    """Parse one YAML document (JSON is YAML) of at most ``limit`` bytes, with the C loader when available."""
+    """Parse one YAML document (JSON is YAML) of at most ``limit`` bytes, with the C parser when available."""
     import yaml
 
     if len(text) > limit:
@@ -91,34 +126,54 @@ def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise YamlError(f"file is not UTF-8 text (byte {exc.start})") from None
-    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    loader = loader_cls(text)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
-        root = loader.get_single_node()
+        root = _compose(loader)
         if root is None:
             return Document(None, None)
-        _check_tree(root)
-        return Document(loader.construct_document(root), root)
+        try:
+            return Document(loader.construct_document(root), root)
+        except (ValueError, OverflowError) as exc:  # e.g. an integer of more than 4300 digits
+            raise YamlError(f"YAML value out of range: {str(exc).split(';')[0][:120]}") from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "syntax error"
         raise YamlError(f"YAML syntax: {problem}", mark.line + 1 if mark else 0) from None
     except yaml.YAMLError as exc:
         raise YamlError(f"YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-    except RecursionError:
-        raise YamlError("document is nested too deeply") from None
     finally:
         loader.dispose()
 
 
-def read(path: Path, limit: int = MAX_BYTES) -> Document:
-    """Read and parse a regular file of at most ``limit`` bytes; every failure is a YamlError."""
+def read_bytes(path: Path, limit: int) -> bytes:
+    """The content of a regular file of at most ``limit`` bytes; YamlError for anything else.
+
+    The file is opened without blocking and checked on the open descriptor, so a FIFO, a device or a
+    file swapped in between cannot make the reader wait forever or read without end."""
     try:
-        if not path.is_file():
-            raise YamlError("not a regular file")
-        if path.stat().st_size > limit:
-            raise _too_large(limit)
-        with path.open("rb") as fh:
-            return parse(fh.read(limit + 1), limit)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise YamlError(f"cannot read: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise YamlError("not a regular file")
+        if info.st_size > limit:
+            raise _too_large(limit)
+        chunks, size = [], 0
+        while size <= limit and (chunk := os.read(fd, limit + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise YamlError(f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise _too_large(limit)
+    return data
+
+
+def read(path: Path, limit: int = MAX_BYTES) -> Document:
+    """Read and parse a regular file of at most ``limit`` bytes; every failure is a YamlError."""
+    return parse(read_bytes(path, limit), limit)

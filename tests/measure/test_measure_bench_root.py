@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from measure_helpers import load_results
 
 from iosched.cli import main
-from iosched.measure import load_results
 
 pytestmark = [
     pytest.mark.root,
@@ -60,11 +60,12 @@ def test_loop_bench_writes_results_and_detaches(tmp_path, capsys) -> None:
     stdout, stderr = capsys.readouterr()
     assert code == 0, stderr
     doc = json.loads((out / "manifest.json").read_text())
-    assert doc["complete"] and doc["loop"] and doc["fio_version"].startswith("fio-")
+    assert doc["complete"] and doc["loop"] and doc["preconditioned"] and doc["fio_version"].startswith("fio-")
     assert len(doc["runs"]) == len(doc["schedulers"]) >= 1
     assert all(r["scheduler_before"] == r["scheduler_after"] == r["scheduler"] for r in doc["runs"])
     assert {m.scheduler for m in load_results([out])} == set(doc["schedulers"])
     assert "Recommendation:" in stdout
+    assert "with 1 round(s) no scheduler can be shown better or worse" in stderr  # said before it starts
     assert bench_loops() <= before
 
 
@@ -115,3 +116,107 @@ def test_sigterm_mid_run_restores_the_scheduler(tmp_path) -> None:
         assert current(name) == before
         doc = json.loads(manifest.read_text())
         assert doc["complete"] is False and doc["finished"]
+
+
+def bench_process(*argv: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "engine")}
+    return subprocess.Popen([sys.executable, "-m", "iosched", "bench", *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+
+
+def wait_for(condition, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def state_of(pid: int) -> dict:
+    return json.loads(Path(f"/run/iosched/bench-{pid}.json").read_text())
+
+
+def fio_of(output: Path) -> list[str]:
+    """fio processes writing into ``output``."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            args = cmdline.read_bytes().split(b"\0")
+            if args[0].endswith(b"fio") and any(str(output).encode() in a for a in args):
+                found.append(cmdline.parent.name)
+    return found
+
+
+def test_sigkill_leaves_state_that_the_next_bench_undoes(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = bench_process("--loop", "64M", "--runtime", "5", "--rounds", "2", "--workload", "randread",
+                         "--output", str(out))  # fmt: skip
+    wait_for(lambda: (out / "manifest.json").exists() and fio_of(out))
+    state = state_of(proc.pid)
+    image = Path(state["image"])
+    loops = [p.parent.parent.name for p in Path("/sys/block").glob("loop*/loop/backing_file")
+             if p.read_text().strip() == str(image)]  # fmt: skip
+    assert state["device"] in loops and state["scheduler"]
+    proc.kill()
+    proc.wait(timeout=30)
+    assert image.is_file()  # killed outright: nothing was cleaned up ...
+    wait_for(lambda: not fio_of(out), 2)  # ... but fio died with it, long before its 5 s were up
+    rerun = main(["bench", "--loop", "64M", "--runtime", "1", "--rounds", "1", "--workload", "randread",
+                  "--output", str(tmp_path / "again")])  # fmt: skip
+    assert rerun == 0
+    assert not image.parent.exists()
+    assert not Path(f"/run/iosched/bench-{proc.pid}.json").exists()
+    assert not [p for p in Path("/sys/block").glob("loop*/loop/backing_file")
+                if p.read_text().strip().removesuffix(" (deleted)") == str(image)]  # fmt: skip
+    assert not Path(f"/run/iosched/bench-{os.getpid()}.json").exists()
+
+
+def test_sigkill_on_a_device_restores_its_original_scheduler_next_time(tmp_path: Path, capsys) -> None:
+    with loop(tmp_path) as name:
+        available = sysfs(name, "scheduler").read_text().replace("[", "").replace("]", "").split()
+        if "mq-deadline" not in available or len(available) < 2:
+            pytest.skip("needs mq-deadline and another scheduler")
+        sysfs(name, "scheduler").write_text("mq-deadline")
+        sysfs(name, "iosched", "read_expire").write_text("123")
+        tuned = sysfs(name, "iosched", "read_expire").read_text().strip()
+        others = [s for s in available if s != "mq-deadline"]
+        out = tmp_path / "out"
+        proc = bench_process(name, "--runtime", "5", "--rounds", "2", "--workload", "randread", "--output", str(out),
+                             *(f"--scheduler={s}" for s in others))  # fmt: skip
+        wait_for(lambda: current(name) != "mq-deadline" and fio_of(out))
+        assert state_of(proc.pid)["scheduler"] == "mq-deadline"
+        proc.kill()
+        proc.wait(timeout=30)
+        assert current(name) != "mq-deadline"  # what a killed bench leaves behind
+        again = tmp_path / "again"
+        code = main(["bench", name, "--runtime", "1", "--rounds", "1", "--workload", "randread",
+                     "--output", str(again)])  # fmt: skip
+        err = capsys.readouterr().err
+        assert code == 0, err
+        assert f"an earlier bench (pid {proc.pid})" in err and f"restored {name} to mq-deadline" in err
+        assert json.loads((again / "manifest.json").read_text())["original_scheduler"] == "mq-deadline"
+        assert current(name) == "mq-deadline"
+        assert sysfs(name, "iosched", "read_expire").read_text().strip() == tuned
+
+
+def test_a_loop_image_larger_than_the_disk_is_one_line(tmp_path: Path, capsys) -> None:
+    before = set(Path(os.environ.get("TMPDIR", "/tmp")).glob("iosched-bench-*"))
+    code = main(["bench", "--loop", "20T", "--output", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and "does not fit" in err and err.count("\n") == 1
+    assert set(Path(os.environ.get("TMPDIR", "/tmp")).glob("iosched-bench-*")) <= before
+
+
+@pytest.mark.parametrize("moment", ["filling", "measuring"])
+def test_sigterm_on_a_loop_bench_leaves_nothing_behind(tmp_path: Path, moment: str) -> None:
+    out = tmp_path / "out"
+    proc = bench_process("--loop", "256M" if moment == "filling" else "64M", "--runtime", "5", "--rounds", "1",
+                         "--workload", "randread", "--output", str(out))  # fmt: skip
+    state = Path(f"/run/iosched/bench-{proc.pid}.json")
+    wait_for(lambda: state.exists() and (moment == "filling" or fio_of(out)))
+    image = Path(state_of(proc.pid)["image"])
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=60)
+    assert proc.returncode != 0
+    assert not image.parent.exists() and not state.exists() and not fio_of(out)
+    assert not [p for p in Path("/sys/block").glob("loop*/loop/backing_file")
+                if p.read_text().strip().removesuffix(" (deleted)") == str(image)]  # fmt: skip

@@ -1,14 +1,13 @@
-"""Arbitrary input never escapes as anything but a one-line UsageError."""
+"""Arbitrary input never escapes as anything but a one-line MeasureError."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from measure_helpers import FIXTURES
+from measure_helpers import FIXTURES, load_results
 
-from iosched.errors import UsageError
-from iosched.measure import load_results
+from iosched.measure import MeasureError
 from iosched.measure.loader import FORMATS, detect, parse_text
 
 SAMPLES = sorted(p for p in FIXTURES.iterdir() if p.is_file() and p.suffix in (".json", ".txt", ".log"))
@@ -21,7 +20,7 @@ def test_every_parser_survives_any_text(text: str) -> None:
         looks(text)
         parse(text)
     if detect(text) is None:
-        with pytest.raises(UsageError):
+        with pytest.raises(MeasureError):
             parse_text(text)
 
 
@@ -34,7 +33,7 @@ def test_damaged_real_outputs(sample, cut: int, length: int, junk: str) -> None:
     damaged = text[:cut] + junk + text[cut + length :]
     try:
         parse_text(damaged, sample.name)
-    except UsageError as exc:
+    except MeasureError as exc:
         assert "\n" not in str(exc)
 
 
@@ -45,7 +44,7 @@ def test_any_bytes_in_a_file(tmp_path, data: bytes) -> None:
     path.write_bytes(data)
     try:
         found = load_results([path])
-    except UsageError as exc:
+    except MeasureError as exc:
         assert "\n" not in str(exc)
     else:
         assert all(m.scheduler == "bfq" for m in found)

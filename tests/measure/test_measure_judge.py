@@ -7,12 +7,12 @@ import math
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from measure_helpers import FIXTURES
+from measure_helpers import FIXTURES, load_results
 
-from iosched.errors import UsageError
-from iosched.measure import judge, load_results, points
+from iosched.measure import MeasureError, judge, points
+from iosched.measure.judge import ALPHA
 from iosched.measure.model import Measurement
-from iosched.measure.stats import alpha_for, bootstrap_ratio_ci, mann_whitney_p, sign_flip_p
+from iosched.measure.stats import bootstrap_ratio_ci, mann_whitney_p, runs_needed, sign_flip_p, smallest_p
 
 
 def runs(scheduler: str, values: list[float], *, test: str = "randread", metric: str = "read_iops",
@@ -36,8 +36,9 @@ def test_exact_mann_whitney_known_values() -> None:
 def test_sign_flip_and_alpha() -> None:
     assert sign_flip_p([0.1] * 5) == pytest.approx(2 / 32)
     assert sign_flip_p([0.1, -0.1]) == pytest.approx(1.0)
-    assert alpha_for(3, 3) == pytest.approx(0.10)  # complete separation is the only way to win
-    assert alpha_for(5, 5) == pytest.approx(0.05)
+    assert smallest_p(3, 3) == pytest.approx(0.10) == mann_whitney_p([1, 2, 3], [4, 5, 6])
+    assert smallest_p(4, 4) == pytest.approx(2 / 70) == mann_whitney_p([1, 2, 3, 4], [5, 6, 7, 8])
+    assert runs_needed(0.05) == 4 and smallest_p(3, 3) > 0.05 >= smallest_p(4, 4)
 
 
 def test_bootstrap_interval_brackets_the_ratio() -> None:
@@ -46,30 +47,40 @@ def test_bootstrap_interval_brackets_the_ratio() -> None:
     assert bootstrap_ratio_ci([1.0], [2.0]) is None
 
 
-def test_clear_winner_with_three_separated_runs() -> None:
-    data = runs("none", [100, 102, 98]) + runs("mq-deadline", [120, 122, 118])
+def test_clear_winner_with_four_separated_runs() -> None:
+    data = runs("none", [100, 102, 98, 101]) + runs("mq-deadline", [120, 122, 118, 121])
     j = judge(data, baseline="none")
     assert verdict(j, "mq-deadline") == "better"
     assert j.recommendation == "mq-deadline" and j.significant
 
 
+def test_three_runs_cannot_reach_a_verdict_and_say_so() -> None:
+    # complete separation of 3 + 3 runs gives p = 0.1 at best: never significant at 0.05
+    data = runs("none", [100, 102, 98]) + runs("mq-deadline", [200, 202, 198])
+    j = judge(data, baseline="none")
+    v = next(v for v in j.verdicts if v.metric == "read_iops")
+    assert v.verdict == "insufficient" and v.p_value == pytest.approx(smallest_p(3, 3)) and v.p_value > ALPHA
+    assert "no verdict" in v.reason and f"at least {runs_needed(ALPHA)}" in v.reason
+    assert j.recommendation == "none" and not j.significant and "too few runs" in j.reason
+
+
 def test_no_winner_inside_the_noise() -> None:
     # +3 % with every run separated: significant by rank, but below the 5 % floor
-    data = runs("none", [100, 100.5, 99.5]) + runs("bfq", [103, 103.5, 102.5])
+    data = runs("none", [100, 100.5, 99.5, 100.2]) + runs("bfq", [103, 103.5, 102.5, 103.2])
     j = judge(data, baseline="none")
     assert verdict(j, "bfq") == "tie"
     assert j.recommendation == "none" and not j.significant
 
 
 def test_no_winner_when_runs_overlap_despite_a_large_median_gain() -> None:
-    data = runs("none", [100, 60, 140]) + runs("kyber", [130, 90, 170])
+    data = runs("none", [100, 60, 140, 110]) + runs("kyber", [130, 90, 170, 140])
     j = judge(data, baseline="none")
     assert verdict(j, "kyber") == "tie"
     assert j.recommendation == "none"
 
 
 def test_identical_results_tie() -> None:
-    data = runs("none", [100, 101, 99]) + runs("bfq", [100, 101, 99])
+    data = runs("none", [100, 101, 99, 100]) + runs("bfq", [100, 101, 99, 100])
     assert verdict(judge(data, baseline="none"), "bfq") == "tie"
 
 
@@ -92,10 +103,10 @@ def test_rounds_that_disagree_veto_a_win() -> None:
 
 
 def test_latency_is_lower_is_better_and_a_guard_rail_blocks_a_trade_off() -> None:
-    base = runs("none", [1000, 1010, 990]) + runs("none", [500, 505, 495], metric="read_clat_p99",
-                                                                unit="us", direction="lower")  # fmt: skip
-    better_iops_worse_tail = runs("bfq", [1300, 1310, 1290]) + runs(
-        "bfq", [900, 905, 895], metric="read_clat_p99", unit="us", direction="lower")  # fmt: skip
+    base = runs("none", [1000, 1010, 990, 1005]) + runs("none", [500, 505, 495, 502], metric="read_clat_p99",
+                                                                      unit="us", direction="lower")  # fmt: skip
+    better_iops_worse_tail = runs("bfq", [1300, 1310, 1290, 1305]) + runs(
+        "bfq", [900, 905, 895, 902], metric="read_clat_p99", unit="us", direction="lower")  # fmt: skip
     j = judge(base + better_iops_worse_tail, baseline="none")
     assert verdict(j, "bfq") == "better"
     assert verdict(j, "bfq", "read_clat_p99") == "worse"
@@ -105,17 +116,18 @@ def test_latency_is_lower_is_better_and_a_guard_rail_blocks_a_trade_off() -> Non
 
 
 def test_several_winners_that_do_not_beat_each_other_give_the_simplest() -> None:
-    data = runs("bfq", [100, 101, 99]) + runs("kyber", [130, 131, 129]) + runs("mq-deadline", [130, 129, 131])
+    data = (runs("bfq", [100, 101, 99, 100]) + runs("kyber", [130, 131, 129, 130])
+            + runs("mq-deadline", [130, 129, 131, 130]))  # fmt: skip
     j = judge(data, baseline="bfq")
     assert j.recommendation == "mq-deadline"
 
 
 def test_bad_arguments() -> None:
-    with pytest.raises(UsageError):
+    with pytest.raises(MeasureError):
         judge(runs("none", [1, 2, 3]), goal="speed")
-    with pytest.raises(UsageError):
+    with pytest.raises(MeasureError):
         judge(runs("none", [1, 2, 3]), baseline="bfq")
-    with pytest.raises(UsageError):
+    with pytest.raises(MeasureError):
         judge([])
 
 
@@ -148,7 +160,7 @@ def test_points_are_not_independent_of_irrelevant_alternatives() -> None:
     assert points(a + runs("kyber", [100.5, 100.5, 100.5])).winner != "bfq"  # a third contender flips it
 
 
-values = st.lists(st.floats(min_value=1.0, max_value=1e6, allow_nan=False), min_size=3, max_size=6)
+values = st.lists(st.floats(min_value=1.0, max_value=1e6, allow_nan=False), min_size=4, max_size=6)
 
 
 @settings(max_examples=60, deadline=None)

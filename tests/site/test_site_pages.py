@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from iosched.kinds import BY_SLUG as KINDS
 from iosched.render import find
+from iosched.render.chart import bar_chart
 from iosched.render.links import absolute, anchor, location, page_url, relative
 from iosched.render.reference import CHART_CLASS, escape_tags
-from iosched.sitegen.chart import bar_chart
 from iosched.sitegen.hooks import write_changed
 from iosched.sitegen.pages import render_all
 from iosched.sitegen.shortcodes import UnknownId, expand

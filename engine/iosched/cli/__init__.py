@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from iosched import __version__
 from iosched.errors import UsageError
@@ -59,23 +59,87 @@ def _directory(text: str):
     return path
 
 
+class _WatchedStdout:
+    """Standard output that remembers whether writing to it failed, to tell that failure from any other."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream, self.failed = stream, False
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError:
+            self.failed = True
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError:
+            self.failed = True
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    stdout = _WatchedStdout(sys.stdout)
+    sys.stdout = stdout
+    try:
+        return _run(argv, stdout)
+    finally:
+        sys.stdout = stdout.stream
+
+
+def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
     from iosched.diagnostics import KbInvalid
     from iosched.render.links import SiteUrlError
 
     try:
         args = build_parser().parse_args(argv)
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        stdout.flush()
+        return code
     except (UsageError, SiteUrlError) as exc:
-        print(f"iosched: error: {exc}", file=sys.stderr)
-        return 2
+        return _error(exc)
+    except ValueError as exc:
+        from iosched.measure.errors import MeasureError
+
+        if not isinstance(exc, MeasureError):
+            raise
+        return _error(exc)
     except KbInvalid as exc:
         for diagnostic in exc.diagnostics:
             print(diagnostic, file=sys.stderr)
         print(f"iosched: the KB has {len(exc.diagnostics)} problem(s); see 'iosched kb check'", file=sys.stderr)
         return 1
     except BrokenPipeError:
+        _discard(stdout.stream)
         return 0
+    except OSError as exc:
+        if not stdout.failed:
+            raise
+        _discard(stdout.stream)
+        return _error(f"cannot write the output: {exc.strerror or exc}")
     except KeyboardInterrupt:
         print("iosched: interrupted", file=sys.stderr)
         return 130
+
+
+def _error(message: object) -> int:
+    """One line on stderr, without the control characters a file name or file content may carry; exit 2."""
+    from iosched.render.escape import one_line
+
+    print(f"iosched: error: {one_line(str(message))}", file=sys.stderr)
+    return 2
+
+
+def _discard(stream: Any) -> None:
+    """Point ``stream``'s descriptor at /dev/null, so that the interpreter's last flush of what could not be
+    written does not fail again."""
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError, ValueError):  # ValueError: no descriptor behind it (captured output)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())

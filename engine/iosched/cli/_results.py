@@ -1,35 +1,32 @@
-"""Measured evidence for advise from benchmark results: a scheduler counts only when significantly better."""
+"""What the result-reading commands share: the KB's scheduler names, loading, and measured evidence."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from iosched.context import Context, ContextError, resolve
-from iosched.errors import UsageError
 from iosched.evidence import Evidence
 from iosched.kb import Kb
 
 
-def evidence_from(kb: Kb, ctx: Context, paths: list[Path]) -> Evidence:
-    """What the result files say, judged against the scheduler the rules would pick (the baseline)."""
-    from iosched.engine import advise
-    from iosched.measure import judge, load_results
+def scheduler_names(kb: Kb) -> frozenset[str]:
+    """The names a result file may carry for its scheduler: the KB's elevators and their aliases."""
+    from iosched.measure.schedulers import known
 
-    try:
-        goal = resolve(kb, ctx).facts["goal"]
-        rule_based = advise(kb, ctx).scheduler
-    except ContextError as exc:
-        raise UsageError(str(exc)) from None
-    measurements = load_results(paths)
-    measured = {m.scheduler for m in measurements}
-    baseline = rule_based if rule_based in measured else None
-    judgement = judge(measurements, goal=goal, baseline=baseline)
-    summary = [f"{len(measurements)} measurements of {', '.join(sorted(measured))} (goal: {goal}); "
-               f"baseline {judgement.baseline}: {judgement.reason}"]  # fmt: skip
-    for v in judgement.verdicts:
-        if v.scheduler == judgement.recommendation and v.ratio is not None:
-            p = f", p={v.p_value:.3g}" if v.p_value is not None else ""
-            summary.append(f"{v.scheduler} vs {judgement.baseline}, {v.test} {v.metric}: "
-                           f"x{v.ratio:.3f} ({v.verdict}{p})")  # fmt: skip
-    best = judgement.recommendation if judgement.significant else None
-    return Evidence(best=best if best in kb.elevators else None, summary=tuple(summary))
+    return known([*kb.elevators, *(alias for e in kb.elevators.values() for alias in e.aliases)])
+
+
+def load(kb: Kb, paths: list[Path], scheduler_hint: str | None = None) -> Any:
+    """``measure.load`` with the KB's scheduler names."""
+    from iosched import measure
+
+    return measure.load(paths, names=scheduler_names(kb), scheduler_hint=scheduler_hint)
+
+
+def evidence(kb: Kb, paths: list[Path], *, goal: str, baseline: str | None) -> Evidence:
+    """Measured evidence from result files, judged for ``goal`` against ``baseline`` (the rule-based choice)."""
+    from iosched import measure
+
+    loaded = load(kb, paths)
+    return measure.evidence(loaded.measurements, goal=goal, baseline=baseline, schedulers=kb.elevators,
+                            notes=loaded.notes)  # fmt: skip

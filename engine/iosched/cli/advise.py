@@ -133,13 +133,13 @@ def cmd_advise(args: argparse.Namespace) -> int:
         _, host = observe.plan(args, kb, ctx)
         render_host(kb, host, args.format, args.site_url)
         return 0
-    evidence = None
-    if args.results:
-        from iosched.cli._results import evidence_from
-
-        evidence = evidence_from(kb, ctx, args.results)
     try:
-        plan = advise(kb, ctx, evidence)
+        plan = advise(kb, ctx)
+        if args.results:  # judged against the scheduler the rules pick, for the goal the context resolves to
+            from iosched.cli._results import evidence
+
+            found = evidence(kb, args.results, goal=plan.facts["goal"], baseline=plan.scheduler)
+            plan = advise(kb, ctx, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
     render(kb, plan, args.format, args.site_url)

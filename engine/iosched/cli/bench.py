@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from iosched.cli.output import write
+from iosched.vocab import GOALS
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -23,7 +24,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument(
         "--runtime", type=int, default=3, metavar="SECONDS", help="seconds per run (default 3; 30+ on real disks)"
     )
-    p.add_argument("--rounds", type=int, default=3, help="rounds; every scheduler runs once per round (default 3)")
+    p.add_argument("--rounds", type=int, help="rounds; every scheduler runs once per round (default: enough for a "
+                   "verdict; with fewer than 4, no scheduler can be shown better)")  # fmt: skip
     p.add_argument("--size", metavar="SIZE", help="region of the device to use (default: all, at most 4G)")
     p.add_argument(
         "--workload",
@@ -37,36 +39,45 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "--latency-iops", type=int, default=1000, metavar="N", help="rate of the latency probe (default 1000)"
     )
     p.add_argument("--destructive", action="store_true", help="allow writes to a device that holds data")
-    p.add_argument("--goal", choices=("throughput", "latency"), default="throughput", help="objective for the verdict")
+    p.add_argument(
+        "--goal", choices=GOALS, default="throughput", help="objective for the verdict (default: throughput)"
+    )
     p.set_defaults(func=cmd_bench)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from datetime import datetime
 
-    from iosched.cli.compare import text
-    from iosched.measure import judge, load
-    from iosched.measure.bench import Config, run
+    from iosched.cli._results import load
+    from iosched.kbcache import load_checked
+    from iosched.measure import judge
+    from iosched.measure.bench import ROUNDS, Config, run
     from iosched.measure.device import parse_size
     from iosched.measure.fiojobs import WORKLOADS
+    from iosched.render.escape import one_line
+    from iosched.render.verdict import text
 
+    kb = load_checked(args.kb)
     output = args.output or Path(f"iosched-bench-{datetime.now():%Y%m%d-%H%M%S}")
     config = Config(
         device=args.device, loop_size=parse_size(args.loop) if args.loop else None, output=output,
-        runtime=args.runtime, rounds=args.rounds, size=parse_size(args.size) if args.size else None,
-        workloads=args.workloads or [w.name for w in WORKLOADS], schedulers=args.schedulers,
-        destructive=args.destructive, rate_iops=args.latency_iops,
+        runtime=args.runtime, rounds=ROUNDS if args.rounds is None else args.rounds,
+        size=parse_size(args.size) if args.size else None, workloads=args.workloads or [w.name for w in WORKLOADS],
+        schedulers=args.schedulers, destructive=args.destructive, rate_iops=args.latency_iops,
     )  # fmt: skip
     directory, problems = run(config, _progress)
     for problem in problems:
-        print(f"iosched: warning: {problem}", file=sys.stderr)
-    loaded = load([directory])
-    write(text(judge(loaded.measurements, goal=args.goal, baseline=loaded.baseline, notes=loaded.notes), None))
-    write(f"\nResults in {directory}/ (fio JSON per run and manifest.json); compare again with: "
-          f"iosched compare {directory}")  # fmt: skip
+        print(f"iosched: warning: {one_line(problem)}", file=sys.stderr)
+    loaded = load(kb, [directory])
+    write(text(judge(loaded.measurements, goal=args.goal, baseline=loaded.baseline, notes=loaded.notes)))
+    write("")
+    write(one_line(f"Results in {directory}/ (fio JSON per run and manifest.json); compare again with: "
+                   f"iosched compare {directory}"))  # fmt: skip
     return 1 if problems else 0
 
 
 def _progress(message: str) -> None:
+    from iosched.render.escape import one_line
+
     end = "\r" if sys.stderr.isatty() and message.startswith("[") else "\n"
-    print(f"\033[K{message}" if end == "\r" else message, file=sys.stderr, end=end, flush=True)
+    print(f"\033[K{one_line(message)}" if end == "\r" else one_line(message), file=sys.stderr, end=end, flush=True)

@@ -4,6 +4,7 @@ and BSD dd (``N bytes transferred in T secs``). The rate is recomputed from byte
 
 from __future__ import annotations
 
+import math
 import re
 
 from iosched.measure.common import MIB, Parsed, number
@@ -28,6 +29,8 @@ def parse(text: str) -> Parsed:
         matches = [m for m in matches if any(0 <= m.start() - o <= 2 for o in outs)]
     for match in sorted(matches, key=lambda m: m.start()):
         size, seconds = number(match.group(1)), number(match.group(2))
-        if size and seconds and seconds > 0:
-            parsed.add("dd", "bw", size / seconds / MIB, "MiB/s", "higher", scheduler=at(match.start(), marks) or "")
+        if size is None or seconds is None:
+            continue
+        rate = size / seconds / MIB if 0 < seconds < math.inf else math.nan  # Parsed.add notes NaN
+        parsed.add("dd", "bw", rate, "MiB/s", "higher", scheduler=at(match.start(), marks) or "")
     return parsed

@@ -1,5 +1,5 @@
 """Block devices for ``iosched bench``: name checks, schedulers and their tunables, data detection,
-and throw-away loop devices. Nothing here writes to a device's data."""
+and throw-away loop devices on filled image files. Nothing here writes to a real device's data."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from iosched.errors import UsageError
 from iosched.grammar import DEVICE, compiled
+from iosched.measure.errors import MeasureError
 
 SYS_BLOCK = Path("/sys/block")
 _SIZE = re.compile(r"^(\d+)([KMGT]?)(i?B)?$", re.IGNORECASE)
@@ -40,18 +41,18 @@ def check_name(name: str) -> str:
     """A kernel block device name such as ``sda``, ``nvme0n1`` or ``loop3``; a ``/dev/`` prefix is accepted."""
     bare = name.removeprefix("/dev/")
     if not compiled(DEVICE).fullmatch(bare):
-        raise UsageError(f"not a block device name: {name!r} (expected e.g. sda, nvme0n1, loop0)")
+        raise MeasureError(f"not a block device name: {name!r} (expected e.g. sda, nvme0n1, loop0)")
     return bare
 
 
 def parse_size(text: str) -> int:
-    """``64M``, ``1G``, ``512MiB`` or bytes; UsageError otherwise."""
+    """``64M``, ``1G``, ``512MiB`` or bytes, at least 16 MiB; MeasureError otherwise."""
     match = _SIZE.match(text.strip())
     if not match:
-        raise UsageError(f"not a size: {text!r} (expected e.g. 64M or 1G)")
+        raise MeasureError(f"not a size: {text!r} (expected e.g. 64M or 1G)")
     value = int(match.group(1)) * 1024 ** " KMGT".index((match.group(2) or " ").upper())
     if value < 16 * 2**20:
-        raise UsageError(f"size {text} is too small (at least 16M)")
+        raise MeasureError(f"size {text} is too small (at least 16M)")
     return value
 
 
@@ -77,7 +78,7 @@ def signature(head: bytes) -> str | None:
 def queue(device: str) -> Path:
     path = SYS_BLOCK / device / "queue"
     if not path.is_dir():
-        raise UsageError(f"no such block device: {device}")
+        raise MeasureError(f"no such block device: {device}")
     return path
 
 
@@ -142,7 +143,7 @@ def holds_data(device: str) -> list[str]:
             with open(f"/dev/{device}", "rb") as fh:
                 what = signature(fh.read(HEAD_BYTES))
         except OSError as exc:
-            raise UsageError(f"cannot read /dev/{device}: {exc.strerror or exc}") from None
+            raise MeasureError(f"cannot read /dev/{device}: {exc.strerror or exc}") from None
         if what:
             reasons.append(f"its first sectors hold {what}")
     return reasons
@@ -158,27 +159,105 @@ def _blkid(device: str) -> str | None:
     return ", ".join(kinds) or None
 
 
-@contextlib.contextmanager
-def loop_device(size: int) -> Iterator[str]:
-    """A loop device on a sparse file in a fresh temporary directory; detached and removed afterwards."""
-    if not shutil.which("losetup"):
-        raise UsageError("losetup is not installed (util-linux)")
-    directory = tempfile.mkdtemp(prefix="iosched-bench-")
-    image = Path(directory) / "disk.img"
-    device = None
+IMAGE_PREFIX = "iosched-bench-"
+IMAGE_NAME = "disk.img"
+_FILL_BLOCK = 1024 * 1024
+
+
+def image_directory() -> Path:
+    """A fresh directory for a loop image (under TMPDIR, like every temporary file)."""
+    return Path(tempfile.mkdtemp(prefix=IMAGE_PREFIX))
+
+
+def is_image(path: Path) -> bool:
+    """Whether ``path`` is where ``iosched bench`` puts a loop image: TMPDIR/iosched-bench-*/disk.img."""
+    return (path.is_absolute() and path.name == IMAGE_NAME and path.parent.name.startswith(IMAGE_PREFIX)
+            and ".." not in path.parts)  # fmt: skip
+
+
+def check_room(directory: Path, size: int) -> None:
+    """MeasureError when a loop image of ``size`` bytes does not fit in ``directory``."""
+    free = shutil.disk_usage(directory).free
+    if size > free:
+        raise MeasureError(f"a {size // 2**20} MiB loop image does not fit in {directory} ({free // 2**20} MiB "
+                           "free); use a smaller --loop or another TMPDIR")  # fmt: skip
+
+
+def fill(image: Path, size: int) -> None:
+    """Write ``size`` bytes of incompressible data to ``image``: a sparse file reads its holes faster than
+    any disk reads data, and the first scheduler measured would win by reading them."""
+    check_room(image.parent, size)
+    block = os.urandom(_FILL_BLOCK)
     try:
         with image.open("wb") as fh:
-            fh.truncate(size)
-        done = subprocess.run(["losetup", "--find", "--show", str(image)], capture_output=True, text=True,
-                              timeout=60, check=False)  # fmt: skip
-        if done.returncode != 0:
-            raise UsageError(f"losetup failed: {done.stderr.strip() or done.returncode}")
-        device = check_name(done.stdout.strip())
-        yield device
+            for offset in range(0, size, _FILL_BLOCK):
+                fh.write(block[: min(_FILL_BLOCK, size - offset)])
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        raise MeasureError(f"cannot write the loop image {image}: {exc.strerror or exc}") from None
+
+
+def attach(image: Path) -> str:
+    """Attach ``image`` to a free loop device; its name. An interruption waits for losetup to finish, so that a
+    loop device it attaches is there to be found and detached."""
+    if not shutil.which("losetup"):
+        raise MeasureError("losetup is not installed (util-linux)")
+    with subprocess.Popen(["losetup", "--find", "--show", str(image)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:  # fmt: skip
+        try:
+            stdout, stderr = proc.communicate(timeout=60)
+        except BaseException:
+            proc.wait(timeout=60)
+            raise
+    if proc.returncode != 0:
+        raise MeasureError(f"losetup failed: {stderr.strip() or proc.returncode}")
+    return check_name(stdout.strip())
+
+
+def loops_of(image: Path) -> list[str]:
+    """The loop devices backed by ``image`` (also when it was deleted meanwhile)."""
+    found = []
+    for backing in sorted(SYS_BLOCK.glob("loop*/loop/backing_file")):
+        with contextlib.suppress(OSError):
+            if backing.read_text().strip().removesuffix(" (deleted)") == str(image):
+                found.append(backing.parent.parent.name)
+    return found
+
+
+def discard_image(image: Path) -> tuple[list[str], list[str]]:
+    """Detach every loop device of ``image`` and remove its directory: (what was done, what could not be)."""
+    done, problems = [], []
+    for name in loops_of(image):
+        for _ in range(50):  # a device closed a moment ago may still be busy
+            result = subprocess.run(["losetup", "-d", f"/dev/{name}"], capture_output=True, text=True, timeout=60,
+                                    check=False)  # fmt: skip
+            if result.returncode == 0 or name not in loops_of(image):
+                done.append(f"detached {name}")
+                break
+            time.sleep(0.1)
+        else:
+            problems.append(f"cannot detach {name}: {result.stderr.strip() or result.returncode}")
+    if problems:
+        return done, problems  # the image stays, so that the next bench finds the loop device and retries
+    if image.parent.is_dir():
+        shutil.rmtree(image.parent, ignore_errors=True)
+        done.append(f"removed {image.parent}")
+    return done, problems
+
+
+@contextlib.contextmanager
+def loop_device(size: int, before_writing: Callable[[Path], None] | None = None) -> Iterator[str]:
+    """A loop device on a filled image of ``size`` bytes in a fresh temporary directory; detached and removed
+    afterwards. ``before_writing(image)`` is called before the image is written (to record where it is)."""
+    image = image_directory() / IMAGE_NAME
+    try:
+        if before_writing is not None:
+            before_writing(image)
+        fill(image, size)
+        yield attach(image)
     finally:
-        if device:
-            subprocess.run(["losetup", "-d", f"/dev/{device}"], capture_output=True, timeout=60, check=False)
-        shutil.rmtree(directory, ignore_errors=True)
+        discard_image(image)  # what cannot be discarded stays, for the caller to see (and retry)
 
 
 def drop_caches() -> bool:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import json
+import math
 from typing import Any
 
-from iosched.measure.common import KIB, Parsed
+from iosched.measure.common import KIB, Parsed, label
 from iosched.measure.fio_common import Job, Side, emit
+from iosched.measure.jsontext import check_depth, documents
+from iosched.measure.schedulers import valid_name
 
 DIRECTIONS = ("read", "write", "trim", "mixed")
 
@@ -15,28 +17,9 @@ def looks_like(text: str) -> bool:
     return '"fio version"' in text or ('"jobs"' in text and '"jobname"' in text)
 
 
-def documents(text: str) -> list[dict[str, Any]]:
-    """Every JSON object in ``text`` that starts a line (fio may print warnings around it)."""
-    decoder = json.JSONDecoder()
-    found: list[dict[str, Any]] = []
-    index = 0
-    while (start := text.find("{", index)) != -1:
-        if start and text[start - 1] not in "\n\r":
-            index = start + 1
-            continue
-        try:
-            doc, end = decoder.raw_decode(text, start)
-        except (ValueError, RecursionError):
-            index = start + 1
-            continue
-        if isinstance(doc, dict):
-            found.append(doc)
-        index = end
-    return found
-
-
 def parse(text: str) -> Parsed:
     parsed = Parsed()
+    check_depth(text, "fio JSON")
     docs = [d for d in documents(text) if isinstance(d.get("jobs") or d.get("client_stats"), list)]
     # --status-interval writes one document per interval: the last one holds the final figures.
     for doc in docs[-1:]:
@@ -49,8 +32,11 @@ def parse(text: str) -> Parsed:
         schedulers = set()
         for entry in raw:
             options = {**globals_, **_options(entry.get("job options"))}
-            if options.get("ioscheduler"):
-                schedulers.add(options["ioscheduler"])
+            if name := options.get("ioscheduler"):
+                if valid_name(name):
+                    schedulers.add(name)
+                else:
+                    parsed.notes.append(f"job option ioscheduler={label(name)!r} is not a scheduler name; ignored")
             sides = {d: s for d in DIRECTIONS if (s := _side(entry.get(d)))}
             if sides:
                 jobs.append(Job(str(entry.get("jobname", "job")), _int(entry.get("groupid")), sides))
@@ -68,10 +54,13 @@ def _int(value: Any) -> int:
 
 
 def _num(value: Any) -> float | None:
+    """A JSON number as a float (NaN and infinities kept, for ``Parsed.add`` to note); None for anything else."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    value = float(value)
-    return value if value == value and abs(value) != float("inf") else None
+    try:
+        return float(value)
+    except OverflowError:  # an integer beyond the float range
+        return math.inf
 
 
 def _side(data: Any) -> Side | None:
@@ -81,7 +70,7 @@ def _side(data: Any) -> Side | None:
     iops = _num(data.get("iops")) or 0.0
     if ios is None:  # fio 2.0-2.1 have no total_ios: fall back to the bytes moved
         ios = iops * (_num(data.get("runtime")) or 0.0) / 1000.0 if (_num(data.get("io_bytes")) or 0) > 0 else 0.0
-    if ios <= 0:
+    if ios == 0:  # this direction did no I/O
         return None
     bw_bytes = _num(data.get("bw_bytes"))
     if bw_bytes is None:
@@ -90,11 +79,11 @@ def _side(data: Any) -> Side | None:
     mean = p99 = None
     if isinstance(clat, dict) and (_num(clat.get("N")) is None or (_num(clat.get("N")) or 0) > 0):
         raw_mean = _num(clat.get("mean"))
-        if raw_mean and raw_mean > 0:
+        if raw_mean:  # 0 means no latency was recorded; NaN or < 0 go on, for Parsed.add to note
             mean = raw_mean * scale
         percentiles = clat.get("percentile")
         if isinstance(percentiles, dict):
             raw_p99 = _num(percentiles.get("99.000000", percentiles.get("99.00")))
-            if raw_p99 and raw_p99 > 0:
+            if raw_p99:
                 p99 = raw_p99 * scale
     return Side(ios=ios, iops=iops, bw_bytes=bw_bytes, clat_mean_us=mean, clat_p99_us=p99)

@@ -44,7 +44,7 @@ def parse(text: str) -> Parsed:
 
 def _side(fields: list[str], base: int) -> Side | None:
     bw, iops, runtime = number(fields[base + 1]), number(fields[base + 2]), number(fields[base + 3])
-    if not iops or iops <= 0 or bw is None:
+    if not iops or bw is None:  # no I/O in this direction (NaN and negative values go on, to be noted)
         return None
     ios = iops * (runtime or 0.0) / 1000.0
     mean = number(fields[base + 10])

@@ -1,4 +1,7 @@
-"""The fio workloads of ``iosched bench``: command lines for a whole device, direct I/O (pure)."""
+"""The fio workloads of ``iosched bench``: command lines for a whole device, direct I/O (pure).
+
+fio runs its jobs as threads (``--thread``), not forked processes: one process, so that killing it (or the
+bench dying, see ``bench._die_with_parent``) ends every job at once."""
 
 from __future__ import annotations
 
@@ -34,10 +37,18 @@ def command(workload: Workload, device: str, *, runtime: int, size: int, output:
     args = [
         "fio", f"--name={workload.name}", f"--filename=/dev/{device}", "--direct=1", "--ioengine=libaio",
         "--time_based", f"--runtime={runtime}", f"--ramp_time={ramp}", f"--size={size}", "--randrepeat=0",
-        "--norandommap", "--output-format=json", f"--output={output}", *workload.options,
+        "--norandommap", "--thread", "--output-format=json", f"--output={output}", *workload.options,
     ]  # fmt: skip
     if workload.name == "latency":
         args.append(f"--rate_iops={rate_iops}")
     if not workload.writes:
         args.append("--readonly")
     return args
+
+
+def precondition(device: str, *, size: int) -> list[str]:
+    """One sequential write pass over the region, so that no workload reads never-written blocks."""
+    return [
+        "fio", "--name=precondition", f"--filename=/dev/{device}", "--direct=1", "--ioengine=libaio",
+        "--rw=write", "--bs=1M", "--iodepth=8", f"--size={size}", "--thread", "--output-format=json",
+    ]  # fmt: skip

@@ -1,6 +1,6 @@
 """Judging schedulers from measurements: per-metric verdicts against a baseline, then one
-recommendation by the workload's objective, with guard rails. A difference inside the noise is a tie,
-and a tie keeps the baseline."""
+recommendation by the workload's goal, with guard rails. A difference inside the noise is a tie, a tie
+keeps the baseline, and too few runs to reach significance give no verdict at all."""
 
 from __future__ import annotations
 
@@ -8,19 +8,28 @@ import math
 from collections import defaultdict
 from statistics import median
 
-from iosched.errors import UsageError
 from iosched.measure import stats
+from iosched.measure.errors import MeasureError
 from iosched.measure.model import Judgement, Measurement, Verdict
 from iosched.measure.schedulers import SIMPLICITY
+from iosched.vocab import GOALS
 
-GOALS = ("throughput", "latency")
-MIN_RUNS = 3
+ALPHA = 0.05  # the significance level every exact test is held to
+MIN_RUNS = 3  # and, whatever the test could reach, no fewer runs than this per scheduler
 THROUGHPUT_FLOOR = 0.05  # smallest change worth acting on for IOPS, bandwidth, tps
 LATENCY_FLOOR = 0.10  # latency, tail latency above all, is noisier
 
-# Per test, the metric that speaks for each kind, in order of preference.
 THROUGHPUT_METRICS = ("iops", "tps", "requests", "ops", "bw")
 LATENCY_METRICS = ("clat_p99", "latency_p95", "clat_mean", "latency_avg", "time_per_op")
+TAIL_METRICS = ("clat_p99", "latency_p95")
+# Per test, the metrics that speak for each goal, in order of preference. Fairness is judged on tail
+# latency: what the slowest of the competing jobs waits (fio's p99 of a group of jobs is the worst job's).
+GOAL_METRICS = {"throughput": THROUGHPUT_METRICS, "latency": LATENCY_METRICS, "fairness": TAIL_METRICS}
+GOAL_BASIS = {
+    "throughput": "IOPS, transactions or bandwidth",
+    "latency": "p99 or mean latency",
+    "fairness": "tail latency (p99/p95; with competing jobs, the worst job's)",
+}
 
 
 def kind(metric: str) -> str:
@@ -32,8 +41,13 @@ def floor_for(metric: str) -> float:
     return LATENCY_FLOOR if kind(metric) == "latency" else THROUGHPUT_FLOOR
 
 
-def compare(baseline: list[Measurement], candidate: list[Measurement]) -> Verdict:
-    """One candidate against the baseline on one test and metric (both lists share them)."""
+def better_word(direction: str) -> str:
+    return "higher is better" if direction == "higher" else "lower is better"
+
+
+def compare(baseline: list[Measurement], candidate: list[Measurement], *, interval: bool = False) -> Verdict:
+    """One candidate against the baseline on one test and metric (both lists share them); the bootstrap
+    interval of the ratio only when ``interval`` (it is the costly part)."""
     first = candidate[0]
     a, b = [m.value for m in baseline], [m.value for m in candidate]
     med_a = median(a) if a else None
@@ -50,32 +64,35 @@ def compare(baseline: list[Measurement], candidate: list[Measurement]) -> Verdic
     change = ratio - 1 if first.direction == "higher" else 1 / ratio - 1
     noise = max(floor_for(first.metric), stats.cv(a), stats.cv(b))
     p = stats.mann_whitney_p(a, b)
-    ci = stats.bootstrap_ratio_ci(a, b)
+    ci = stats.bootstrap_ratio_ci(a, b) if interval else None
     logs = _paired_logs(baseline, candidate)
     paired_p = stats.sign_flip_p(logs) if len(logs) >= MIN_RUNS else None
     values = {
         "ratio": ratio, "change": change, "noise": noise, "p_value": p, "paired_p": paired_p,
         "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None,
     }  # fmt: skip
-    if min(len(a), len(b)) < MIN_RUNS:
-        reason = f"{min(len(a), len(b))} run(s); at least {MIN_RUNS} per scheduler are needed"
+    shown = f"x{ratio:.3g} ({better_word(first.direction)})"
+    needed = stats.runs_needed(ALPHA)
+    if min(len(a), len(b)) < MIN_RUNS or (smallest := stats.smallest_p(len(a), len(b))) > ALPHA:
+        why = (f"the smallest p that {len(a)} and {len(b)} runs can give is {smallest:.3f}, above {ALPHA}"
+               if min(len(a), len(b)) >= MIN_RUNS else f"{min(len(a), len(b))} run(s) are too few")  # fmt: skip
+        reason = f"{shown}; no verdict: {why}; at least {max(needed, MIN_RUNS)} runs per scheduler are needed"
         return Verdict(**common, **values, verdict="insufficient", reason=reason)  # type: ignore[arg-type]
-    alpha = stats.alpha_for(len(a), len(b))
-    significant = p <= alpha + 1e-12
-    reason = f"p={p:.3f} (needs <= {alpha:.3f})"
+    significant = p <= ALPHA + 1e-12
+    reason = f"p={p:.3f} (needs <= {ALPHA})"
     if logs and len(logs) >= MIN_RUNS:
         rounds_agree = all(x > 0 for x in logs) or all(x < 0 for x in logs)
         if significant and not rounds_agree:
             significant, reason = False, f"{reason}, but the rounds disagree"
-        elif not significant and len(logs) >= 6 and paired_p is not None and paired_p <= 0.05:
+        elif not significant and len(logs) >= 6 and paired_p is not None and paired_p <= ALPHA:
             significant, reason = True, f"paired by round p={paired_p:.3f}"
     if abs(change) < noise:
-        verdict, reason = "tie", f"{change:+.1%} is within the noise ({noise:.1%}); {reason}"
+        verdict, reason = "tie", f"{shown} is within the noise (±{noise:.1%}); {reason}"
     elif not significant:
-        verdict, reason = "tie", f"{change:+.1%} is not significant: {reason}"
+        verdict, reason = "tie", f"{shown} is not significant: {reason}"
     else:
         verdict = "better" if change > 0 else "worse"
-        reason = f"{change:+.1%} beyond the noise ({noise:.1%}); {reason}"
+        reason = f"{shown}: {verdict}, beyond the noise (±{noise:.1%}); {reason}"
     return Verdict(**common, **values, verdict=verdict, reason=reason)  # type: ignore[arg-type]
 
 
@@ -101,20 +118,21 @@ def default_baseline(schedulers: list[str]) -> str:
 
 def judge(
     measurements: list[Measurement] | tuple[Measurement, ...], *, goal: str = "throughput",
-    baseline: str | None = None, notes: tuple[str, ...] = (),
+    baseline: str | None = None, notes: tuple[str, ...] = (), intervals: bool = False,
 ) -> Judgement:  # fmt: skip
     """Verdicts of every scheduler against ``baseline`` and the recommendation for ``goal``.
 
     A candidate qualifies when its primary metric (per test: IOPS/tps/bandwidth for throughput,
-    p99/mean latency for latency) is ``better`` in at least one test and ``worse`` in none, and no
-    guard-rail metric (the other kind) is ``worse`` anywhere. Among several qualifiers the highest
-    geometric mean of primary ratios wins only if it also beats the runner-up by the same rule;
-    otherwise the simpler of them is taken. With no qualifier the baseline stays.
+    p99/mean latency for latency, tail latency for fairness) is ``better`` in at least one test and
+    ``worse`` in none, and no guard-rail metric (the other kind) is ``worse`` anywhere. Among several
+    qualifiers the highest geometric mean of primary ratios wins only if it also beats the runner-up by
+    the same rule; otherwise the simpler of them is taken. With no qualifier the baseline stays.
+    Bootstrap intervals are computed only with ``intervals``.
     """
     if goal not in GOALS:
-        raise UsageError(f"unknown goal {goal!r} (choose from {', '.join(GOALS)})")
+        raise MeasureError(f"unknown goal {goal!r} (choose from {', '.join(GOALS)})")
     if not measurements:
-        raise UsageError("no measurements to judge")
+        raise MeasureError("no measurements to judge")
     groups: dict[tuple[str, str], dict[str, list[Measurement]]] = defaultdict(lambda: defaultdict(list))
     for m in measurements:
         groups[m.key][m.scheduler].append(m)
@@ -122,9 +140,9 @@ def judge(
     if baseline is None:
         baseline = default_baseline(schedulers)
     elif baseline not in schedulers:
-        raise UsageError(f"baseline {baseline!r} has no results (have: {', '.join(schedulers)})")
+        raise MeasureError(f"baseline {baseline!r} has no results (have: {', '.join(schedulers)})")
     verdicts = [
-        compare(by_sched[baseline], by_sched[name])
+        compare(by_sched[baseline], by_sched[name], interval=intervals)
         for key, by_sched in sorted(groups.items())
         if baseline in by_sched
         for name in schedulers
@@ -141,10 +159,9 @@ def judge(
 
 def primary_metrics(metrics: set[str], goal: str) -> list[str]:
     """Per test, the metrics that speak for ``goal``: one per I/O direction, by preference."""
-    wanted = LATENCY_METRICS if goal == "latency" else THROUGHPUT_METRICS
     chosen = []
     for prefix in sorted({_prefix(m) for m in metrics}):
-        for suffix in wanted:
+        for suffix in GOAL_METRICS[goal]:
             name = f"{prefix}{suffix}"
             if name in metrics:
                 chosen.append(name)
@@ -165,8 +182,12 @@ def _recommend(
     tests: dict[str, set[str]] = defaultdict(set)
     for test, metric in groups:
         tests[test].add(metric)
+    goal_kind = "throughput" if goal == "throughput" else "latency"
     primary = {(t, m) for t, metrics in tests.items() for m in primary_metrics(metrics, goal)}
-    guard = {(t, m) for t, metrics in tests.items() for m in metrics if (t, m) not in primary and kind(m) != goal}
+    guard = {(t, m) for t, metrics in tests.items() for m in metrics if (t, m) not in primary and kind(m) != goal_kind}
+    basis = f"the {goal} goal is judged on {GOAL_BASIS[goal]}"
+    if not primary:
+        return baseline, f"{basis}, and none was measured: keep the default"
     by_candidate: dict[str, list[Verdict]] = defaultdict(list)
     for v in verdicts:
         by_candidate[v.scheduler].append(v)
@@ -182,21 +203,19 @@ def _recommend(
             qualified[name] = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         elif wins:
             losers.append(f"{name} wins somewhere but loses on {(losses + rails)[0].test} {(losses + rails)[0].metric}")
-    if not primary:
-        return baseline, f"no {goal} metric was measured: keep the default"
     if not qualified:
-        why = "no scheduler is significantly better than the baseline beyond the noise: keep the default"
+        why = f"no scheduler is significantly better than {baseline} beyond the noise ({basis}): keep the default"
+        if any(v.verdict == "insufficient" for v in verdicts if (v.test, v.metric) in primary):
+            why += f"; some comparisons had too few runs for a verdict (at least {stats.runs_needed(ALPHA)} each)"
         return baseline, "; ".join([why, *losers])
     ranked = sorted(qualified, key=lambda n: -qualified[n])
     best = ranked[0]
     if len(ranked) > 1 and not _beats(best, ranked[1], groups, primary):
         rank = {n: i for i, n in enumerate(SIMPLICITY)}
         best = min(ranked, key=lambda n: (rank.get(n, len(rank)), n))
-        return (
-            best,
-            f"{', '.join(ranked)} are all better than {baseline} but not from each other; the simplest is chosen",
-        )
-    return best, f"{best} is significantly better than {baseline} on the {goal} objective and worse nowhere"
+        return best, (f"{', '.join(ranked)} are all better than {baseline} but not from each other ({basis}); "
+                      "the simplest is chosen")  # fmt: skip
+    return best, f"{best} is significantly better than {baseline} and worse nowhere; {basis}"
 
 
 def _beats(a: str, b: str, groups: dict[tuple[str, str], dict[str, list[Measurement]]], primary: set) -> bool:

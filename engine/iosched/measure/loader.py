@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import json
+import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from iosched.errors import UsageError
 from iosched.measure import dd, fio_json, fio_terse, iozone, iozone_log, manifest, pgbench, sysbench
 from iosched.measure.common import Parsed
+from iosched.measure.errors import MeasureError
 from iosched.measure.model import Measurement
-from iosched.measure.schedulers import from_filename, round_from_filename, valid_name
+from iosched.measure.schedulers import check_name, from_filename, round_from_filename, valid_name
 
 MAX_BYTES = 64 * 1024 * 1024
+_MANIFEST = re.compile(rf'"format"\s*:\s*"{re.escape(manifest.FORMAT)}"')
 
 # Checked in this order: the more specific formats first.
 FORMATS: tuple[tuple[str, Callable[[str], bool], Callable[[str], Parsed]], ...] = (
@@ -42,42 +44,46 @@ def detect(text: str) -> str | None:
 
 
 def parse_text(text: str, label: str = "input") -> Parsed:
-    """Parse ``text`` in whatever format it is in; UsageError when unrecognised or empty."""
+    """Parse ``text`` in whatever format it is in; MeasureError when unrecognised or empty."""
     for name, looks, parse in FORMATS:
         if looks(text):
-            parsed = parse(text)
+            try:
+                parsed = parse(text)
+            except MeasureError as exc:
+                raise MeasureError(f"{label}: {exc}") from None
             if not parsed.measurements:
-                raise UsageError(f"{label}: looks like {name} output but holds no results")
+                raise MeasureError(f"{label}: looks like {name} output but holds no results")
             return parsed
-    raise UsageError(
+    raise MeasureError(
         f"{label}: unrecognised format (expected fio JSON or terse, iozone, pgbench, dd or sysbench output)"
     )
 
 
 def read_text(path: Path) -> str:
+    """A regular file of at most MAX_BYTES as text; MeasureError for a FIFO, a device, binary data ..."""
+    from iosched.yamlsrc import YamlError, read_bytes
+
     try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if len(data) > MAX_BYTES:
-        raise UsageError(f"{path}: larger than {MAX_BYTES // 2**20} MiB; not a benchmark report")
+        data = read_bytes(path, MAX_BYTES)
+    except YamlError as exc:
+        raise MeasureError(f"{path}: {exc}; not a benchmark report") from None
     if b"\x00" in data:
-        raise UsageError(f"{path}: binary file; unrecognised format")
+        raise MeasureError(f"{path}: binary file; unrecognised format")
     return data.decode("utf-8", errors="replace")
 
 
-def parse_file(path: Path, *, scheduler: str | None = None, round: int | None = None) -> Parsed:
+def parse_file(path: Path, names: frozenset[str], *, scheduler: str | None = None, round: int | None = None,
+               text: str | None = None) -> Parsed:  # fmt: skip
     """Parse one file; measurements without a scheduler in their content get ``scheduler``, else the
-    scheduler named in the file name. UsageError when no scheduler can be told."""
-    parsed = parse_text(read_text(path), str(path))
-    fallback = scheduler or from_filename(path.name)
+    scheduler of ``names`` named in the file name. MeasureError when no scheduler can be told."""
+    parsed = parse_text(read_text(path) if text is None else text, str(path))
+    fallback = scheduler or from_filename(path.name, names)
     file_round = round if round is not None else round_from_filename(path.stem)
     result = []
     for m in parsed.measurements:
         name = m.scheduler or fallback
         if not name:
-            raise UsageError(
+            raise MeasureError(
                 f"{path}: which scheduler is this? Name it as SCHED={path} or put the scheduler in the file name"
             )
         result.append(
@@ -86,36 +92,71 @@ def parse_file(path: Path, *, scheduler: str | None = None, round: int | None = 
     return Parsed(result, [f"{path.name}: {n}" for n in dict.fromkeys(parsed.notes)])
 
 
-def load(paths: list[Path], *, scheduler_hint: str | None = None) -> Loaded:
-    """Read result files, ``SCHED=PATH`` arguments, bench output directories and manifests."""
-    if scheduler_hint is not None and not valid_name(scheduler_hint):
-        raise UsageError(f"not a scheduler name: {scheduler_hint!r}")
-    measurements: list[Measurement] = []
-    notes: list[str] = []
-    baseline = None
+class _Reader:
+    """Collects measurements and notes over all arguments; the same measurements twice count once."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+        self.measurements: list[Measurement] = []
+        self.notes: list[str] = []
+        self.baseline: str | None = None
+        self._seen: dict[str, str] = {}  # fingerprint of a file's values -> the file first read with them
+
+    def add(self, parsed: Parsed, source: Path) -> None:
+        fingerprint = _fingerprint(parsed.measurements)
+        if (first := self._seen.get(fingerprint)) is not None:
+            self.notes.append(f"{source}: the same measurements as {first}; counted once")
+            return
+        self._seen[fingerprint] = str(source)
+        self.measurements += parsed.measurements
+        self.notes += parsed.notes
+
+    def file(self, path: Path, hint: str | None) -> None:
+        text = read_text(path)
+        if path.name == manifest.NAME or _MANIFEST.search(text):
+            self.manifest(path, text)
+        else:
+            self.add(parse_file(path, self.names, scheduler=hint, text=text), path)
+
+    def manifest(self, path: Path, text: str) -> None:
+        doc = manifest.parse(text, str(path))
+        directory = path.parent.resolve()
+        for run in doc.runs:
+            file = (directory / run.file).resolve()
+            if directory not in file.parents:
+                raise MeasureError(f"{path}: run file {run.file[:60]!r} is outside {directory}")
+            # fio's own ioscheduler option wins over the manifest
+            self.add(parse_file(file, self.names, scheduler=run.scheduler, round=run.round), file)
+            if run.scheduler_after and run.scheduler_after != run.scheduler:
+                self.notes.append(f"{run.file}: the scheduler read back after the run was {run.scheduler_after}")
+        if not doc.complete:
+            self.notes.append(f"{path}: the bench did not finish; results are partial")
+        if self.baseline is None and doc.original_scheduler:
+            self.baseline = doc.original_scheduler
+
+
+def load(paths: list[Path], *, names: frozenset[str], scheduler_hint: str | None = None) -> Loaded:
+    """Read result files, ``SCHED=PATH`` arguments, bench output directories and manifests.
+
+    ``names`` are the scheduler names a file name may carry (the caller's KB: elevators and aliases).
+    A file whose measurements are all identical to an earlier file's is counted once, with a note: the
+    same result given twice is one run, not two."""
+    if scheduler_hint is not None:
+        check_name(scheduler_hint)
+    reader = _Reader(names)
     for raw in paths:
         path, hint = _split(raw, scheduler_hint)
-        if path.is_dir():
-            path = path / manifest.NAME if (path / manifest.NAME).is_file() else path
+        if path.is_dir() and (path / manifest.NAME).exists():
+            path = path / manifest.NAME
         if path.is_dir():
             files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
             if not files:
-                raise UsageError(f"{path}: empty directory")
+                raise MeasureError(f"{path}: empty directory")
             for file in files:
-                parsed = parse_file(file, scheduler=hint)
-                measurements += parsed.measurements
-                notes += parsed.notes
-            continue
-        if path.name == manifest.NAME or _is_manifest(path):
-            found, base = _from_manifest(path)
-            measurements += found.measurements
-            notes += found.notes
-            baseline = baseline or base
-            continue
-        parsed = parse_file(path, scheduler=hint)
-        measurements += parsed.measurements
-        notes += parsed.notes
-    return Loaded(tuple(_number_runs(measurements)), tuple(dict.fromkeys(notes)), baseline)
+                reader.file(file, hint)
+        else:
+            reader.file(path, hint)
+    return Loaded(tuple(_number_runs(reader.measurements)), tuple(dict.fromkeys(reader.notes)), reader.baseline)
 
 
 def _split(raw: Path, hint: str | None) -> tuple[Path, str | None]:
@@ -124,41 +165,17 @@ def _split(raw: Path, hint: str | None) -> tuple[Path, str | None]:
     if not raw.exists() and "=" in text:
         name, _, rest = text.partition("=")
         if not valid_name(name):
-            raise UsageError(f"not a scheduler name: {name!r} (in {text})")
+            raise MeasureError(f"not a scheduler name: {name[:40]!r} (in {text[:80]})")
         return Path(rest), name
     if not raw.exists():
-        raise UsageError(f"{raw}: no such file or directory")
+        raise MeasureError(f"{raw}: no such file or directory")
     return raw, hint
 
 
-def _is_manifest(path: Path) -> bool:
-    if path.suffix != ".json" or path.stat().st_size > 4 * 2**20:
-        return False
-    try:
-        return manifest.looks_like(json.loads(path.read_text(encoding="utf-8", errors="replace")))
-    except ValueError:
-        return False
-
-
-def _from_manifest(path: Path) -> tuple[Parsed, str | None]:
-    try:
-        doc = manifest.read(path)
-    except (ValueError, OSError) as exc:
-        raise UsageError(str(exc)) from None
-    found = Parsed()
-    for run in doc.runs:
-        file = (path.parent / run.file).resolve()
-        if path.parent.resolve() not in file.parents or not valid_name(run.scheduler):
-            raise UsageError(f"{path}: bad entry {run.file!r}")
-        parsed = parse_file(file, scheduler=run.scheduler, round=run.round)
-        found.measurements += parsed.measurements  # fio's own ioscheduler= option wins over the manifest
-        found.notes += parsed.notes
-        if run.scheduler_after and run.scheduler_after != run.scheduler:
-            found.notes.append(f"{run.file}: the scheduler read back after the run was {run.scheduler_after}")
-    if not doc.complete:
-        found.notes.append(f"{path}: the bench did not finish; results are partial")
-    base = doc.original_scheduler if valid_name(doc.original_scheduler) else None
-    return found, base
+def _fingerprint(measurements: list[Measurement]) -> str:
+    """What identifies a file's results whatever its name or scheduler label: its tests, metrics and values."""
+    items = sorted((m.test, m.metric, m.value.hex()) for m in measurements)
+    return hashlib.sha256(repr(items).encode()).hexdigest()
 
 
 def _number_runs(measurements: list[Measurement]) -> list[Measurement]:

@@ -1,9 +1,16 @@
-"""Which scheduler a result belongs to: names known to the KB, and attribution from file names."""
+"""Which scheduler a result belongs to: name checks, attribution from file names and transcripts.
+
+Scheduler names come from many places (the command line, fio's ``ioscheduler`` option, ``echo NAME >
+.../queue/scheduler`` lines, file names, bench manifests and state files); all of them pass ``valid_name``,
+the kernel's own pattern, so a name is always a short word that is safe to print, compare and write back.
+"""
 
 from __future__ import annotations
 
 import re
-from functools import cache
+from collections.abc import Iterable
+
+from iosched.measure.errors import MeasureError
 
 # Order of "fewer moving parts", the tie-break between equally good candidates.
 SIMPLICITY = ("none", "noop", "mq-deadline", "deadline", "kyber", "bfq", "cfq", "anticipatory")
@@ -11,28 +18,30 @@ SIMPLICITY = ("none", "noop", "mq-deadline", "deadline", "kyber", "bfq", "cfq", 
 _NAME = re.compile(r"[a-z][a-z0-9-]{0,31}")
 
 
-@cache
-def known_names() -> frozenset[str]:
-    """Scheduler names: the bundled KB's elevators, with their aliases."""
-    from iosched.kbcache import load_checked
-
-    elevators = load_checked().elevators
-    names = {*elevators, *(alias for e in elevators.values() for alias in e.aliases)}
-    return frozenset(n for n in names if _NAME.fullmatch(n))
+def valid_name(name: object) -> bool:
+    """A plausible scheduler name (the kernel's own pattern: lower case, digits, dashes; at most 32)."""
+    return isinstance(name, str) and bool(_NAME.fullmatch(name))
 
 
-def valid_name(name: str) -> bool:
-    """A plausible scheduler name (the kernel's own pattern: lower case, digits, dashes)."""
-    return bool(_NAME.fullmatch(name))
+def check_name(name: object, where: str = "") -> str:
+    """``name`` when it is a valid scheduler name; MeasureError otherwise (``where`` says where it was read)."""
+    if not valid_name(name):
+        shown = repr(name)[:40]
+        raise MeasureError(f"{where + ': ' if where else ''}not a scheduler name: {shown}")
+    return name  # type: ignore[return-value]
 
 
-def from_filename(name: str, names: frozenset[str] | None = None) -> str | None:
+def known(names: Iterable[str]) -> frozenset[str]:
+    """The valid names among ``names`` (the caller passes the KB's elevators and their aliases)."""
+    return frozenset(n for n in names if valid_name(n))
+
+
+def from_filename(name: str, names: frozenset[str]) -> str | None:
     """A known scheduler name appearing as a whole token in a file name; the longest one wins.
 
     Tokens are separated by anything but letters and digits, so ``mq-deadline`` matches as a
     whole before ``deadline`` does.
     """
-    names = known_names() if names is None else names
     stem = name.lower()
     for candidate in sorted(names, key=len, reverse=True):
         if re.search(rf"(?<![a-z0-9]){re.escape(candidate)}(?![a-z0-9])", stem):
@@ -53,8 +62,9 @@ _ECHO = re.compile(r"echo\s+[\"']?([a-z][a-z0-9-]*)[\"']?\s*>+\s*\S*/queue/sched
 
 
 def switches(text: str) -> list[tuple[int, str]]:
-    """``echo NAME > /sys/block/X/queue/scheduler`` lines in a transcript: (offset, name)."""
-    return [(m.start(), m.group(1)) for m in _ECHO.finditer(text)]
+    """``echo NAME > /sys/block/X/queue/scheduler`` lines in a transcript: (offset, name); the name is empty
+    when it is not a valid one, so the runs after it are not credited to the scheduler before."""
+    return [(m.start(), m.group(1) if valid_name(m.group(1)) else "") for m in _ECHO.finditer(text)]
 
 
 def at(offset: int, marks: list[tuple[int, str]]) -> str | None:

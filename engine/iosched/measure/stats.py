@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections import defaultdict
+from collections.abc import Iterable
 from itertools import combinations, product
-from statistics import fmean, median, stdev
+from statistics import fmean, median
+
+from iosched.measure.model import Measurement
 
 MAX_ENUMERATION = 20_000
 
@@ -20,7 +24,9 @@ def cv(values: list[float]) -> float:
     if len(values) < 2:
         return 0.0
     mean = fmean(values)
-    return stdev(values) / abs(mean) if mean else math.inf
+    if not mean:
+        return math.inf
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) / abs(mean)
 
 
 def _ranks(values: list[float]) -> list[float]:
@@ -98,9 +104,24 @@ def bootstrap_ratio_ci(
     return ratios[int(0.025 * (len(ratios) - 1))], ratios[int(0.975 * (len(ratios) - 1))]
 
 
-def alpha_for(n: int, m: int) -> float:
-    """The level an exact test of n + m runs is held to: 0.05, or the smallest p the runs can give
-    when that is larger (0.10 at 3 + 3, where only complete separation counts)."""
+def smallest_p(n: int, m: int) -> float:
+    """The smallest two-sided p the exact Mann-Whitney test can give with n + m runs (complete separation)."""
     if not n or not m:
-        return 0.0
-    return max(0.05, 2 / math.comb(n + m, n))
+        return 1.0
+    return min(1.0, 2 / math.comb(n + m, n))
+
+
+def runs_needed(alpha: float) -> int:
+    """The fewest runs per side for which complete separation is significant at ``alpha`` (4 at 0.05)."""
+    n = 1
+    while smallest_p(n, n) > alpha:
+        n += 1
+    return n
+
+
+def medians(measurements: Iterable[Measurement]) -> dict[tuple[str, str], dict[str, float]]:
+    """{(test, metric): {scheduler: median}} in a stable order."""
+    values: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for m in measurements:
+        values[m.key][m.scheduler].append(m.value)
+    return {k: {s: median(v) for s, v in sorted(by.items())} for k, by in sorted(values.items())}

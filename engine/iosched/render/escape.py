@@ -4,12 +4,13 @@ make sure that whatever is left is shown, never interpreted."""
 
 from __future__ import annotations
 
+import html
 import re
 import shlex
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
-_LINE_START = re.compile(r"^(\s*)([-+=>#]|\d+[.)])", re.MULTILINE)
+_LINE_START = re.compile(r"^(\s*\d*)([-+=>#.)])", re.MULTILINE)  # the mark after digits: "1\." not "\1."
 
 
 def terminal(text: str) -> str:
@@ -68,3 +69,9 @@ def code_block(text: str, lang: str = "") -> str:
     runs = re.findall(r"^\s*(`{3,}|~{3,})", text, re.MULTILINE)
     fence = "`" * max(3, *(len(r) + 1 for r in runs)) if runs else "```"
     return f"{fence}{lang}\n{terminal(text).rstrip()}\n{fence}"
+
+
+def xml_text(text: str) -> str:
+    """Character data or a quoted attribute in XML (SVG): one line, markup escaped, and no character that
+    XML forbids (the non-characters U+FFFE and U+FFFF are dropped)."""
+    return html.escape(one_line(text).replace("\ufffe", "").replace("\uffff", ""), quote=True)

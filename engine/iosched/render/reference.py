@@ -540,7 +540,7 @@ def evidence(kb: Any, item: Any, style: Style) -> str:
     rows = [(r.label + (f" ({r.note})" if r.note else ""), *(value_text(v) for v in r.values)) for r in item.rows]
     chart = ""
     if style.site:
-        from iosched.sitegen.chart import bar_chart
+        from iosched.render.chart import bar_chart
 
         svg = bar_chart(item.columns, [(r.label, r.values) for r in item.rows], f"{item.metric} ({item.unit})")
         caption = f"<figcaption>{html.escape(item.title)}: {better}</figcaption>"

@@ -1,9 +1,14 @@
-"""Offline bar charts as inline SVG: one panel per column, one bar per row, each panel on its own scale."""
+"""Offline bar charts as SVG: one panel per column, one bar per row, each panel on its own scale.
+
+The site inlines them in evidence pages; ``iosched compare --chart`` writes one as a standalone file.
+Every label passes ``escape.xml_text``, so text from a result file cannot break out of the SVG.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
+
+from iosched.render.escape import xml_text as escape
 
 WIDTH = 640
 LABEL_W = 170
@@ -44,16 +49,20 @@ def _panel(title: str, labels: Sequence[str], values: Sequence[Number], top: flo
     return out
 
 
-def bar_chart(columns: Sequence[str], rows: Sequence[tuple[str, Sequence[Number]]], caption: str) -> str:
-    """An SVG (one line per element, no blank lines, so Markdown keeps it as raw HTML)."""
+def bar_chart(
+    columns: Sequence[str], rows: Sequence[tuple[str, Sequence[Number]]], caption: str, *, background: str = ""
+) -> str:
+    """An SVG (one line per element, no blank lines, so Markdown keeps it as raw HTML). Text takes the
+    page's colour; a standalone file passes ``background`` (e.g. ``white``) to be readable anywhere."""
     labels = [label for label, _ in rows]
     panel_h = TITLE_H + len(rows) * (BAR_H + GAP) + 10
     height = 24 + panel_h * len(columns)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" '
         f'height="{height}" style="max-width:100%;height:auto" font-size="12" font-family="sans-serif" '
-        'fill="currentColor">',
+        f'fill="{"black" if background else "currentColor"}">',
         f"<title>{escape(caption)}</title>",
+        *([f'<rect width="100%" height="100%" fill="{escape(background)}" stroke="none"/>'] if background else []),
         f'<text x="0" y="14" opacity="0.7">{escape(caption)}</text>',
     ]
     for c, column in enumerate(columns):

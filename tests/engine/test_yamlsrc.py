@@ -1,0 +1,100 @@
+"""The bounded YAML reader: the same data as PyYAML for sane documents, one clear error for hostile ones."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from iosched.yamlsrc import MAX_DEPTH, YamlError, parse, read
+
+SCALARS = st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.text(max_size=12)
+DATA = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+def _depth(data: object) -> int:
+    if isinstance(data, dict):
+        return 1 + max(map(_depth, data.values()), default=0)
+    if isinstance(data, list):
+        return 1 + max(map(_depth, data), default=0)
+    return 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(DATA, st.booleans())
+def test_documents_read_as_pyyaml_reads_them(data: object, flow: bool) -> None:
+    text = yaml.safe_dump(data, default_flow_style=flow, allow_unicode=True)
+    assert parse(text).data == yaml.safe_load(text)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 3 * MAX_DEPTH), st.sampled_from(["flow", "block", "mapping"]))
+def test_nesting_is_bounded_whatever_its_style(depth: int, style: str) -> None:
+    text = {
+        "flow": "[" * depth + "1" + "]" * depth,
+        "block": "- " * depth + "1",
+        "mapping": "".join(f"{'  ' * i}k{i}:\n" for i in range(depth - 1)) + f"{'  ' * (depth - 1)}k: 1",
+    }[style]
+    if depth <= MAX_DEPTH:
+        data = parse(text).data
+        assert _depth(data) == depth
+    else:
+        with pytest.raises(YamlError, match="nested deeper"):
+            parse(text)
+
+
+def test_hostile_values_are_yaml_errors() -> None:
+    with pytest.raises(YamlError, match="4300 digits"):
+        parse("a: 1" + "0" * 5000)
+    with pytest.raises(YamlError, match="aliases"):
+        parse("a: &x [1]\nb: *x\n")
+    with pytest.raises(YamlError, match="one document"):
+        parse("a: 1\n---\nb: 2\n")
+
+
+def _advise(*argv: str) -> subprocess.CompletedProcess:
+    """In a process of its own: the interpreter crashing (a segfault) fails the test instead of ending it."""
+    return subprocess.run([sys.executable, "-m", "iosched", "advise", *argv], capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+
+
+HOSTILE = {
+    "deep-flow.yaml": lambda: "[" * 30_000,
+    "deep-block.yaml": lambda: "- " * 30_000 + "x",
+    "deep.json": lambda: '{"a": ' * 30_000,
+    "big-int.yaml": lambda: "hw: 1" + "0" * 5000,
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_hostile_context_file_is_one_line_and_exit_2(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_text(HOSTILE[name]())
+    done = _advise("--context", str(path))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("iosched: error: context file") and done.stderr.count("\n") == 1
+
+
+def test_a_deep_kb_layer_is_reported_not_a_crash(tmp_path: Path) -> None:
+    (tmp_path / "deep.yaml").write_text("rules: " + "[" * 30_000)
+    done = _advise("--hw", "ssd", "--kb", str(tmp_path))
+    assert done.returncode == 1 and "nested deeper" in done.stderr
+
+
+def test_a_fifo_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "context.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(YamlError, match="not a regular file"):
+        read(fifo)  # opened without blocking: no writer is needed to get here
+    done = _advise("--context", str(fifo))
+    assert done.returncode == 2 and "not a regular file" in done.stderr
