@@ -161,6 +161,24 @@ def test_the_advisor_shows_the_plan_advise_gives(kb, served: str, browser_page) 
     assert sum(u.endswith(advisor.DATA.removeprefix("reference/")) for u in requests) == 1
 
 
+def test_the_advisor_copies_a_command_exactly(kb, served: str, browser_page) -> None:
+    page, _ = browser_page
+    page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+    setting = next(o for o in _options(page, "#ios-advisor-setting") if o["selected"])
+    hw, workload, plan = next(
+        (hw.id, wl.id, plan)
+        for hw in kb.section("hardware")
+        for wl in kb.section("workloads")
+        if (plan := advise(kb, _context(setting, hw.id, wl.id))).steps
+    )
+    page.select_option("#ios-advisor-hw", hw)
+    page.select_option("#ios-advisor-workload", workload)
+    block = page.locator("pre:has([data-ios-command])").first
+    block.hover()
+    block.locator("button[data-md-type='copy']").click()
+    assert page.evaluate("navigator.clipboard.readText()") == plan.steps[0].command
+
+
 def test_an_advisor_link_opens_that_plan(kb, served: str, browser_page) -> None:
     page, _ = browser_page
     page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
@@ -173,3 +191,19 @@ def test_an_advisor_link_opens_that_plan(kb, served: str, browser_page) -> None:
     chosen = [page.input_value(s) for s in ("#ios-advisor-hw", "#ios-advisor-workload", "#ios-advisor-setting")]
     assert chosen == [hw, workload, setting["value"]]
     assert _advisor_shows(page)["scheduler"] == (plan.scheduler or matrix.NO_ELEVATOR)
+
+
+def test_both_pages_work_after_in_site_navigation(kb, served: str, browser_page) -> None:
+    """The theme loads pages without a reload: the script must start again on each."""
+    page, _ = browser_page
+    page.set_viewport_size(VIEWPORT)
+    page.goto(served, wait_until="networkidle")
+    page.click(f"a[href$='{page_url(advisor.PAGE).removeprefix('reference/')}']")
+    page.wait_for_selector("[data-ios-scheduler], [data-ios-error]")
+    page.click(f".md-content a[href$='{page_url(matrix.PAGE).removeprefix('reference/')}']")
+    page.wait_for_url(f"**/{page_url(matrix.PAGE)}")
+    option = _options(page, "#ios-matrix-setting")[0]
+    page.select_option("#ios-matrix-setting", option["value"])
+    read = page.evaluate(_READ_MATRIX)
+    hw, workload = read["cells"][0]["hw"], read["cells"][0]["workload"]
+    assert read["cells"][0]["text"] == _expected(kb, _context(option, hw, workload))[0]

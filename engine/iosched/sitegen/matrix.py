@@ -68,9 +68,9 @@ def _legend(kb: Any, g: Grid, colour: dict[str, int]) -> str:
         for e in kb.section("elevators") if e.name in used
     ]  # fmt: skip
     if None in used:
-        items.append(item("ios-none", "ios-none", NO_ELEVATOR, "no change: no rule picks an elevator"))
+        items.append(item("ios-none", "ios-none", "", f"{NO_ELEVATOR} no change: no rule picks an elevator"))
     if len(plans) < len(g.outcomes):
-        items.append(item("ios-invalid", "ios-invalid", NOT_ADVISED, "the engine refuses this (hover for why)"))
+        items.append(item("ios-invalid", "ios-invalid", "", f"{NOT_ADVISED} the engine refuses it (hover for why)"))
     return element("ul", "".join(items), class_="ios-legend", aria_label="Legend", data_ios_legend=True)
 
 
