@@ -57,6 +57,12 @@
     if (plan.scheduler === null) summary.push(": no change, no rule picks an elevator");
     summary.push(`. Kernel ${S(plan.kernel)}, ${S(plan.path)} path.`);
     const out = [el("p", { class: "ios-summary" }, summary)];
+    if (plan.unchanged.length) {
+      out.push(el("p", {}, ["Already as recommended, nothing to do: "]),
+               el("ul", {}, plan.unchanged.map(([target, value, because]) => el("li", {}, [
+                 el("code", {}, [S(target)]), " is already ", el("code", {}, [S(value)]), " (",
+                 ...links(because.map(S)), ")"]))));
+    }
 
     if (plan.warnings.length) out.push(el("h2", {}, ["Warnings"]));
     for (const [risk, label, admonition] of data.risks) {
@@ -70,11 +76,11 @@
     }
 
     if (plan.steps.length) out.push(el("h2", {}, ["Steps"]));
-    plan.steps.forEach(([title, apply, verify, undo, because, sources], n) => {
+    plan.steps.forEach(([title, apply, verify, expect, undo, because, sources], n) => {
       out.push(el("h3", {}, [`${n + 1}. ${S(title)}`]));
       if (because.length) out.push(el("p", {}, ["Because of ", ...links(because.map(S), true), "."]));
-      out.push(...command("Apply now:", S(apply), "data-ios-command"), ...command("Verify:", S(verify)),
-               ...command("Undo:", S(undo)));
+      out.push(...command("Apply:", S(apply), "data-ios-command"), ...command(`Verify (expect ${S(expect)}):`, S(verify)));
+      if (undo !== null) out.push(...command("Undo:", S(undo)));
       if (sources.length) out.push(el("p", { class: "ios-sources" }, ["Sources: ", ...links(sources.map(S))]));
     });
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from iosched.context import Context, ContextError
 from iosched.engine import advise
 from iosched.kinds import BY_SLUG as KINDS
-from iosched.render import find
+from iosched.render import find, plan_json
 from iosched.render.links import absolute, anchor, location, page_url, relative
 from iosched.render.reference import CHART_CLASS, escape_tags
 from iosched.sitegen import advisor, grid, matrix
@@ -108,8 +108,12 @@ def _decoded(data: dict, setting: str, hw: str, workload: str) -> dict | str:
         "scheduler": None if plan["scheduler"] is None else s[plan["scheduler"]],
         "rules": tuple(s[i] for i in plan["rules"]),
         "kernel": s[plan["kernel"]],
-        "steps": [(s[t], s[c], s[v], s[u], tuple(s[i] for i in b)) for t, c, v, u, b, _ in plan["steps"]],
-        "warnings": [(s[i], s[r] or None, s[t]) for i, r, t, _ in plan["warnings"]],
+        "steps": [
+            [s[t], s[c], s[v], s[e], None if u is None else s[u], [s[i] for i in b]]
+            for t, c, v, e, u, b, _ in plan["steps"]
+        ],
+        "warnings": [[s[i], s[r] or None, s[t]] for i, r, t, _ in plan["warnings"]],
+        "unchanged": [[s[t], s[v], [s[i] for i in b]] for t, v, b in plan["unchanged"]],
     }
 
 
@@ -128,10 +132,14 @@ def test_advisor_data_is_what_advise_computes(kb, generated: dict[str, str]) -> 
                 except ContextError as exc:
                     assert shown == str(exc)
                     continue
-                steps = [(st.title, st.command, st.verify, st.undo, st.because) for st in plan.steps]
-                warnings = [(w.id, w.risk, w.text) for w in plan.warnings]
+                doc = plan_json.document(kb, plan)
+                steps = [[st[k] for k in ("title", "command", "verify", "expect", "undo", "because")]
+                         for st in doc["steps"]]  # fmt: skip
+                warnings = [[w["id"], w["risk"], w["text"]] for w in doc["warnings"]]
+                unchanged = [[u["target"], u["value"], u["because"]] for u in doc["unchanged"]]
                 assert shown == {"scheduler": plan.scheduler, "rules": plan.scheduler_rules, "kernel": plan.kernel,
-                                 "steps": steps, "warnings": warnings}, (setting.key, hw.id, wl.id)  # fmt: skip
+                                 "steps": steps, "warnings": warnings, "unchanged": unchanged}, (setting.key, hw.id,
+                                                                                                wl.id)  # fmt: skip
 
 
 def test_advisor_links_are_relative_and_named_in_the_kb(kb, generated: dict[str, str]) -> None:

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import posixpath
+from collections.abc import Iterable
 from html import escape
 from typing import Any
 
+from iosched.kinds import kind_of
 from iosched.plan import Plan
+from iosched.render import plan_json
 from iosched.render.links import page_url
 from iosched.render.reference import RISK_ADMONITION, RISK_LABEL, join
 from iosched.sitegen.grid import Grid, grid
@@ -34,29 +37,41 @@ class _Strings:
     def __call__(self, text: str) -> int:
         return self.index.setdefault(text, len(self.index))
 
-    def all(self, texts: tuple[str, ...]) -> list[int]:
+    def all(self, texts: Iterable[str]) -> list[int]:
         return [self(t) for t in texts]
 
 
-def _plan(plan: Plan, s: _Strings) -> dict[str, Any]:
+def _plan(kb: Any, plan: Plan, s: _Strings) -> dict[str, Any]:
+    """The parts of ``iosched advise --format json`` the page shows (that document's schema is the contract)."""
+    doc = plan_json.document(kb, plan)
+
+    def nullable(text: str | None) -> int | None:
+        return None if text is None else s(text)
+
     return {
-        "scheduler": None if plan.scheduler is None else s(plan.scheduler),
-        "rules": s.all(plan.scheduler_rules),
-        "kernel": s(plan.kernel),
-        "path": s(plan.io_path),
-        "device": s(plan.device),
-        "steps": [[s(st.title), s(st.command), s(st.verify), s(st.undo), s.all(st.because), s.all(st.sources)]
-                  for st in plan.steps],
-        "warnings": [[s(w.id), s(w.risk or ""), s(w.text), s.all(w.sources)] for w in plan.warnings],
-        "advice": [[s(a.id), s(a.text)] for a in plan.advice],
+        "scheduler": nullable(doc["scheduler"]),
+        "rules": s.all(doc["scheduler_rules"]),
+        "kernel": s(doc["kernel"]),
+        "path": s(doc["io_path"]),
+        "device": s(doc["device"]),
+        "steps": [[s(st["title"]), s(st["command"]), s(st["verify"]), s(st["expect"]), nullable(st["undo"]),
+                   s.all(st["because"]), s.all(st["sources"])] for st in doc["steps"]],
+        "warnings": [[s(w["id"]), s(w["risk"] or ""), s(w["text"]), s.all(w["sources"])] for w in doc["warnings"]],
+        "advice": [[s(a["id"]), s(a["text"])] for a in doc["advice"]],
+        "unchanged": [[s(u["target"]), s(u["value"]), s.all(u["because"])] for u in doc["unchanged"]],
     }  # fmt: skip
+
+
+LINKED = ("rules", "caveats", "sources", "elevators")
+"""The kinds of id a plan names that the page links to."""
 
 
 def _label(entity: Any) -> str:
     """How a linked id reads: a rule with its name, an elevator by name, a source or caveat by its title."""
-    if entity.kind == "rule":
+    slug = kind_of(entity).slug
+    if slug == "rules":
         return f"{entity.id} {entity.name}"
-    return entity.name if entity.kind == "elevator" else getattr(entity, "title", None) or entity.id
+    return entity.name if slug == "elevators" else getattr(entity, "title", None) or entity.id
 
 
 def data(kb: Any, g: Grid) -> dict[str, Any]:
@@ -71,14 +86,14 @@ def data(kb: Any, g: Grid) -> dict[str, Any]:
                 if isinstance(outcome, str):
                     row.append(-1 - strings(outcome))
                     continue
-                encoded = json.dumps(_plan(outcome, strings), separators=(",", ":"))
+                encoded = json.dumps(_plan(kb, outcome, strings), separators=(",", ":"))
                 row.append(plans.setdefault(encoded, len(plans)))
             rows.append(row)
         shown[setting.key] = rows
     linked = {}
     for ident in strings.index:
         entity = kb.get(ident)
-        if entity is not None and entity.kind in ("rule", "caveat", "source", "elevator"):
+        if entity is not None and kind_of(entity).slug in LINKED:
             linked[ident] = [href(PAGE, entity), _label(entity)]
     risks = [[risk, label, RISK_ADMONITION[risk]] for risk, label in RISK_LABEL.items()]
     return {

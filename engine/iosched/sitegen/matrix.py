@@ -29,6 +29,8 @@ def _cell(kb: Any, outcome: Outcome, colour: dict[str, int]) -> str:
         return element("td", element("span", NO_ELEVATOR, class_="ios-name"), class_="ios-none", title=why)
     rules = [r for r in (kb.get(i) for i in plan.scheduler_rules) if r is not None]
     why = "chosen by " + ", ".join(f"{r.id} {r.name}" for r in rules) if rules else "no rule chose it"
+    if not any(step.kind == "scheduler" for step in plan.steps):
+        why += "; already the default here"
     name = (link(PAGE, rules[0], plan.scheduler, class_="ios-name", title=why) if rules
             else element("span", escape(plan.scheduler), class_="ios-name", title=why))  # fmt: skip
     more = "".join(element("sup", link(PAGE, r, r.id, title=f"{r.id} {r.name}")) for r in rules[1:])
