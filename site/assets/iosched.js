@@ -18,8 +18,8 @@
     const show = () => {
       const option = select.selectedOptions[0];
       for (const table of root.querySelectorAll("[data-ios-table]")) table.hidden = table.id !== option.dataset.table;
-      const cells = root.querySelectorAll(`#${CSS.escape(option.dataset.table)} td`);
-      const keys = new Set([...cells].map((td) => td.dataset.elevator || td.className));
+      const cells = root.querySelectorAll(`#${CSS.escape(option.dataset.table)} tbody td`);
+      const keys = new Set([...cells].map((td) => td.firstElementChild.textContent));
       for (const item of legend) item.hidden = !keys.has(item.dataset.key);
       note.textContent = option.dataset.note || "";
     };

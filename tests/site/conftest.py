@@ -62,10 +62,11 @@ def served(built_site: Path) -> Iterator[str]:
 
 @pytest.fixture()
 def browser_page(served: str) -> Iterator[tuple[object, list[str]]]:
-    """A Chromium page and the URLs it requested; fails if any request left 127.0.0.1."""
+    """A Chromium page and the URLs it requested; fails if any request left 127.0.0.1 or a script failed."""
     from playwright.sync_api import sync_playwright
 
     requests: list[str] = []
+    errors: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
@@ -73,6 +74,7 @@ def browser_page(served: str) -> Iterator[tuple[object, list[str]]]:
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served.rstrip("/"))
             context.on("request", lambda request: requests.append(request.url))
             page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
             page.set_default_timeout(20_000)
             yield page, requests
         finally:
@@ -81,3 +83,4 @@ def browser_page(served: str) -> Iterator[tuple[object, list[str]]]:
         u for u in requests if urlsplit(u).scheme not in ("data", "blob") and urlsplit(u).hostname != "127.0.0.1"
     ]
     assert not outside, f"requests left 127.0.0.1: {outside}"
+    assert not errors, f"script errors: {errors}"

@@ -36,10 +36,10 @@ _READ_MATRIX = """() => {
   for (const tr of table.querySelectorAll("tbody tr")) {
     const workload = tr.querySelector("th[data-workload]").dataset.workload;
     [...tr.querySelectorAll("td")].forEach((td, i) => {
-      const name = td.querySelector(".ios-name");
+      const name = td.firstElementChild;
       cells.push({hw: hws[i], workload, text: name.textContent, href: name.getAttribute("href"),
                   box: box(td), lines: name.getClientRects().length, oneLine: oneLine(td),
-                  background: getComputedStyle(td).backgroundColor, elevator: td.dataset.elevator || null});
+                  background: getComputedStyle(td).backgroundColor});
     });
   }
   const width = document.documentElement.clientWidth;
@@ -105,12 +105,12 @@ def test_legend_and_colours_follow_the_elevator(kb, matrix_page) -> None:
         cells = page.evaluate(_READ_MATRIX)["cells"]
         colours: dict[str, set[str]] = {}
         for cell in cells:
-            if cell["elevator"]:
-                colours.setdefault(cell["elevator"], set()).add(cell["background"])
+            if cell["text"] not in (matrix.NO_ELEVATOR, matrix.NOT_ADVISED):
+                colours.setdefault(cell["text"], set()).add(cell["background"])
         assert all(len(c) == 1 for c in colours.values()), colours
         assert len({next(iter(c)) for c in colours.values()}) == len(colours), "two elevators share a colour"
         legend = page.eval_on_selector_all("[data-ios-legend] li:not([hidden])", "ls => ls.map(l => l.dataset.key)")
-        assert set(colours) <= set(legend), (option, legend)
+        assert set(legend) == {cell["text"] for cell in cells}, (option, legend)
         for name in colours:
             entry = page.locator(f"[data-ios-legend] li[data-key='{name}']")
             assert entry.is_visible() and name in entry.inner_text()

@@ -21,21 +21,19 @@ FRONT_MATTER = "---\nhide:\n  - navigation\n  - toc\n---"
 
 
 def _cell(kb: Any, outcome: Outcome, colour: dict[str, int]) -> str:
+    """The name shown comes first in the cell (the script and the legend key on it), then other rules."""
     if isinstance(outcome, str):
-        return element("td", element("span", NOT_ADVISED, class_="ios-name"), class_="ios-invalid", title=outcome)
+        return element("td", element("span", NOT_ADVISED), class_="ios-invalid", title=outcome)
     plan = outcome
     if plan.scheduler is None:
-        why = f"no change: no rule picks an elevator here ({plan.io_path} path)"
-        return element("td", element("span", NO_ELEVATOR, class_="ios-name"), class_="ios-none", title=why)
+        return element("td", element("span", NO_ELEVATOR), class_="ios-none", title="no rule picks an elevator")
     rules = [r for r in (kb.get(i) for i in plan.scheduler_rules) if r is not None]
-    why = "chosen by " + ", ".join(f"{r.id} {r.name}" for r in rules) if rules else "no rule chose it"
+    why = ", ".join(f"{r.id} {r.name}" for r in rules) or "no rule chose it"
     if not any(step.kind == "scheduler" for step in plan.steps):
-        why += "; already the default here"
-    name = (link(PAGE, rules[0], plan.scheduler, class_="ios-name", title=why) if rules
-            else element("span", escape(plan.scheduler), class_="ios-name", title=why))  # fmt: skip
+        why += "; already the default"
+    name = link(PAGE, rules[0], plan.scheduler, title=why) if rules else element("span", escape(plan.scheduler))
     more = "".join(element("sup", link(PAGE, r, r.id, title=f"{r.id} {r.name}")) for r in rules[1:])
-    return element("td", name + more, class_=f"ios-c{colour.get(plan.scheduler, 0) % COLOURS}",
-                   data_elevator=plan.scheduler)  # fmt: skip
+    return element("td", name + more, class_=f"ios-c{colour.get(plan.scheduler, 0) % COLOURS}")
 
 
 def _table(kb: Any, g: Grid, setting: Setting, colour: dict[str, int]) -> str:
@@ -56,8 +54,8 @@ def _table(kb: Any, g: Grid, setting: Setting, colour: dict[str, int]) -> str:
 
 
 def _legend(kb: Any, g: Grid, colour: dict[str, int]) -> str:
-    """Swatch, name and title of each elevator the tables show; ``data-key`` lets the script hide the ones
-    the shown table lacks (an elevator's name, or the class of the cells without one)."""
+    """Swatch, name and title of each elevator the tables show; ``data-key`` (what such a cell shows) lets the
+    script hide the ones the shown table lacks."""
 
     def item(key: str, swatch_class: str, swatch: str, text: str) -> str:
         return element("li", element("span", swatch, class_=f"ios-swatch {swatch_class}") + text, data_key=key)
@@ -70,9 +68,9 @@ def _legend(kb: Any, g: Grid, colour: dict[str, int]) -> str:
         for e in kb.section("elevators") if e.name in used
     ]  # fmt: skip
     if None in used:
-        items.append(item("ios-none", "ios-none", "", f"{NO_ELEVATOR} no change: no rule picks an elevator"))
+        items.append(item(NO_ELEVATOR, "ios-none", "", f"{NO_ELEVATOR} no change: no rule picks an elevator"))
     if len(plans) < len(g.outcomes):
-        items.append(item("ios-invalid", "ios-invalid", "", f"{NOT_ADVISED} the engine refuses it (hover for why)"))
+        items.append(item(NOT_ADVISED, "ios-invalid", "", f"{NOT_ADVISED} the engine refuses it (hover for why)"))
     return element("ul", "".join(items), class_="ios-legend", aria_label="Legend", data_ios_legend=True)
 
 
