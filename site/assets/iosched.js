@@ -47,11 +47,12 @@
                                   "data-clipboard-target": `#${id} > code`, "data-md-type": "copy" });
       const code = el("code", marker ? { [marker]: "" } : {}, [text]);
       const block = el("pre", { id }, [el("nav", { class: "md-code__nav" }, [copy]), code]);
-      return [el("p", { class: "ios-label" }, [label]), el("div", { class: "highlight" }, [block])];
+      return [el("p", { class: "ios-label" }, [label].flat()), el("div", { class: "highlight" }, [block])];
     };
 
     const chosen = plan.scheduler === null ? "—" : S(plan.scheduler);
-    const summary = [el("strong", {}, ["Scheduler: "]), link(chosen, chosen, el("code", { "data-ios-scheduler": "" }, [chosen]))];
+    const name = el("code", { "data-ios-scheduler": "" }, [chosen]);
+    const summary = [el("strong", {}, ["Scheduler: "]), link(chosen, chosen, name)];
     summary.push(" on ", el("code", {}, [S(plan.device)]));
     if (plan.rules.length) summary.push(", chosen by ", ...links(plan.rules.map(S), true));
     if (plan.scheduler === null) summary.push(": no change, no rule picks an elevator");
@@ -68,9 +69,10 @@
     for (const [risk, label, admonition] of data.risks) {
       const found = plan.warnings.filter((w) => S(w[1]) === risk);
       if (!found.length) continue;
-      const items = found.map(([id, , text, sources]) =>
-        el("li", {}, [link(S(id)), `: ${S(text)}`,
-                      ...(sources.length ? [" (", el("span", { class: "ios-sources" }, links(sources.map(S))), ")"] : [])]));
+      const items = found.map(([id, , text, sources]) => {
+        const cited = sources.length ? [" (", el("span", { class: "ios-sources" }, links(sources.map(S))), ")"] : [];
+        return el("li", {}, [link(S(id)), `: ${S(text)}`, ...cited]);
+      });
       out.push(el("div", { class: `admonition ${admonition}`, "data-ios-risk": risk },
                   [el("p", { class: "admonition-title" }, [label]), el("ul", {}, items)]));
     }
@@ -79,7 +81,8 @@
     plan.steps.forEach(([title, apply, verify, expect, undo, because, sources], n) => {
       out.push(el("h3", {}, [`${n + 1}. ${S(title)}`]));
       if (because.length) out.push(el("p", {}, ["Because of ", ...links(because.map(S), true), "."]));
-      out.push(...command("Apply:", S(apply), "data-ios-command"), ...command(`Verify (expect ${S(expect)}):`, S(verify)));
+      const expected = ["Verify (expect ", el("code", {}, [S(expect)]), "):"];
+      out.push(...command("Apply:", S(apply), "data-ios-command"), ...command(expected, S(verify)));
       if (undo !== null) out.push(...command("Undo:", S(undo)));
       if (sources.length) out.push(el("p", { class: "ios-sources" }, ["Sources: ", ...links(sources.map(S))]));
     });
@@ -92,7 +95,8 @@
   };
 
   const render = (data, choice, result) => {
-    const pick = data.shown[choice.setting]?.[data.hardware.indexOf(choice.hw)]?.[data.workloads.indexOf(choice.workload)];
+    const row = data.shown[choice.setting]?.[data.hardware.indexOf(choice.hw)];
+    const pick = row?.[data.workloads.indexOf(choice.workload)];
     if (pick === undefined) {
       result.replaceChildren(el("p", {}, ["No plan for this choice."]));
     } else if (pick < 0) {

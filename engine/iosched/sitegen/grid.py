@@ -63,7 +63,7 @@ def answers(outcome: Outcome) -> object:
     if isinstance(outcome, str):
         return outcome
     p = outcome
-    return p.scheduler, p.scheduler_rules, p.io_path, p.device, p.steps, p.warnings, p.advice
+    return p.scheduler, p.scheduler_rules, p.io_path, p.device, p.steps, p.unchanged, p.warnings, p.advice
 
 
 def _kernels(kb: Any, hw: str) -> tuple[list[str], str]:
