@@ -136,7 +136,7 @@ def test_advisor_data_is_what_advise_computes(kb, generated: dict[str, str]) -> 
                 steps = [[st[k] for k in ("title", "command", "verify", "expect", "undo", "because")]
                          for st in doc["steps"]]  # fmt: skip
                 warnings = [[w["id"], w["risk"], w["text"]] for w in doc["warnings"]]
-                unchanged = [[u["target"], u["value"], u["because"]] for u in doc["unchanged"]]
+                unchanged = [[u["step"]["target"], u["step"]["value"], u["step"]["because"]] for u in doc["unchanged"]]
                 assert shown == {"scheduler": plan.scheduler, "rules": plan.scheduler_rules, "kernel": plan.kernel,
                                  "steps": steps, "warnings": warnings, "unchanged": unchanged}, (setting.key, hw.id,
                                                                                                 wl.id)  # fmt: skip

@@ -58,7 +58,8 @@ def _plan(kb: Any, plan: Plan, s: _Strings) -> dict[str, Any]:
                    s.all(st["because"]), s.all(st["sources"])] for st in doc["steps"]],
         "warnings": [[s(w["id"]), s(w["risk"] or ""), s(w["text"]), s.all(w["sources"])] for w in doc["warnings"]],
         "advice": [[s(a["id"]), s(a["text"])] for a in doc["advice"]],
-        "unchanged": [[s(u["target"]), s(u["value"]), s.all(u["because"])] for u in doc["unchanged"]],
+        "unchanged": [[s(u["step"]["target"]), s(u["step"]["value"]), s.all(u["step"]["because"])]
+                      for u in doc["unchanged"]],
     }  # fmt: skip
 
 
