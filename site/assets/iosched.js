@@ -29,9 +29,12 @@
 
   /* ------------------------------------------------------------------ advisor */
 
-  /* Renders one plan of the advisor's JSON: strings are indexes into data.strings. */
-  const planView = (data, plan) => {
+  /* Renders one plan of the advisor's JSON: a list in the order of data.fields; its steps and notices are
+     indexes into data.steps and data.notices, and every string an index into data.strings. */
+  const planView = (data, row) => {
     const S = (i) => data.strings[i];
+    const plan = Object.fromEntries(data.fields.map((name, i) => [name, row[i]]));
+    const warnings = plan.warnings.map((i) => data.notices[i]);
     const link = (id, text = id, child = text) => {
       const target = data.links[id];
       if (target) return el("a", { href: target[0], title: target[1] }, [child]);
@@ -65,9 +68,9 @@
                  ...links(because.map(S)), ")"]))));
     }
 
-    if (plan.warnings.length) out.push(el("h2", {}, ["Warnings"]));
+    if (warnings.length) out.push(el("h2", {}, ["Warnings"]));
     for (const [risk, label, admonition] of data.risks) {
-      const found = plan.warnings.filter((w) => S(w[1]) === risk);
+      const found = warnings.filter((w) => S(w[1]) === risk);
       if (!found.length) continue;
       const items = found.map(([id, , text, sources]) => {
         const cited = sources.length ? [" (", el("span", { class: "ios-sources" }, links(sources.map(S))), ")"] : [];
@@ -78,7 +81,7 @@
     }
 
     if (plan.steps.length) out.push(el("h2", {}, ["Steps"]));
-    plan.steps.forEach(([title, apply, verify, expect, undo, because, sources], n) => {
+    plan.steps.map((i) => data.steps[i]).forEach(([title, apply, verify, expect, undo, because, sources], n) => {
       out.push(el("h3", {}, [`${n + 1}. ${S(title)}`]));
       if (because.length) out.push(el("p", {}, ["Because of ", ...links(because.map(S), true), "."]));
       const expected = ["Verify (expect ", el("code", {}, [S(expect)]), "):"];
@@ -89,7 +92,8 @@
 
     if (plan.advice.length) {
       out.push(el("h2", {}, ["Also consider"]),
-               el("ul", {}, plan.advice.map(([id, text]) => el("li", {}, [link(S(id)), `: ${S(text)}`]))));
+               el("ul", {}, plan.advice.map((i) => data.notices[i])
+                                      .map(([id, , text]) => el("li", {}, [link(S(id)), `: ${S(text)}`]))));
     }
     return out;
   };

@@ -98,23 +98,23 @@ def test_generated_pages_are_deterministic(generated: dict[str, str]) -> None:
 
 
 def _decoded(data: dict, setting: str, hw: str, workload: str) -> dict | str:
-    """One choice of the advisor's JSON with its strings looked up."""
+    """One choice of the advisor's JSON with its tables looked up."""
     s = data["strings"]
     pick = data["shown"][setting][data["hardware"].index(hw)][data["workloads"].index(workload)]
     if pick < 0:
         return s[-1 - pick]
-    plan = data["plans"][pick]
+    plan = dict(zip(data["fields"], data["plans"][pick], strict=True))
+    steps = [data["steps"][i] for i in plan["steps"]]
     return {
         "scheduler": None if plan["scheduler"] is None else s[plan["scheduler"]],
         "rules": tuple(s[i] for i in plan["rules"]),
         "kernel": s[plan["kernel"]],
-        "steps": [
-            [s[t], s[c], s[v], s[e], None if u is None else s[u], [s[i] for i in b]]
-            for t, c, v, e, u, b, _ in plan["steps"]
-        ],
-        "warnings": [[s[i], s[r] or None, s[t]] for i, r, t, _ in plan["warnings"]],
+        "steps": [[s[t], s[c], s[v], s[e], None if u is None else s[u], [s[i] for i in b]]
+                  for t, c, v, e, u, b, _ in steps],
+        "warnings": [[s[i], s[r] or None, s[t]] for i, r, t, _ in (data["notices"][n] for n in plan["warnings"])],
+        "advice": [[s[i], s[t]] for i, _, t, _ in (data["notices"][n] for n in plan["advice"])],
         "unchanged": [[s[t], s[v], [s[i] for i in b]] for t, v, b in plan["unchanged"]],
-    }
+    }  # fmt: skip
 
 
 def test_advisor_data_is_what_advise_computes(kb, generated: dict[str, str]) -> None:
@@ -136,10 +136,18 @@ def test_advisor_data_is_what_advise_computes(kb, generated: dict[str, str]) -> 
                 steps = [[st[k] for k in ("title", "command", "verify", "expect", "undo", "because")]
                          for st in doc["steps"]]  # fmt: skip
                 warnings = [[w["id"], w["risk"], w["text"]] for w in doc["warnings"]]
+                advice = [[a["id"], a["text"]] for a in doc["advice"]]
                 unchanged = [[u["step"]["target"], u["step"]["value"], u["step"]["because"]] for u in doc["unchanged"]]
-                assert shown == {"scheduler": plan.scheduler, "rules": plan.scheduler_rules, "kernel": plan.kernel,
-                                 "steps": steps, "warnings": warnings, "unchanged": unchanged}, (setting.key, hw.id,
-                                                                                                wl.id)  # fmt: skip
+                expected = {
+                    "scheduler": plan.scheduler,
+                    "rules": plan.scheduler_rules,
+                    "kernel": plan.kernel,
+                    "steps": steps,
+                    "warnings": warnings,
+                    "advice": advice,
+                    "unchanged": unchanged,
+                }
+                assert shown == expected, (setting.key, hw.id, wl.id)
 
 
 def test_advisor_links_are_relative_and_named_in_the_kb(kb, generated: dict[str, str]) -> None:

@@ -2,7 +2,7 @@
 
 Every plan is computed at build time (:mod:`iosched.sitegen.grid`) and written to a JSON asset beside the
 page; ``site/assets/iosched.js`` fetches it from the same site and builds the answer with DOM text nodes, so
-nothing from the KB is ever parsed as HTML. Strings and identical plans are stored once.
+nothing from the KB is ever parsed as HTML. Strings, steps, warnings and plans are each stored once.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
@@ -28,39 +29,52 @@ FRONT_MATTER = "---\nhide:\n  - toc\n---"
 OTHER_RISK = ("", "Other warnings", "warning")
 
 
-class _Strings:
-    """Each distinct string once; the plans hold indexes into the list."""
+class _Table:
+    """Each distinct value once, by its JSON text; the caller keeps the index."""
 
     def __init__(self) -> None:
         self.index: dict[str, int] = {}
 
-    def __call__(self, text: str) -> int:
-        return self.index.setdefault(text, len(self.index))
+    def __call__(self, value: Any) -> int:
+        return self.index.setdefault(json.dumps(value, ensure_ascii=False, separators=(",", ":")), len(self.index))
 
-    def all(self, texts: Iterable[str]) -> list[int]:
-        return [self(t) for t in texts]
+    def all(self, values: Iterable[Any]) -> list[int]:
+        return [self(v) for v in values]
+
+    def values(self) -> list[Any]:
+        return [json.loads(text) for text in self.index]
 
 
-def _plan(kb: Any, plan: Plan, s: _Strings) -> dict[str, Any]:
-    """The parts of ``iosched advise --format json`` the page shows (that document's schema is the contract)."""
-    doc = plan_json.document(kb, plan)
+PLAN_FIELDS = ("scheduler", "rules", "kernel", "path", "device", "steps", "warnings", "advice", "unchanged")
+"""A plan in the JSON is a list in this order; steps and notices are indexes into their own tables."""
 
-    def nullable(text: str | None) -> int | None:
-        return None if text is None else s(text)
 
-    return {
-        "scheduler": nullable(doc["scheduler"]),
-        "rules": s.all(doc["scheduler_rules"]),
-        "kernel": s(doc["kernel"]),
-        "path": s(doc["io_path"]),
-        "device": s(doc["device"]),
-        "steps": [[s(st["title"]), s(st["command"]), s(st["verify"]), s(st["expect"]), nullable(st["undo"]),
-                   s.all(st["because"]), s.all(st["sources"])] for st in doc["steps"]],
-        "warnings": [[s(w["id"]), s(w["risk"] or ""), s(w["text"]), s.all(w["sources"])] for w in doc["warnings"]],
-        "advice": [[s(a["id"]), s(a["text"])] for a in doc["advice"]],
-        "unchanged": [[s(u["step"]["target"]), s(u["step"]["value"]), s.all(u["step"]["because"])]
-                      for u in doc["unchanged"]],
-    }  # fmt: skip
+@dataclass
+class _Tables:
+    strings: _Table = field(default_factory=_Table)
+    steps: _Table = field(default_factory=_Table)
+    notices: _Table = field(default_factory=_Table)
+    plans: _Table = field(default_factory=_Table)
+
+    def plan(self, kb: Any, plan: Plan) -> int:
+        """Store the parts of ``iosched advise --format json`` the page shows (that document is the contract)."""
+        doc = plan_json.document(kb, plan)
+        s = self.strings
+
+        def nullable(text: str | None) -> int | None:
+            return None if text is None else s(text)
+
+        def notice(n: dict[str, Any]) -> int:
+            return self.notices([s(n["id"]), s(n["risk"] or ""), s(n["text"]), s.all(n["sources"])])
+
+        steps = [self.steps([s(st["title"]), s(st["command"]), s(st["verify"]), s(st["expect"]),
+                             nullable(st["undo"]), s.all(st["because"]), s.all(st["sources"])])
+                 for st in doc["steps"]]  # fmt: skip
+        unchanged = [[s(u["step"]["target"]), s(u["step"]["value"]), s.all(u["step"]["because"])]
+                     for u in doc["unchanged"]]  # fmt: skip
+        return self.plans([nullable(doc["scheduler"]), s.all(doc["scheduler_rules"]), s(doc["kernel"]),
+                           s(doc["io_path"]), s(doc["device"]), steps, [notice(w) for w in doc["warnings"]],
+                           [notice(a) for a in doc["advice"]], unchanged])  # fmt: skip
 
 
 LINKED = ("rules", "caveats", "sources", "elevators")
@@ -76,32 +90,32 @@ def _label(entity: Any) -> str:
 
 
 def data(kb: Any, g: Grid) -> dict[str, Any]:
-    """The advisor's JSON: string table, distinct plans, which plan each choice shows, links to the KB pages."""
-    strings, plans, shown = _Strings(), {}, {}
-    for setting in g.settings:
-        rows = []
-        for hw in g.hardware:
-            row = []
-            for wl in g.workloads:
-                outcome = g.outcome(setting, hw.id, wl.id)
-                if isinstance(outcome, str):
-                    row.append(-1 - strings(outcome))
-                    continue
-                encoded = json.dumps(_plan(kb, outcome, strings), separators=(",", ":"))
-                row.append(plans.setdefault(encoded, len(plans)))
-            rows.append(row)
-        shown[setting.key] = rows
+    """The advisor's JSON: tables of distinct strings, steps, notices and plans, which plan each choice shows
+    (a negative number ``-1 - i``: the engine refused it, ``strings[i]`` says why), links to the KB pages."""
+    tables = _Tables()
+    shown = {
+        setting.key: [
+            [-1 - tables.strings(o) if isinstance(o := g.outcome(setting, hw.id, wl.id), str) else tables.plan(kb, o)
+             for wl in g.workloads]
+            for hw in g.hardware
+        ]
+        for setting in g.settings
+    }  # fmt: skip
+    strings = tables.strings.values()
     linked = {}
-    for ident in strings.index:
+    for ident in strings:
         entity = kb.get(ident)
         if entity is not None and kind_of(entity).slug in LINKED:
             linked[ident] = [href(PAGE, entity), _label(entity)]
     risks = [[risk, label, RISK_ADMONITION[risk]] for risk, label in RISK_LABEL.items()]
     return {
-        "strings": list(strings.index),
+        "strings": strings,
+        "steps": tables.steps.values(),
+        "notices": tables.notices.values(),
+        "fields": list(PLAN_FIELDS),
+        "plans": tables.plans.values(),
         "hardware": [h.id for h in g.hardware],
         "workloads": [w.id for w in g.workloads],
-        "plans": [json.loads(p) for p in plans],
         "shown": shown,
         "links": linked,
         "risks": [*risks, list(OTHER_RISK)],
