@@ -1,12 +1,19 @@
-"""The site, built once per session with ``mkdocs build --strict``, and its HTML parsed."""
+"""The site, built once per session with ``mkdocs build --strict``, its HTML parsed, served on loopback and
+opened in headless Chromium."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from browser import ARGS, CHROMIUM
 from sitehtml import Page, parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,3 +39,48 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def pages(built_site: Path) -> dict[str, Page]:
     """Every built HTML page by its path relative to the site root."""
     return {p.relative_to(built_site).as_posix(): parse(p) for p in sorted(built_site.rglob("*.html"))}
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def served(built_site: Path) -> Iterator[str]:
+    """The built site on an ephemeral loopback port."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(built_site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+
+
+@pytest.fixture()
+def browser_page(served: str) -> Iterator[tuple[object, list[str]]]:
+    """A Chromium page and the URLs it requested; fails if any request left 127.0.0.1 or a script failed."""
+    from playwright.sync_api import sync_playwright
+
+    requests: list[str] = []
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            context = browser.new_context()
+            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served.rstrip("/"))
+            context.on("request", lambda request: requests.append(request.url))
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.set_default_timeout(20_000)
+            yield page, requests
+        finally:
+            browser.close()
+    outside = [
+        u for u in requests if urlsplit(u).scheme not in ("data", "blob") and urlsplit(u).hostname != "127.0.0.1"
+    ]
+    assert not outside, f"requests left 127.0.0.1: {outside}"
+    assert not errors, f"script errors: {errors}"

@@ -3,68 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import functools
-import threading
-from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import urlsplit
 
-import pytest
+from browser import MARKS
 
 from iosched.render.links import anchor, location, page_url
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]  # fmt: skip
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed (bash .ci/system-deps)"),
-]
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def served(built_site: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(built_site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        server.server_close()
-
-
-@pytest.fixture()
-def browser_page(served: str) -> Iterator[tuple[object, list[str]]]:
-    from playwright.sync_api import sync_playwright
-
-    requests: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            context = browser.new_context()
-            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served.rstrip("/"))
-            context.on("request", lambda request: requests.append(request.url))
-            page = context.new_page()
-            page.set_default_timeout(20_000)
-            yield page, requests
-        finally:
-            browser.close()
-    outside = [
-        u for u in requests if urlsplit(u).scheme not in ("data", "blob") and urlsplit(u).hostname != "127.0.0.1"
-    ]
-    assert not outside, f"requests left 127.0.0.1: {outside}"
+pytestmark = MARKS
 
 
 def test_search_finds_read_expire_and_opens_it(kb, served: str, browser_page) -> None:

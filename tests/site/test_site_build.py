@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import posixpath
 import re
 from pathlib import Path
@@ -113,3 +115,32 @@ def test_shortcodes_link_to_their_entities(kb, pages: dict[str, Page]) -> None:
             assert (html_path(page_url(page)), frag) in targets, f"{source.name}: kb:{ident}"
             checked += 1
     assert checked
+
+
+def _title(path: Path) -> str:
+    found = re.search(r"<title>(.*?)</title>", path.read_text(encoding="utf-8"), re.S)
+    assert found, path
+    return html.unescape(found[1]).strip()
+
+
+def test_page_titles_keep_the_kb_names(kb, built_site: Path) -> None:
+    """``mq-deadline`` stays ``mq-deadline`` in the browser title and search, not "Mq deadline"."""
+    for entity, name in [*((e, e.name) for e in kb.section("elevators")), *((r, r.name) for r in kb.section("rules"))]:
+        title = _title(built_site / _page_of(entity))
+        assert title.startswith(f"{entity.id}") and name in title, (entity.id, title)
+    index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
+    titles = {doc["location"]: doc["title"] for doc in index["docs"]}
+    for elevator in kb.section("elevators"):
+        assert elevator.name in titles[page_url(location(elevator)[0])], elevator.name
+
+
+def test_advisor_links_lead_to_built_pages(built_site: Path, pages: dict[str, Page]) -> None:
+    from iosched.sitegen import advisor
+
+    page = html_path(page_url(advisor.PAGE))
+    data = json.loads((built_site / advisor.DATA).read_text(encoding="utf-8"))
+    assert data["links"]
+    for ident, (target, _) in data["links"].items():
+        path, frag = _local_target(page, target)
+        assert path in pages, (ident, target)
+        assert not frag or frag in pages[path].ids, (ident, target)

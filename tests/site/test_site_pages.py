@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import json
+import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
+from html import escape
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from iosched.context import Context, ContextError
+from iosched.engine import advise
 from iosched.kinds import BY_SLUG as KINDS
-from iosched.render import find
+from iosched.render import find, plan_json
 from iosched.render.chart import bar_chart
 from iosched.render.links import absolute, anchor, location, page_url, relative
 from iosched.render.reference import CHART_CLASS, escape_tags
+from iosched.sitegen import advisor, grid, matrix
 from iosched.sitegen.hooks import write_changed
+from iosched.sitegen.markup import element, href
 from iosched.sitegen.pages import render_all
 from iosched.sitegen.shortcodes import UnknownId, expand
 
@@ -57,10 +69,133 @@ def test_cli_page_documents_every_command(generated: dict[str, str]) -> None:
 
 
 def test_matrix_covers_every_preset_and_workload(kb, generated: dict[str, str]) -> None:
-    pytest.importorskip("iosched.engine")
-    matrix = generated["reference/matrix.md"]
+    text = generated[matrix.PAGE]
     for entity in (*kb.section("hardware"), *kb.section("workloads")):
-        assert f"#{anchor(entity.id)})" in matrix, entity.id
+        assert f'href="{escape(href(matrix.PAGE, entity))}"' in text, entity.id
+
+
+def test_every_generated_page_opens_with_its_title(generated: dict[str, str]) -> None:
+    """MkDocs names a page (browser title, search) after its first element only when that is the H1."""
+    for page, text in generated.items():
+        if page.endswith(".md"):
+            body = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S).lstrip("\n")
+            assert body.startswith("# "), page
+
+
+def test_generated_pages_are_deterministic(generated: dict[str, str]) -> None:
+    """Two fresh interpreters with different hash seeds write the same bytes as this one."""
+    script = (
+        "import hashlib, json; from iosched.kbload import load; from iosched.paths import bundled_kb; "
+        "from iosched.sitegen.pages import render_all; kb, _ = load([bundled_kb()]); "
+        "print(hashlib.sha256(json.dumps(render_all(kb), sort_keys=True).encode()).hexdigest())"
+    )
+    ours = hashlib.sha256(json.dumps(generated, sort_keys=True).encode()).hexdigest()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert out.stdout.strip() == ours, f"PYTHONHASHSEED={seed} wrote different pages"
+
+
+def _decoded(data: dict, setting: str, hw: str, workload: str) -> dict | str:
+    """One choice of the advisor's JSON with its tables looked up."""
+    s = data["strings"]
+    pick = data["shown"][setting][data["hardware"].index(hw)][data["workloads"].index(workload)]
+    if pick < 0:
+        return s[-1 - pick]
+    plan = dict(zip(data["fields"], data["plans"][pick], strict=True))
+    steps = [data["steps"][i] for i in plan["steps"]]
+    return {
+        "scheduler": None if plan["scheduler"] is None else s[plan["scheduler"]],
+        "rules": tuple(s[i] for i in plan["rules"]),
+        "kernel": s[plan["kernel"]],
+        "steps": [[s[t], s[c], s[v], s[e], None if u is None else s[u], [s[i] for i in b]]
+                  for t, c, v, e, u, b, _ in steps],
+        "warnings": [[s[i], s[r] or None, s[t]] for i, r, t, _ in (data["notices"][n] for n in plan["warnings"])],
+        "advice": [[s[i], s[t]] for i, _, t, _ in (data["notices"][n] for n in plan["advice"])],
+        "unchanged": [[s[t], s[v], [s[i] for i in b]] for t, v, b in plan["unchanged"]],
+    }  # fmt: skip
+
+
+def test_advisor_data_is_what_advise_computes(kb, generated: dict[str, str]) -> None:
+    data = json.loads(generated[advisor.DATA])
+    g = grid.build(kb)
+    assert sorted(data["shown"]) == sorted(setting.key for setting in g.settings)
+    kinds = {bool(setting.kernel) for setting in g.settings}
+    assert kinds == {True} | ({False} if kb.section("distributions") else set())
+    for setting in g.settings:
+        for hw in kb.section("hardware"):
+            for wl in kb.section("workloads"):
+                shown = _decoded(data, setting.key, hw.id, wl.id)
+                try:
+                    plan = advise(kb, Context(hw=hw.id, workload=wl.id, kernel=setting.kernel, distro=setting.distro))
+                except ContextError as exc:
+                    assert shown == str(exc)
+                    continue
+                doc = plan_json.document(kb, plan)
+                steps = [[st[k] for k in ("title", "command", "verify", "expect", "undo", "because")]
+                         for st in doc["steps"]]  # fmt: skip
+                warnings = [[w["id"], w["risk"], w["text"]] for w in doc["warnings"]]
+                advice = [[a["id"], a["text"]] for a in doc["advice"]]
+                unchanged = [[u["step"]["target"], u["step"]["value"], u["step"]["because"]] for u in doc["unchanged"]]
+                expected = {
+                    "scheduler": plan.scheduler,
+                    "rules": plan.scheduler_rules,
+                    "kernel": plan.kernel,
+                    "steps": steps,
+                    "warnings": warnings,
+                    "advice": advice,
+                    "unchanged": unchanged,
+                }
+                assert shown == expected, (setting.key, hw.id, wl.id)
+
+
+def test_advisor_links_are_relative_and_named_in_the_kb(kb, generated: dict[str, str]) -> None:
+    data = json.loads(generated[advisor.DATA])
+    assert data["links"]
+    for ident, (target, _) in data["links"].items():
+        assert target == href(advisor.PAGE, kb.get(ident)), ident
+        assert not urlsplit(target).scheme and not target.startswith("/"), target
+
+
+def test_kernel_eras_merge_only_kernels_with_the_same_answers(kb) -> None:
+    g = grid.build(kb)
+    eras = [s for s in g.settings if s.kernel]
+    assert g.default in eras
+    for older, newer in itertools.pairwise(eras):
+        differ = [
+            (hw.id, wl.id)
+            for hw in kb.section("hardware")
+            for wl in kb.section("workloads")
+            if grid.answers(g.outcome(older, hw.id, wl.id)) != grid.answers(g.outcome(newer, hw.id, wl.id))
+        ]
+        assert differ, f"{older.label} and {newer.label} give the same answers: they are one era"
+
+
+text_or_markup = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+
+
+@given(text_or_markup, text_or_markup)
+def test_markup_escapes_text_and_attributes(text: str, value: str) -> None:
+    from html.parser import HTMLParser
+
+    class Read(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.tags: list[tuple[str, dict[str, str | None]]] = []
+            self.data = ""
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.tags.append((tag, dict(attrs)))
+
+        def handle_data(self, data: str) -> None:
+            self.data += data
+
+    parser = Read()
+    parser.feed(element("span", escape(text), title=value, data_x=value))
+    parser.close()
+    assert parser.tags == [("span", {"title": value, "data-x": value})]
+    assert parser.data == text
 
 
 def test_shortcode_expands_to_a_link_and_fails_on_unknown_ids(kb) -> None:

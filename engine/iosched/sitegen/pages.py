@@ -20,7 +20,8 @@ def _style(page: str, level: int = 1) -> Style:
 
 
 def _page(title: str, *blocks: str) -> str:
-    return join(GENERATED, f"# {title}", *blocks)
+    """A page whose H1 comes first: MkDocs names a page after its first element only when that is the H1."""
+    return join(f"# {title}", GENERATED, *blocks)
 
 
 def page_of(kind: Kind) -> str:
@@ -40,7 +41,8 @@ def own_pages(kb: Any, kind: Kind) -> dict[str, str]:
     pages = {}
     for entity in kb.entities(kind):
         page, _ = location(entity)
-        pages[page] = join(GENERATED, reference.render(kb, entity, _style(page)))
+        first, _, rest = reference.render(kb, entity, _style(page)).partition("\n")
+        pages[page] = join(first, GENERATED, rest)  # the title first: MkDocs takes it only from a leading H1
     index = page_of(kind)
     pages[index] = _page(kind.title, kind.intro, list_table(kb, kind.slug, _style(index)))
     return pages
@@ -142,50 +144,9 @@ def timeline_page(kb: Any) -> str:
 
 
 def matrix_page(kb: Any) -> str:
-    """Every hardware preset x workload: the elevator the engine picks and the rules that chose it."""
-    page = f"{REFERENCE}/matrix.md"
-    style = _style(page)
-    intro = (
-        "Computed when this site was built, by running `iosched advise --hw HW --workload WORKLOAD` for every "
-        "hardware preset (columns) and workload (rows), with the engine's [assumptions](assumptions.md) for "
-        "everything else. Each cell shows the elevator and the rules that chose it."
-    )
-    try:
-        from iosched.context import Context, ContextError
-        from iosched.engine import advise
-    except ImportError:
-        return _page("Recommendation matrix", intro, '!!! note "Not available"\n\n    The engine is not in this build.')
-    hardware, workloads = kb.section("hardware"), kb.section("workloads")
-    rows, kernels, used = [], set(), {}
-    for wl in workloads:
-        cells = [ref(kb, style, wl.id, wl.title)]
-        for hw in hardware:
-            try:
-                plan = advise(kb, Context(hw=hw.id, workload=wl.id))
-            except ContextError as exc:
-                cells.append(f"not advised: {exc}")
-                continue
-            kernels.add(f"{plan.kernel} ({plan.io_path})")
-            used.update(dict.fromkeys(plan.scheduler_rules))
-            why = ", ".join(ref(kb, style, r, r) for r in plan.scheduler_rules)
-            chosen = ref(kb, style, plan.scheduler) if plan.scheduler else "no change"
-            cells.append(chosen + (f" · {why}" if why else ""))
-        rows.append(cells)
-    if not rows or not hardware:
-        return _page("Recommendation matrix", intro, "_The KB has no hardware presets or workloads._")
-    header = ("workload", *(ref(kb, style, h.id, f"`{h.id}`") for h in hardware))
-    legend = bullets(f"{ref(kb, style, h.id, f'`{h.id}`')}: {h.title}" for h in hardware)
-    reasons = bullets(f"{ref(kb, style, r, r)}: {kb.get(r).summary}" for r in used if kb.get(r) is not None)
-    return _page(
-        "Recommendation matrix",
-        intro,
-        f"Kernel assumed: {', '.join(sorted(kernels))}." if kernels else "",
-        table(header, rows),
-        "## Hardware presets",
-        legend,
-        "## Why",
-        reasons,
-    )
+    from iosched.sitegen import matrix
+
+    return matrix.page(kb)
 
 
 def cli_page() -> str:
@@ -244,7 +205,9 @@ def index_page(kb: Any) -> str:
 
 
 def render_all(kb: Any) -> dict[str, str]:
-    """Every generated page, keyed by its path relative to the docs directory."""
+    """Every generated page (and the advisor's data), keyed by its path relative to the docs directory."""
+    from iosched.sitegen import advisor
+
     special: dict[str, Callable[[Any], str]] = {"caveats": caveats_page, "persistence": persistence_page}
     pages: dict[str, str] = {}
     for kind in KINDS:
@@ -259,4 +222,5 @@ def render_all(kb: Any) -> dict[str, str]:
         "index.md": lambda: index_page(kb),
     }
     pages.update({f"{REFERENCE}/{name}": build() for name, build in builders.items()})
+    pages.update(advisor.pages(kb))
     return pages

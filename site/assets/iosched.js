@@ -1,0 +1,159 @@
+/* The matrix's kernel/distribution selector and the advisor. No library, nothing fetched from elsewhere:
+   the advisor reads the JSON the site build wrote beside its page and builds the answer from text nodes. */
+(() => {
+  "use strict";
+
+  /* An element with attributes and children; strings become text nodes, never HTML. */
+  const el = (tag, attributes = {}, children = []) => {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    node.append(...children);
+    return node;
+  };
+
+  const initMatrix = (root) => {
+    const select = root.querySelector("[data-ios-setting]");
+    const note = root.querySelector("[data-ios-note]");
+    const legend = root.querySelectorAll("[data-ios-legend] [data-key]");
+    const show = () => {
+      const option = select.selectedOptions[0];
+      for (const table of root.querySelectorAll("[data-ios-table]")) table.hidden = table.id !== option.dataset.table;
+      const cells = root.querySelectorAll(`#${CSS.escape(option.dataset.table)} tbody td`);
+      const keys = new Set([...cells].map((td) => td.firstElementChild.textContent));
+      for (const item of legend) item.hidden = !keys.has(item.dataset.key);
+      note.textContent = option.dataset.note || "";
+    };
+    select.addEventListener("change", show);
+    show();
+  };
+
+  /* ------------------------------------------------------------------ advisor */
+
+  /* Renders one plan of the advisor's JSON: a list in the order of data.fields; its steps and notices are
+     indexes into data.steps and data.notices, and every string an index into data.strings. */
+  const planView = (data, row) => {
+    const S = (i) => data.strings[i];
+    const plan = Object.fromEntries(data.fields.map((name, i) => [name, row[i]]));
+    const warnings = plan.warnings.map((i) => data.notices[i]);
+    const link = (id, text = id, child = text) => {
+      const target = data.links[id];
+      if (target) return el("a", { href: target[0], title: target[1] }, [child]);
+      return typeof child === "string" ? el("code", {}, [child]) : child;
+    };
+    const links = (ids, labelled = false) =>
+      ids.flatMap((id, i) => [...(i ? [", "] : []), link(id, labelled && data.links[id] ? data.links[id][1] : id)]);
+    let blocks = 0;
+    const command = (label, text, marker) => {
+      const id = `ios-cmd-${++blocks}`;
+      /* The markup of the theme's own code blocks, so its copy button works here too. */
+      const copy = el("button", { class: "md-code__button", title: "Copy to clipboard",
+                                  "data-clipboard-target": `#${id} > code`, "data-md-type": "copy" });
+      const code = el("code", marker ? { [marker]: "" } : {}, [text]);
+      const block = el("pre", { id }, [el("nav", { class: "md-code__nav" }, [copy]), code]);
+      return [el("p", { class: "ios-label" }, [label].flat()), el("div", { class: "highlight" }, [block])];
+    };
+
+    const chosen = plan.scheduler === null ? "—" : S(plan.scheduler);
+    const name = el("code", { "data-ios-scheduler": "" }, [chosen]);
+    const summary = [el("strong", {}, ["Scheduler: "]), link(chosen, chosen, name)];
+    summary.push(" on ", el("code", {}, [S(plan.device)]));
+    if (plan.rules.length) summary.push(", chosen by ", ...links(plan.rules.map(S), true));
+    if (plan.scheduler === null) summary.push(": no change, no rule picks an elevator");
+    summary.push(`. Kernel ${S(plan.kernel)}, ${S(plan.path)} path.`);
+    const out = [el("p", { class: "ios-summary" }, summary)];
+    if (plan.unchanged.length) {
+      out.push(el("p", {}, ["Already as recommended, nothing to do: "]),
+               el("ul", {}, plan.unchanged.map(([target, value, because]) => el("li", {}, [
+                 el("code", {}, [S(target)]), " is already ", el("code", {}, [S(value)]), " (",
+                 ...links(because.map(S)), ")"]))));
+    }
+
+    if (warnings.length) out.push(el("h2", {}, ["Warnings"]));
+    for (const [risk, label, admonition] of data.risks) {
+      const found = warnings.filter((w) => S(w[1]) === risk);
+      if (!found.length) continue;
+      const items = found.map(([id, , text, sources]) => {
+        const cited = sources.length ? [" (", el("span", { class: "ios-sources" }, links(sources.map(S))), ")"] : [];
+        return el("li", {}, [link(S(id)), `: ${S(text)}`, ...cited]);
+      });
+      out.push(el("div", { class: `admonition ${admonition}`, "data-ios-risk": risk },
+                  [el("p", { class: "admonition-title" }, [label]), el("ul", {}, items)]));
+    }
+
+    if (plan.steps.length) out.push(el("h2", {}, ["Steps"]));
+    plan.steps.map((i) => data.steps[i]).forEach(([title, apply, verify, expect, undo, because, sources], n) => {
+      out.push(el("h3", {}, [`${n + 1}. ${S(title)}`]));
+      if (because.length) out.push(el("p", {}, ["Because of ", ...links(because.map(S), true), "."]));
+      const expected = ["Verify (expect ", el("code", {}, [S(expect)]), "):"];
+      out.push(...command("Apply:", S(apply), "data-ios-command"), ...command(expected, S(verify)));
+      if (undo !== null) out.push(...command("Undo:", S(undo)));
+      if (sources.length) out.push(el("p", { class: "ios-sources" }, ["Sources: ", ...links(sources.map(S))]));
+    });
+
+    if (plan.advice.length) {
+      out.push(el("h2", {}, ["Also consider"]),
+               el("ul", {}, plan.advice.map((i) => data.notices[i])
+                                      .map(([id, , text]) => el("li", {}, [link(S(id)), `: ${S(text)}`]))));
+    }
+    return out;
+  };
+
+  const render = (data, choice, result) => {
+    const row = data.shown[choice.setting]?.[data.hardware.indexOf(choice.hw)];
+    const pick = row?.[data.workloads.indexOf(choice.workload)];
+    if (pick === undefined) {
+      result.replaceChildren(el("p", {}, ["No plan for this choice."]));
+    } else if (pick < 0) {
+      result.replaceChildren(el("div", { class: "admonition failure" }, [
+        el("p", { class: "admonition-title" }, ["Not advised"]),
+        el("p", { "data-ios-error": "" }, [data.strings[-1 - pick]]),
+      ]));
+    } else {
+      result.replaceChildren(...planView(data, data.plans[pick]));
+    }
+  };
+
+  const initAdvisor = (root) => {
+    const controls = {
+      hw: root.querySelector("#ios-advisor-hw"),
+      workload: root.querySelector("#ios-advisor-workload"),
+      setting: root.querySelector("[data-ios-setting]"),
+    };
+    const note = root.querySelector("[data-ios-note]");
+    const result = root.querySelector("[data-ios-result]");
+    const wanted = new URLSearchParams(location.hash.slice(1));
+    for (const [key, select] of Object.entries(controls)) {
+      const value = wanted.get(key);
+      if ([...select.options].some((o) => o.value === value)) select.value = value;
+    }
+    const choice = () => Object.fromEntries(Object.entries(controls).map(([key, select]) => [key, select.value]));
+    fetch(root.dataset.src)
+      .then((response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        return response.json();
+      })
+      .then((data) => {
+        const update = (remember) => {
+          const chosen = choice();
+          note.textContent = controls.setting.selectedOptions[0].dataset.note || "";
+          render(data, chosen, result);
+          if (remember) history.replaceState(null, "", `#${new URLSearchParams(chosen)}`);
+        };
+        for (const select of Object.values(controls)) select.addEventListener("change", () => update(true));
+        update(false);
+      })
+      .catch((error) => {
+        result.replaceChildren(el("p", { class: "ios-error" }, [
+          `The plans could not be loaded (${error.message}). Serve the site over HTTP, e.g. with make serve.`,
+        ]));
+      });
+  };
+
+  const init = () => {
+    document.querySelectorAll("[data-ios-matrix]").forEach(initMatrix);
+    document.querySelectorAll("[data-ios-advisor]").forEach(initAdvisor);
+  };
+
+  if (typeof document$ !== "undefined") document$.subscribe(init);
+  else document.addEventListener("DOMContentLoaded", init);
+})();

@@ -1,0 +1,216 @@
+"""The matrix and the advisor in headless Chromium at 1280x800: what they show is what advise() computes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser import MARKS
+
+from iosched.context import Context, ContextError
+from iosched.engine import advise
+from iosched.render import plan_json
+from iosched.render.links import location, page_url
+from iosched.sitegen import advisor, matrix
+
+pytestmark = MARKS
+VIEWPORT = {"width": 1280, "height": 800}
+
+# The visible matrix table: its column heads, and per cell (heads included) the hardware and workload it is
+# for, the name shown and its link, its bounding box, how many lines the name takes and how tall the cell's
+# content is against one line.
+_READ_MATRIX = """() => {
+  const tables = [...document.querySelectorAll("table[data-ios-table]")].filter(t => !t.hidden);
+  if (tables.length !== 1) return {tables: tables.length};
+  const table = tables[0];
+  const hws = [...table.querySelectorAll("thead th[data-hw]")].map(th => th.dataset.hw);
+  const box = e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right}; };
+  const oneLine = e => {
+    const style = getComputedStyle(e);
+    const height = e.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    return height < 1.5 * parseFloat(style.lineHeight);
+  };
+  const heads = [...table.querySelectorAll("thead th, tbody th")].map(th => ({box: box(th), oneLine: oneLine(th),
+    lines: th.querySelector("a") ? th.querySelector("a").getClientRects().length : 1}));
+  const cells = [];
+  for (const tr of table.querySelectorAll("tbody tr")) {
+    const workload = tr.querySelector("th[data-workload]").dataset.workload;
+    [...tr.querySelectorAll("td")].forEach((td, i) => {
+      const name = td.firstElementChild;
+      cells.push({hw: hws[i], workload, text: name.textContent, href: name.getAttribute("href"),
+                  box: box(td), lines: name.getClientRects().length, oneLine: oneLine(td),
+                  background: getComputedStyle(td).backgroundColor});
+    });
+  }
+  const width = document.documentElement.clientWidth;
+  return {tables: 1, hws, heads, cells, width, scrolls: document.documentElement.scrollWidth > width};
+}"""
+
+
+def _expected(kb: Any, ctx: Context) -> tuple[str, str | None]:
+    """The name a cell should show and the rule page its link should open."""
+    try:
+        plan = advise(kb, ctx)
+    except ContextError:
+        return matrix.NOT_ADVISED, None
+    if plan.scheduler is None:
+        return matrix.NO_ELEVATOR, None
+    rule = kb.get(plan.scheduler_rules[0]) if plan.scheduler_rules else None
+    return plan.scheduler, page_url(location(rule)[0]) if rule is not None else None
+
+
+def _first_command(kb: Any, plan: Any) -> str | None:
+    """The first step's command as ``iosched advise --format json`` gives it."""
+    steps = plan_json.document(kb, plan)["steps"]
+    return steps[0]["command"] if steps else None
+
+
+def _context(option: dict[str, str | None], hw: str, workload: str) -> Context:
+    return Context(hw=hw, workload=workload, kernel=option["kernel"], distro=option["distro"])
+
+
+def _options(page: Any, select: str) -> list[dict[str, str | None]]:
+    return page.eval_on_selector_all(
+        f"{select} option", "os => os.map(o => ({value: o.value, kernel: o.dataset.kernel || null, "
+        "distro: o.dataset.distro || null, selected: o.selected}))"
+    )  # fmt: skip
+
+
+@pytest.fixture()
+def matrix_page(kb, served: str, browser_page) -> Any:
+    page, _ = browser_page
+    page.set_viewport_size(VIEWPORT)
+    page.goto(served + page_url(matrix.PAGE), wait_until="networkidle")
+    return page
+
+
+def test_every_matrix_column_is_on_screen_and_no_cell_wraps(kb, matrix_page) -> None:
+    page = matrix_page
+    hardware = [h.id for h in kb.section("hardware")]
+    for option in _options(page, "#ios-matrix-setting"):
+        page.select_option("#ios-matrix-setting", option["value"])
+        read = page.evaluate(_READ_MATRIX)
+        assert read["tables"] == 1 and read["hws"] == hardware, option
+        assert read["width"] <= VIEWPORT["width"] and not read["scrolls"], option
+        assert len(read["cells"]) == len(hardware) * len(kb.section("workloads"))
+        for cell in (*read["heads"], *read["cells"]):
+            assert cell["box"]["left"] >= 0 and cell["box"]["right"] <= read["width"], (option, cell)
+            assert cell["lines"] == 1 and cell["oneLine"], (option, cell)
+
+
+def test_legend_and_colours_follow_the_elevator(kb, matrix_page) -> None:
+    page = matrix_page
+    for option in _options(page, "#ios-matrix-setting"):
+        page.select_option("#ios-matrix-setting", option["value"])
+        cells = page.evaluate(_READ_MATRIX)["cells"]
+        colours: dict[str, set[str]] = {}
+        for cell in cells:
+            if cell["text"] not in (matrix.NO_ELEVATOR, matrix.NOT_ADVISED):
+                colours.setdefault(cell["text"], set()).add(cell["background"])
+        assert all(len(c) == 1 for c in colours.values()), colours
+        assert len({next(iter(c)) for c in colours.values()}) == len(colours), "two elevators share a colour"
+        legend = page.eval_on_selector_all("[data-ios-legend] li:not([hidden])", "ls => ls.map(l => l.dataset.key)")
+        assert set(legend) == {cell["text"] for cell in cells}, (option, legend)
+        for name in colours:
+            entry = page.locator(f"[data-ios-legend] li[data-key='{name}']")
+            assert entry.is_visible() and name in entry.inner_text()
+
+
+def test_the_selector_shows_what_the_engine_computes_for_each_era_and_distribution(kb, matrix_page) -> None:
+    page = matrix_page
+    options = _options(page, "#ios-matrix-setting")
+    assert any(o["kernel"] for o in options) and any(o["distro"] for o in options)
+    shown = set()
+    for option in options:
+        page.select_option("#ios-matrix-setting", option["value"])
+        read = page.evaluate(_READ_MATRIX)
+        assert read["tables"] == 1, option
+        for cell in read["cells"]:
+            name, rule_page = _expected(kb, _context(option, cell["hw"], cell["workload"]))
+            assert cell["text"] == name, (option, cell)
+            if rule_page is not None:
+                assert cell["href"].endswith(rule_page.removeprefix("reference/")), (option, cell)
+        shown.add(tuple(c["text"] for c in read["cells"]))
+    assert len(shown) > 1, "every kernel era and distribution shows the same answers"
+
+
+def _advisor_shows(page: Any) -> dict[str, Any]:
+    return page.evaluate("""() => ({
+      scheduler: document.querySelector("[data-ios-scheduler]")?.textContent ?? null,
+      command: document.querySelector("[data-ios-command]")?.textContent ?? null,
+      error: document.querySelector("[data-ios-error]")?.textContent ?? null,
+      risks: [...document.querySelectorAll("[data-ios-risk]")].map(d => d.dataset.iosRisk),
+    })""")
+
+
+def test_the_advisor_shows_the_plan_advise_gives(kb, served: str, browser_page) -> None:
+    page, requests = browser_page
+    page.set_viewport_size(VIEWPORT)
+    page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+    page.wait_for_selector("[data-ios-scheduler], [data-ios-error]")
+    settings = _options(page, "#ios-advisor-setting")
+    hardware, workloads = kb.section("hardware"), kb.section("workloads")
+    picks = [(settings[i % len(settings)], hardware[i % len(hardware)].id, workloads[i % len(workloads)].id)
+             for i in range(max(len(settings), len(hardware), len(workloads)))]  # fmt: skip
+    for setting, hw, workload in picks:
+        page.select_option("#ios-advisor-hw", hw)
+        page.select_option("#ios-advisor-workload", workload)
+        page.select_option("#ios-advisor-setting", setting["value"])
+        shown = _advisor_shows(page)
+        try:
+            plan = advise(kb, _context(setting, hw, workload))
+        except ContextError as exc:
+            assert shown["error"] == str(exc)
+            continue
+        assert shown["scheduler"] == (plan.scheduler or matrix.NO_ELEVATOR), (setting, hw, workload)
+        assert shown["command"] == _first_command(kb, plan), (setting, hw, workload)
+        assert set(shown["risks"]) == {w.risk or "" for w in plan.warnings}
+    assert sum(u.endswith(advisor.DATA.removeprefix("reference/")) for u in requests) == 1
+
+
+def test_the_advisor_copies_a_command_exactly(kb, served: str, browser_page) -> None:
+    page, _ = browser_page
+    page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+    setting = next(o for o in _options(page, "#ios-advisor-setting") if o["selected"])
+    hw, workload, plan = next(
+        (hw.id, wl.id, plan)
+        for hw in kb.section("hardware")
+        for wl in kb.section("workloads")
+        if (plan := advise(kb, _context(setting, hw.id, wl.id))).steps
+    )
+    page.select_option("#ios-advisor-hw", hw)
+    page.select_option("#ios-advisor-workload", workload)
+    block = page.locator("pre:has([data-ios-command])").first
+    block.hover()
+    block.locator("button[data-md-type='copy']").click()
+    assert page.evaluate("navigator.clipboard.readText()") == _first_command(kb, plan)
+
+
+def test_an_advisor_link_opens_that_plan(kb, served: str, browser_page) -> None:
+    page, _ = browser_page
+    page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+    setting = next(o for o in _options(page, "#ios-advisor-setting") if o["distro"] and not o["selected"])
+    hw, workload = kb.section("hardware")[-1].id, kb.section("workloads")[-1].id
+    page.goto(f"{served}{page_url(advisor.PAGE)}#hw={hw}&workload={workload}&setting={setting['value']}")
+    page.reload()  # only the fragment changed: load the page again so it reads it
+    page.wait_for_selector("[data-ios-scheduler], [data-ios-error]")
+    plan = advise(kb, _context(setting, hw, workload))
+    chosen = [page.input_value(s) for s in ("#ios-advisor-hw", "#ios-advisor-workload", "#ios-advisor-setting")]
+    assert chosen == [hw, workload, setting["value"]]
+    assert _advisor_shows(page)["scheduler"] == (plan.scheduler or matrix.NO_ELEVATOR)
+
+
+def test_both_pages_work_after_in_site_navigation(kb, served: str, browser_page) -> None:
+    """The theme loads pages without a reload: the script must start again on each."""
+    page, _ = browser_page
+    page.set_viewport_size(VIEWPORT)
+    page.goto(served, wait_until="networkidle")
+    page.click(f"a[href$='{page_url(advisor.PAGE).removeprefix('reference/')}']")
+    page.wait_for_selector("[data-ios-scheduler], [data-ios-error]")
+    page.click(f".md-content a[href$='{page_url(matrix.PAGE).removeprefix('reference/')}']")
+    page.wait_for_url(f"**/{page_url(matrix.PAGE)}")
+    option = _options(page, "#ios-matrix-setting")[0]
+    page.select_option("#ios-matrix-setting", option["value"])
+    read = page.evaluate(_READ_MATRIX)
+    hw, workload = read["cells"][0]["hw"], read["cells"][0]["workload"]
+    assert read["cells"][0]["text"] == _expected(kb, _context(option, hw, workload))[0]
