@@ -29,7 +29,7 @@ from iosched.sitegen import advisor, grid, matrix
 from iosched.sitegen.hooks import write_changed
 from iosched.sitegen.markup import element, href
 from iosched.sitegen.pages import render_all
-from iosched.sitegen.shortcodes import UnknownId, expand
+from iosched.sitegen.shortcodes import SHORTCODE, UnknownId, expand
 
 ID = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._=-]{0,79}", fullmatch=True)
 
@@ -283,3 +283,10 @@ def test_chart_is_well_formed_svg_with_one_bar_per_value(data) -> None:
         x, w = float(bar.get("x")), float(bar.get("width"))
         assert w >= 0 and x >= 0 and x + w <= width + 0.5
     assert "\n\n" not in svg
+
+
+def test_the_concepts_page_links_every_topic(kb) -> None:
+    from pathlib import Path
+
+    concepts = (Path(__file__).resolve().parents[2] / "site" / "concepts.md").read_text()
+    assert {t.id for t in kb.section("topics")} <= set(SHORTCODE.findall(concepts))
