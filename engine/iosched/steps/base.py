@@ -23,6 +23,8 @@ class StepKind:
     host_wide: ClassVar[bool] = False
     runtime: ClassVar[bool] = True
     """Whether the sh script applies it now (a mount option needs its mount point, a boot parameter a reboot)."""
+    by_hand: ClassVar[str] = ""
+    """Why the sh script leaves a kind that is not ``runtime`` to the user."""
 
     # ----------------------------------------------------------------- primitives
 
@@ -73,7 +75,7 @@ class StepKind:
         return [f"writable {self.sh_path(step)} || die {sh_word(f'cannot write {self.path(step)}')}"]
 
     def sh_journal(self, step: Step) -> list[str]:
-        return [f"journal_value {self.sh_path(step)}"]
+        return [f"journal_value {self.sh_path(step)}"] if self.runtime else []
 
     def sh_apply(self, step: Step) -> list[str]:
         return [f"write_value {self.sh_path(step)} {sh_word(step.value)}"]

@@ -24,6 +24,7 @@ class BootParameter(StepKind):
     persist_methods = ("kernel-cmdline",)
     host_wide = True
     runtime = False
+    by_hand = "it takes effect at the next boot"
 
     def _loader(self, step: Step, distro: Any) -> cmdline.Loader:
         return cmdline.loader_for(distro, s390=step.persist_method == "zipl")
@@ -46,13 +47,3 @@ class BootParameter(StepKind):
             if name == step.target:
                 return value
         return None
-
-    def sh_check(self, step: Step) -> list[str]:
-        return []
-
-    def sh_journal(self, step: Step) -> list[str]:
-        return []
-
-    def sh_apply(self, step: Step) -> list[str]:
-        return ["# not applied by this script (it takes effect at the next boot); by hand:",
-                f"#   {self.apply(step)}"]  # fmt: skip

@@ -20,6 +20,7 @@ class MountOption(StepKind):
     persist_methods = ("fstab",)
     host_wide = True
     runtime = False
+    by_hand = "it needs the mount point"
 
     def _where(self, step: Step) -> tuple[str, str]:
         """The mount point as a shell word, and a line that sets it when the plan does not know it."""
@@ -53,13 +54,3 @@ class MountOption(StepKind):
         if mount is None:
             return None
         return step.value if step.value in mount.options else ",".join(mount.options)
-
-    def sh_check(self, step: Step) -> list[str]:
-        return []
-
-    def sh_journal(self, step: Step) -> list[str]:
-        return []
-
-    def sh_apply(self, step: Step) -> list[str]:
-        return ["# not applied by this script (it needs the mount point); by hand:",
-                *(f"#   {line}" for line in self.apply(step).splitlines())]  # fmt: skip
