@@ -68,6 +68,8 @@ mode=$IOSCHED_MODE kind=$IOSCHED_KIND sys=$IOSCHED_SYS saved=$IOSCHED_SAVED fail
 problem() { printf 'iosched: %s\n' "$*" >&2; failed=$((failed + 1)); }
 current() {
   value=$(cat "$1")
+  value=${value#"${value%%[![:space:]]*}"}
+  value=${value%"${value##*[![:space:]]}"}
   if [ "$2" = scheduler ]; then
     case $value in *\[*\]*) value=${value#*\[}; value=${value%%\]*} ;; esac
   fi
@@ -146,6 +148,10 @@ class _Block(str):
     """Our own multi-line text (the script): dumped as a literal block, to be read as it runs."""
 
 
+class _Quoted(str):
+    """Our own text with a newline inside one line: dumped double-quoted, the newline as ``\\n``."""
+
+
 def _dumper(shared: Any) -> Any:
     """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks, and one anchor: ``shared``."""
     import yaml
@@ -161,8 +167,9 @@ def _dumper(shared: Any) -> Any:
             return "iosched_vars"
 
     Dumper.add_representer(_Unsafe, lambda dumper, text: dumper.represent_scalar("!unsafe", str(text)))
-    Dumper.add_representer(_Block, lambda dumper, text: dumper.represent_scalar(
-        "tag:yaml.org,2002:str", str(text), style="|"))  # fmt: skip
+    for kind, style in ((_Block, "|"), (_Quoted, '"')):
+        Dumper.add_representer(kind, lambda dumper, text, style=style: dumper.represent_scalar(
+            "tag:yaml.org,2002:str", str(text), style=style))  # fmt: skip
     return Dumper
 
 
@@ -238,8 +245,9 @@ def _lines(content: str | None) -> list[str]:
 
 # ------------------------------------------------------------------------------------------------ tasks
 
-_JOINED = "{{ iosched_lines | join('\n') ~ '\n' }}"
-"""Lines, each ended by a newline: a real one in the Jinja string literal (Ansible keeps a ``\\n`` as is)."""
+_JOINED = _Quoted("{{ iosched_lines | join('\n') ~ '\n' }}")
+"""Lines, each ended by a newline. A real newline in the Jinja string literal (Ansible would keep a backslash
+as it is), written ``\\n`` in a double-quoted YAML string."""
 
 
 def _pick(where: str) -> dict[str, str]:
@@ -401,7 +409,7 @@ def render(kb: Kb, hosts: Sequence[tuple[str, Sequence[Plan]]]) -> str:
     kinds = [kind for kind in STEP_ORDER if kind in present]
     paths = [_checked(PATH, p, "file") for p in dict.fromkeys(p for _, plans in hosts for p in files(plans))]
     plans = {name: _host_data(kb, host_plans, paths) for name, host_plans in hosts}
-    pattern = EVERY_HOST if EVERY_HOST in plans else ":".join(plans)
+    pattern = [EVERY_HOST] if EVERY_HOST in plans else list(plans)
     play_vars = _play_vars(plans)
     head = [
         f"# iosched {sh_comment(__version__)} plan (KB {sh_comment(kb.version)}) for {len(plans)} host(s).",
