@@ -324,8 +324,7 @@ def _handlers() -> list[dict[str, Any]]:
     """Reload what reads the persistent files; only on the system itself (``iosched_root`` empty)."""
     on_the_system = "iosched_etc == ''"
     return [
-        {"name": RELOAD_UDEV, "ansible.builtin.shell": {
-            "cmd": "udevadm control --reload && udevadm trigger --action=change --subsystem-match=block"},
+        {"name": RELOAD_UDEV, "ansible.builtin.shell": {"cmd": udev.RELOAD.replace("sudo ", "")},
          "changed_when": True, "when": on_the_system},
         {"name": LOAD_SYSCTL, "ansible.builtin.command": {"argv": ["sysctl", "-p", sysctld.FILE]},
          "changed_when": True, "when": on_the_system},
