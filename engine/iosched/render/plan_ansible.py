@@ -331,7 +331,7 @@ def _handlers() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _apply_tasks(kinds: list[str], paths: list[str]) -> list[dict[str, Any]]:
+def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
     """Warnings, each kind of value (or what to do by hand), the persistent files, then (``--tags verify``
     only) every value and file read back."""
     tasks: list[dict[str, Any]] = [{
@@ -352,7 +352,7 @@ def _apply_tasks(kinds: list[str], paths: list[str]) -> list[dict[str, Any]]:
             "name": "Create the directories of the persistent files",
             "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item | dirname }}", "state": "directory",
                                      "mode": "0755"},
-            "loop": paths,
+            "loop": list(paths),
             "when": "iosched_host.files[item][iosched_pick] | length > 0",
             "tags": ["persist"],
         })  # fmt: skip
@@ -377,7 +377,7 @@ def _apply_tasks(kinds: list[str], paths: list[str]) -> list[dict[str, Any]]:
     return tasks
 
 
-def _undo_tasks(kinds: list[str], paths: list[str]) -> list[dict[str, Any]]:
+def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
     """Remove the files first (they are what would come back at boot), then restore every value iosched
     changed, the scheduler first: switching back resets the tunables, which are restored after it."""
     tasks: list[dict[str, Any]] = [{
