@@ -10,7 +10,7 @@ from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
-FORMATS = ("text", "markdown", "json", "sh")
+FORMATS = ("text", "markdown", "json", "sh", "ansible")
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
                  "mount_options", "goal", "io_path", "symptoms")  # fmt: skip
 MAX_CONTEXT_BYTES = 64 * 1024
@@ -43,6 +43,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
     p.add_argument("--results", type=Path, nargs="+", metavar="FILE", help="benchmark results to fold in")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument(
+        "--host", metavar="NAME", help="with --format ansible: the inventory hostname to target (default: all)"
+    )
     observe.add_arguments(p)
     p.set_defaults(func=cmd_advise)
 
@@ -83,9 +86,22 @@ def _context(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
 
 
-def render(kb, plan, fmt: str, site_url: str | None) -> None:
+def as_playbook(kb, plans, host: str | None) -> None:
+    """Write plans as an Ansible playbook for the inventory host ``host`` (None: every host)."""
+    from iosched.render.plan_ansible import EVERY_HOST, PlaybookError
+    from iosched.render.plan_ansible import render as as_ansible
+
+    try:
+        write(as_ansible(kb, [(host or EVERY_HOST, plans)]))
+    except PlaybookError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def render(kb, plan, fmt: str, site_url: str | None, host: str | None = None) -> None:
     """Write one device's plan in ``fmt``: text on a terminal through rich, the other formats byte-exact."""
-    if fmt == "json":
+    if fmt == "ansible":
+        as_playbook(kb, [plan], host)
+    elif fmt == "json":
         from iosched.render.plan_json import render as as_json
 
         write(as_json(kb, plan))
@@ -100,9 +116,12 @@ def render(kb, plan, fmt: str, site_url: str | None) -> None:
         write_markdown(as_markdown(kb, plan, cli_style(site_url)), fmt)
 
 
-def render_host(kb, host, fmt: str, site_url: str | None) -> None:
-    """Write a host's plans: JSON {host, plans, skipped}; one sh script; Markdown with a summary table."""
-    if fmt == "json":
+def render_host(kb, host, fmt: str, site_url: str | None, name: str | None = None) -> None:
+    """Write a host's plans: JSON {host, plans, skipped}; one sh script; one playbook for the inventory host
+    ``name``; Markdown with a summary table."""
+    if fmt == "ansible":
+        as_playbook(kb, host.plans, name)
+    elif fmt == "json":
         from iosched.render.plan_json import render_host as as_json
 
         write(as_json(kb, host))
@@ -127,11 +146,13 @@ def cmd_advise(args: argparse.Namespace) -> int:
     from iosched.engine import advise
     from iosched.kbcache import load_checked
 
+    if args.host is not None and args.format != "ansible":
+        raise UsageError("--host goes with --format ansible")
     ctx = _context(args)
     kb = load_checked(args.kb)
     if observe.wanted(args):
         _, host = observe.plan(args, kb, ctx)
-        render_host(kb, host, args.format, args.site_url)
+        render_host(kb, host, args.format, args.site_url, args.host)
         return 0
     try:
         plan = advise(kb, ctx)
@@ -142,5 +163,5 @@ def cmd_advise(args: argparse.Namespace) -> int:
             plan = advise(kb, ctx, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
-    render(kb, plan, args.format, args.site_url)
+    render(kb, plan, args.format, args.site_url, args.host)
     return 0
