@@ -72,12 +72,17 @@ class StepKind:
 
     def sh_check(self, step: Step) -> list[str]:
         """Lines that fail before anything changes when the step cannot apply."""
+        if not self.runtime:
+            return []
         return [f"writable {self.sh_path(step)} || die {sh_word(f'cannot write {self.path(step)}')}"]
 
     def sh_journal(self, step: Step) -> list[str]:
         return [f"journal_value {self.sh_path(step)}"] if self.runtime else []
 
     def sh_apply(self, step: Step) -> list[str]:
+        if not self.runtime:
+            by_hand = (f"#   {line}" for line in self.apply(step).splitlines())
+            return [f"# not applied by this script ({self.by_hand}); by hand:", *by_hand]
         return [f"write_value {self.sh_path(step)} {sh_word(step.value)}"]
 
 

@@ -62,6 +62,11 @@ class Tunable(StepKind):
     def tuner_key(self, step: Step) -> str:
         return f"iosched/{step.target.split('.', 1)[1]}"
 
+    def sh_check(self, step: Step) -> list[str]:
+        """Nothing to check up front: the elevator's files appear only once the scheduler step has switched to
+        it, and writing them then fails loudly (and rolls back) if they do not."""
+        return []
+
     def current(self, system: System, step: Step) -> str | None:
         device = system.device(step.device or "")
         elevator, name = step.target.split(".", 1)
