@@ -4,6 +4,7 @@ persist them. How each step is applied, persisted, verified and undone belongs t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from iosched.struct import Struct
@@ -101,6 +102,20 @@ class Plan(Struct):
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = plain(self)
         return data
+
+
+def host_steps(plans: Sequence[Plan]) -> list[Step]:
+    """Every step of a host once: host-wide steps (sysctls) come from several device plans alike."""
+    seen: dict[tuple[str | None, str], Step] = {}
+    for plan in plans:
+        for step in plan.steps:
+            seen.setdefault((step.device, step.target), step)
+    return list(seen.values())
+
+
+def unattended(step: Step) -> bool:
+    """Whether scripts and playbooks apply a step without being asked: ``consider`` steps need an opt-in."""
+    return step.severity != "consider"
 
 
 def plain(value: Any) -> Any:

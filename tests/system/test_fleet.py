@@ -29,8 +29,8 @@ def test_every_host_and_device_is_reported_with_the_facts_previous_scheduler(cap
     read = [facts for path in FACT_DIRS for facts in read_facts(path)]
     for facts, host in zip(read, document["hosts"], strict=True):
         assert host["host"] == facts.name
-        if facts.system is None:
-            assert host["errors"], facts.name
+        if facts.system is None or host["errors"]:
+            assert host["errors"] and (facts.system is None or "read again" in host["errors"][0]), facts.name
             continue
         named = {p["device"] for p in host["plans"]} | {s["device"] for s in host["skipped"]}
         assert named == {d.name for d in facts.system.devices}, facts.name
@@ -75,3 +75,21 @@ def test_text_summary_comes_first_and_counts_hosts(capsys) -> None:
     code, out, _ = run(capsys, "fleet", *map(str, FACT_DIRS), "--workload", "db", "--format", "markdown")
     assert code == 0
     assert out.index("What the hosts need") < out.index("## Hosts that could not be read")
+
+
+def test_a_host_read_twice_is_planned_once_and_the_playbook_passes_a_syntax_check(tmp_path: Path, capsys) -> None:
+    import subprocess
+    import sys
+
+    code, out, _ = run(capsys, "fleet", str(ANSIBLE / "console"), "--workload", "db", "--format", "json")
+    assert code == 0
+    names = [h["host"] for h in json.loads(out)["hosts"] if not h["errors"]]
+    assert len(names) == len(set(names))
+    code, playbook, err = run(capsys, "fleet", str(ANSIBLE / "console"), str(ANSIBLE / "cache"), "--workload", "db",
+                              "--format", "ansible")  # fmt: skip
+    assert code == 0, err
+    (tmp_path / "site.yml").write_text(playbook)
+    ansible_playbook = str(Path(sys.executable).with_name("ansible-playbook"))  # installed beside pytest
+    done = subprocess.run([ansible_playbook, "--syntax-check", "-i", "localhost,", str(tmp_path / "site.yml")],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr

@@ -119,18 +119,34 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar[0].stop()
+    hosts = _one_per_name(hosts)
     summary = summarise(hosts)
     if args.format == "json":
         write(json.dumps(_document(kb, hosts, summary), indent=1, ensure_ascii=False))
     elif args.format == "ansible":
+        from iosched.render.plan_ansible import PlaybookError
         from iosched.render.plan_ansible import render as as_ansible
 
-        write(as_ansible(kb, [(h.name, h.plan.plans) for h in hosts if h.plan is not None]))
+        try:
+            write(as_ansible(kb, [(h.name, h.plan.plans) for h in hosts if h.plan is not None]))
+        except PlaybookError as exc:
+            raise UsageError(str(exc)) from None
     else:
         from iosched.render.fleet_markdown import render as as_markdown
 
         write_markdown(as_markdown(hosts, summary), args.format)
     return 0
+
+
+def _one_per_name(hosts: list) -> list:
+    """A host read twice (a fact cache and a --tree of one inventory) is planned from its last document; the
+    earlier ones are reported as superseded, so every inventory name has one plan."""
+    from iosched.fleet import FleetHost
+
+    last = {h.name: i for i, h in enumerate(hosts) if h.plan is not None}
+    return [h if h.plan is None or last[h.name] == i
+            else FleetHost(name=h.name, error="read again from a later document, which is the one planned")
+            for i, h in enumerate(hosts)]  # fmt: skip
 
 
 def _document(kb, hosts, summary) -> dict:

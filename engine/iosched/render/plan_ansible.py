@@ -50,7 +50,7 @@ from iosched import __version__
 from iosched.grammar import DEVICE, PATH, WORD, matches
 from iosched.kb import Kb
 from iosched.persist import files, sysctld, udev
-from iosched.plan import Plan, Step
+from iosched.plan import Plan, Step, host_steps, unattended
 from iosched.render.escape import one_line, sh_comment, terminal
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 
@@ -185,20 +185,6 @@ def _host(name: str) -> str:
     return name
 
 
-def _steps(plans: Sequence[Plan]) -> list[Step]:
-    """Every step of a host once: host-wide steps (sysctls) come from several device plans alike."""
-    seen: dict[tuple[str | None, str], Step] = {}
-    for plan in plans:
-        for step in plan.steps:
-            seen.setdefault((step.device, step.target), step)
-    return list(seen.values())
-
-
-def _unattended(step: Step) -> bool:
-    """Whether the playbook applies a step without being asked: ``consider`` steps need the extra var."""
-    return step.severity != "consider"
-
-
 def _value_line(step: Step) -> str:
     if step.device is not None:
         _checked(DEVICE, step.device, "device name")
@@ -220,14 +206,14 @@ def _by_hand(step: Step, distro: Any) -> list[_Unsafe]:
 def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str, Any]:
     """One host's part of ``iosched_plans``: its value lines by kind, its files' lines, what to do by hand,
     its warnings. Every kind and every file of the playbook is there, empty when the host has none."""
-    steps = _steps(plans)
+    steps = host_steps(plans)
     distro_id = next((p.context.get("distro") for p in plans if p.context.get("distro")), None)
     distro = kb.get(str(distro_id)) if distro_id else None
     settings = {}
     for kind in RUNTIME_KINDS:
         of_kind = [s for s in steps if s.kind == kind]
-        settings[kind] = _chosen([_value_line(s) for s in of_kind], [_value_line(s) for s in of_kind if _unattended(s)])
-    every, recommended = files(plans), files(plans, _unattended)
+        settings[kind] = _chosen([_value_line(s) for s in of_kind], [_value_line(s) for s in of_kind if unattended(s)])
+    every, recommended = files(plans), files(plans, unattended)
     return {
         "settings": settings,
         "files": {p: _chosen(_lines(every.get(p)), _lines(recommended.get(p))) for p in paths},

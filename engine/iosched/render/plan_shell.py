@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from iosched.kb import Kb
 from iosched.persist import files, udev
-from iosched.plan import Plan, Step
+from iosched.plan import Plan, Step, host_steps, unattended
 from iosched.render.escape import sh_comment, sh_word
 from iosched.steps import kind_of
 
@@ -87,29 +87,15 @@ trap 'on_signal HUP' HUP
 """
 
 
-def _steps(plans: Sequence[Plan]) -> list[Step]:
-    """Every step once: host-wide steps (sysctls) come from several device plans alike."""
-    seen: dict[tuple[str | None, str], Step] = {}
-    for plan in plans:
-        for step in plan.steps:
-            seen.setdefault((step.device, step.target), step)
-    return list(seen.values())
-
-
-def _unattended(step: Step) -> bool:
-    """Whether the script applies a step without being asked: ``consider`` steps need IOSCHED_APPLY_CONSIDER=1."""
-    return step.severity != "consider"
-
-
 def _when_chosen(step: Step, lines: list[str]) -> list[str]:
-    if _unattended(step) or not lines:
+    if unattended(step) or not lines:
         return lines
     return ['if [ "$APPLY_CONSIDER" = 1 ]; then', *(f"  {line}" for line in lines), "fi"]
 
 
 def _apply(step: Step) -> list[str]:
     header = f"# {sh_comment(step.title)} ({sh_comment(', '.join(step.because))})"
-    note = [] if _unattended(step) else ["# consider: applied only with IOSCHED_APPLY_CONSIDER=1"]
+    note = [] if unattended(step) else ["# consider: applied only with IOSCHED_APPLY_CONSIDER=1"]
     return [header, *note, *_when_chosen(step, kind_of(step).sh_apply(step))]
 
 
@@ -121,7 +107,7 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
         return "#!/bin/sh\n# iosched: nothing to change\n" + "".join(
             f"# skipped {sh_comment(d)}: {sh_comment(r)}\n" for d, r in skipped
         )
-    steps, every, recommended = _steps(plans), files(plans), files(plans, _unattended)
+    steps, every, recommended = host_steps(plans), files(plans), files(plans, unattended)
     first = plans[0]
     context = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in first.context.items())
     head = [
