@@ -4,7 +4,6 @@ make sure that whatever is left is shown, never interpreted."""
 
 from __future__ import annotations
 
-import html
 import re
 import shlex
 
@@ -74,4 +73,6 @@ def code_block(text: str, lang: str = "") -> str:
 def xml_text(text: str) -> str:
     """Character data or a quoted attribute in XML (SVG): one line, markup escaped, and no character that
     XML forbids (the non-characters U+FFFE and U+FFFF are dropped)."""
+    import html
+
     return html.escape(one_line(text).replace("\ufffe", "").replace("\uffff", ""), quote=True)
