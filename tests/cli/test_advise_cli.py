@@ -55,7 +55,22 @@ BAD_ARGS = {
     "unknown example": ["--example", "nope"],
     "a partition": ["--hw", "nvme", "--device", "nvme0n1p1"],
     "missing hw": ["--workload", "db"],
+    "empty workload": ["--hw", "ssd", "--workload", ""],
+    "md has no elevator": ["--hw", "ssd", "--device", "md0"],
+    "lvm has no elevator": ["--hw", "ssd", "--device", "dm-3"],
+    "a loop device": ["--hw", "ssd", "--device", "loop0"],
+    "virtio contradicts nvme": ["--hw", "nvme", "--device", "vda"],
+    "nvme contradicts ssd": ["--hw", "ssd", "--device", "nvme0n1"],
+    "hostile mount point": ["--hw", "ssd", "--fs", "ext4", "--mountpoint", "/data;rm -rf /"],
+    "hostile site url": ["--hw", "ssd", "--site-url", "javascript:alert(1)"],
+    "unknown symptom": ["--hw", "ssd", "--symptom", "slow"],
 }
+
+
+def test_a_kernel_with_spaces_is_normalised_in_every_format(capsys: pytest.CaptureFixture[str]) -> None:
+    code, script, _ = run(["advise", "--hw", "ssd", "--kernel", "  6.8 ", "--device", "sdb", "--format", "sh"], capsys)
+    assert code == 0
+    assert "--kernel 6.8 " in script.splitlines()[1] + " " and "  6.8" not in script
 
 
 @pytest.mark.parametrize("args", BAD_ARGS.values(), ids=BAD_ARGS.keys())

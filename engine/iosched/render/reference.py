@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from iosched.kinds import BY_SLUG, kind_of
 from iosched.persist import udev
 from iosched.render.escape import code_span
-from iosched.render.links import absolute, anchor
+from iosched.render.links import absolute, anchor, site_base
 
 CHART_CLASS = 'class="iosched-chart"'
 RISK_ADMONITION = {"data-loss": "danger", "availability": "warning", "performance": "note"}
@@ -39,7 +39,9 @@ class Style(NamedTuple):
 
 
 def cli_style(base: str | None = None) -> Style:
-    """Command-line output: absolute links to the published site, or plain ids when none is configured."""
+    """Command-line output: absolute links to the published site, or plain ids when none is configured.
+    A configured URL outside its grammar is refused here, before anything is rendered."""
+    site_base(base)
     return Style(link=lambda entity: absolute(entity, base))
 
 
