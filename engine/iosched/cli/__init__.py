@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -11,7 +12,21 @@ from iosched import __version__
 from iosched.errors import UsageError
 
 
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's formatter at the terminal's width, found without importing shutil (argparse builds one per
+    added argument, and shutil costs start-up time)."""
+    try:
+        width = os.get_terminal_size(sys.stderr.fileno()).columns - 2
+    except (OSError, ValueError):
+        width = 78
+    return argparse.HelpFormatter(prog, width=max(width, 40))
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
@@ -19,7 +34,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     from importlib import import_module
 
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument(
         "--kb", action="append", type=_directory, default=[], metavar="DIR",
         help="layer a directory of local facts and rules over the bundled KB (repeatable)",

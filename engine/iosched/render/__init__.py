@@ -5,7 +5,6 @@ The Markdown itself comes from :mod:`iosched.render.reference`, shared by the CL
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 
@@ -20,5 +19,7 @@ def find(kb: Any, ident: str) -> Any | None:
 
 def suggestions(kb: Any, ident: str, n: int = 3) -> list[str]:
     """Close matches for an unknown id (ids and rule names)."""
+    import difflib
+
     names = [*kb.index, *(r.name for r in kb.section("rules"))]
     return difflib.get_close_matches(ident, names, n=n, cutoff=0.6)
