@@ -11,10 +11,15 @@ from typing import Any, NoReturn
 from iosched import __version__
 from iosched.errors import UsageError
 
+HELP_WIDTH: list[int] = []
+"""A fixed help width (the reference site's CLI page sets one, so its page does not depend on a terminal)."""
+
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
     """argparse's formatter at the terminal's width, found without importing shutil (argparse builds one per
     added argument, and shutil costs start-up time)."""
+    if HELP_WIDTH:
+        return argparse.HelpFormatter(prog, width=HELP_WIDTH[0])
     try:
         width = os.get_terminal_size(sys.stderr.fileno()).columns - 2
     except (OSError, ValueError):
@@ -22,16 +27,36 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.HelpFormatter(prog, width=max(width, 40))
 
 
+class _Commands:
+    """What ``add_subparsers`` returns to the command modules: it adds each command's parser and remembers it
+    on the parent, so the CLI reference can list commands without argparse's internals."""
+
+    def __init__(self, parent: _Parser, action: Any) -> None:
+        self._parent = parent
+        self._action = action
+
+    def add_parser(self, name: str, **kwargs: Any) -> _Parser:
+        parser: _Parser = self._action.add_parser(name, **kwargs)
+        self._parent.commands.append((name, kwargs.get("help"), parser))
+        return parser
+
+
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _formatter)
         super().__init__(*args, **kwargs)
+        self.commands: list[tuple[str, str | None, _Parser]] = []
+        """(name, help, parser) of each subcommand, in the order they were added."""
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("parser_class", _Parser)
+        return _Commands(self, super().add_subparsers(required=True, **kwargs))
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     from importlib import import_module
 
     common = _Parser(add_help=False)
@@ -45,8 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     parser = _Parser(prog="iosched", description="Linux I/O scheduler and block-device tuning, with sources.")
     parser.add_argument("--version", action="version", version=f"iosched {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _command_modules():
         module = import_module(f"iosched.cli.{name}")
         if hasattr(module, "register"):

@@ -11,8 +11,7 @@ from iosched.cli.output import write
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     kb = sub.add_parser("kb", help="check or export the knowledge base")
-    kb_sub = kb.add_subparsers(dest="kb_command", metavar="SUBCOMMAND", parser_class=type(kb))
-    kb_sub.required = True
+    kb_sub = kb.add_subparsers(dest="kb_command", metavar="SUBCOMMAND")
     check = kb_sub.add_parser("check", parents=[common], help="validate a KB directory (default: the bundled KB)")
     check.add_argument("directory", nargs="?", type=Path, help="a KB directory to check on its own")
     check.add_argument("--format", choices=("text", "json"), default="text")

@@ -150,33 +150,22 @@ def matrix_page(kb: Any) -> str:
 
 
 def cli_page() -> str:
-    """The CLI reference, walked from the argparse parser itself."""
-    import argparse
-
-    from iosched.cli import build_parser
+    """The CLI reference: every command's own --help, walked through the commands the parser remembers."""
+    from iosched.cli import HELP_WIDTH, build_parser
 
     blocks: list[str] = []
+    HELP_WIDTH[:] = [100]
 
-    def walk(parser: argparse.ArgumentParser, name: str, helptext: str | None, level: int) -> None:
-        formatter = argparse.HelpFormatter(name, width=100)
-        formatter.add_usage(parser.usage, parser._actions, parser._mutually_exclusive_groups, prefix="")
+    def walk(parser: Any, name: str, helptext: str | None, level: int) -> None:
         blocks.append(f"{'#' * level} `{name}`")
-        blocks.append(join(helptext or parser.description or "", code(formatter.format_help().strip(), "text")))
-        rows, children = [], []
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                helps = {a.dest: a.help for a in action._choices_actions}
-                children += [(sub, f"{name} {cmd}", helps.get(cmd)) for cmd, sub in action.choices.items()]
-            elif action.help != argparse.SUPPRESS and not isinstance(action, argparse._HelpAction):
-                flags = ", ".join(f"`{o}`" for o in action.option_strings) or f"`{action.metavar or action.dest}`"
-                choices = ", ".join(f"`{c}`" for c in action.choices) if action.choices else ""
-                rows.append((flags, action.help or "", choices))
-        if rows:
-            blocks.append(table(("argument", "meaning", "choices"), rows))
-        for sub, sub_name, sub_help in children:
-            walk(sub, sub_name, sub_help, min(level + 1, 4))
+        blocks.append(join(helptext or parser.description or "", code(parser.format_help().strip(), "text")))
+        for command, command_help, child in parser.commands:
+            walk(child, f"{name} {command}", command_help, min(level + 1, 4))
 
-    walk(build_parser(), "iosched", None, 2)
+    try:
+        walk(build_parser(), "iosched", None, 2)
+    finally:
+        HELP_WIDTH.clear()
     return _page("Command line", "Generated from the `iosched` argument parser.", *blocks)
 
 
