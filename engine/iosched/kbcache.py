@@ -23,7 +23,7 @@ from iosched.kernel import KernelVersion
 from iosched.paths import bundled_kb, cache_dir
 from iosched.struct import Struct
 
-FORMAT = 2
+FORMAT = 3
 _TYPE = "\x00t"
 _KERNEL = "\x00k"
 PREFIX = "kb-"
@@ -70,9 +70,12 @@ def load_checked(extra: list[Path] | None = None) -> Kb:
 
 
 def to_plain(value: Any) -> Any:
-    """A KB value as JSON data: Structs tagged with their class name, kernel versions as tagged strings."""
+    """A KB value as JSON data: Structs tagged with their class name (fields at their default left out: the
+    class holds them), kernel versions as tagged strings."""
     if isinstance(value, Struct):
-        return {_TYPE: type(value).__name__, **{name: to_plain(v) for name, v in value.fields()}}
+        cls = type(value)
+        kept = {n: to_plain(v) for n, v in value.fields() if n in cls.__required__ or v != getattr(cls, n)}
+        return {_TYPE: cls.__name__, **kept}
     if isinstance(value, KernelVersion):
         return {_KERNEL: str(value)}
     if isinstance(value, tuple | list):
@@ -102,7 +105,7 @@ class _Revive:
         name = obj.pop(_TYPE, None)
         if name is not None:
             cls = self.classes[name]
-            if obj.keys() != set(cls.__fields__):
+            if not cls.__required__ <= obj.keys() <= set(cls.__fields__):
                 raise ValueError(f"cached {name} has other fields than the schema")
             return cls.build({k: tuple(v) if type(v) is list else v for k, v in obj.items()})
         if _KERNEL in obj:
