@@ -182,7 +182,7 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
         previous, title, at_boot = r.previous, f"Use the {value} elevator on {r.device}", r.boot_default
     elif kind == "mount-option":
         entity = kb.get(target)
-        shown, previous = entity.option, _previous_option(kb, entity)
+        shown, previous = entity.option, _previous_option(kb, entity, r.context.mount_options)
         title = f"Mount the {entity.filesystem} file system with {entity.option}"
     elif kind == "boot-parameter":
         entity = kb.get(target)
@@ -220,13 +220,14 @@ def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:
             f"{cmdline.add(f'elevator={elevator}', loader)}",)  # fmt: skip
 
 
-def _previous_option(kb: Kb, option: MountOption) -> str | None:
-    """The option a barrier-restoring mount option replaces (``nobarrier`` for ``barrier``)."""
+def _previous_option(kb: Kb, option: MountOption, mounted: str | None) -> str | None:
+    """The option a barrier-restoring mount option replaces: the one the file system is mounted with
+    (``nobarrier`` or ``barrier=0``), else the file system's usual spelling of it."""
     if not option.restores_barriers:
         return None
-    off = next((o for o in kb.section("mount_options") if o.filesystem == option.filesystem and o.disables_barriers),
-               None)  # fmt: skip
-    return off.option if off is not None else None
+    off = [o.option for o in kb.section("mount_options") if o.filesystem == option.filesystem and o.disables_barriers]
+    current = [o for o in (mounted or "").split(",") if o in off]
+    return current[0] if current else next(iter(off), None)
 
 
 def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | None) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from iosched.kb import Kb
-from iosched.persist import files, sysctld, udev
+from iosched.persist import files, fstab, sysctld, udev
 from iosched.plan import Notice, Plan, Step
 from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.render.reference import Style, cli_style, ref
@@ -50,6 +50,9 @@ def _commands(step: Step, distro: Any) -> list[str]:
     ]
     if step.persist_method in ("udev-rule", "sysctl-d"):
         lines += [f"Persist: the file under *Persistent files* below ({step.persist_method}).", ""]
+    elif step.persist_method == "fstab" and step.previous:
+        edit = fstab.replace(step, step.previous, step.value)
+        lines += [f"Persist in {code_span(fstab.FILE)}:", "", code_block(edit, "sh"), ""]
     lines += [f"Verify (expect {code_span(kind.expect(step))}):", "", code_block(kind.verify(step), "sh"), ""]
     undo = kind.undo(step, distro)
     if undo is not None:
