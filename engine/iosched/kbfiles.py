@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 
+def _yaml_files(directory: str | Path) -> list[tuple[str, str]]:
+    """(path relative to the directory with / separators, full path) of every YAML file, sorted.
+
+    os.walk rather than Path.rglob: this runs on every command, to key the KB cache."""
+    found = []
+    top = os.fspath(directory)
+    for root, dirs, names in os.walk(top):
+        dirs.sort()
+        for name in names:
+            full = os.path.join(root, name)
+            if name.endswith((".yaml", ".yml")) and os.path.isfile(full):
+                found.append((os.path.relpath(full, top).replace(os.sep, "/"), full))
+    return sorted(found)
+
+
 def kb_files(directory: Path) -> list[Path]:
     """The YAML files of a KB directory, in a stable order."""
-    return sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    return [directory / rel for rel, _ in _yaml_files(directory)]
 
 
 def display(path: Path) -> str:
@@ -23,8 +39,9 @@ def content_version(directories: Iterable[Path]) -> str:
     """A hash of the KB's content (file names and bytes), shown in plans as the KB version and keying the cache."""
     digest = _hasher()
     for directory in directories:
-        for path in kb_files(directory):
-            digest.update(path.relative_to(directory).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        for rel, full in _yaml_files(directory):
+            with open(full, "rb") as fh:
+                digest.update(rel.encode() + b"\0" + fh.read() + b"\0")
         digest.update(b"\1")
     return digest.hexdigest()[:16]
 
