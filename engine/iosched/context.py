@@ -48,6 +48,9 @@ class Context(Struct):
     """What the user has seen, comma-separated (``dirty-stall``)."""
     scheduler: str | None = None
     """The scheduler the device has now, when it was read from the system (it beats any default)."""
+    persist: str | None = None
+    """How to persist the plan: ``auto`` (nothing said), or the methods to use (``udev,sysctl``; see
+    :mod:`iosched.persist.choose`)."""
 
     @classmethod
     def from_mapping(cls, data: object) -> Context:

@@ -7,8 +7,8 @@ already has is reported as unchanged, never "changed" to itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from iosched import __version__
 from iosched.context import Context, Resolved, resolve
@@ -16,10 +16,13 @@ from iosched.evidence import Evidence
 from iosched.grammar import WORD, matches
 from iosched.kb import Kb, TunableRef
 from iosched.model import BootParameter, MountOption, QueueAttribute, Rule, Setting, Sysctl
-from iosched.persist import cmdline, udev
+from iosched.persist import PersistError, choose, cmdline, precedence, tuned, udev
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.vocab import RISKS
+
+if TYPE_CHECKING:
+    from iosched.system.model import Tuner
 
 SEVERITY_RANK = {"warn": 0, "recommend": 1, "consider": 2}
 
@@ -196,13 +199,10 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
         where = f" of {r.device}" if device else ""
         name = target.removeprefix("queue.")
         title = f"Set {name}{where} to {shown}" + (f" {setting.unit}" if setting.unit not in ("name", "enum") else "")
-    persist = step_kind.persist_methods[0]
-    if kind == "boot-parameter" and r.facts.get("hw.dasd"):
-        persist = "zipl"
     alternatives = _cmdline_alternative(kb, r, shown) if kind == "scheduler" else ()
     step = Step(
         kind=kind, target=target, value=shown, title=title, device=device, previous=previous,
-        persist_method=persist, mountpoint=r.context.mountpoint if kind == "mount-option" else None,
+        mountpoint=r.context.mountpoint if kind == "mount-option" else None,
         alternatives=alternatives, **_explained(rules, entity),
     )  # fmt: skip
     return Unchanged(step=step, at_boot=at_boot) if previous is not None and previous == shown else step
@@ -251,10 +251,63 @@ def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | Non
     return found
 
 
-def _notices(kb: Kb, fired: list[Rule], steps: list[Step], scoped: list[str]) -> tuple[Notice, ...]:
+def _persisted(steps: list[Step], unchanged: tuple[Unchanged, ...], r: Resolved,
+               tuners: Sequence[Tuner]) -> tuple[list[Step], tuple[Unchanged, ...]]:  # fmt: skip
+    """Every step with the persistence method that keeps it (:func:`iosched.persist.choose.method_for`); a
+    setting already as planned takes the requested method where it can, else the one auto picks."""
+    asked = choose.requested(r.context.persist)
+    tunables = any(s.kind == "tunable" for s in steps)
+
+    def method(step: Step, asked: tuple[str, ...]) -> str:
+        return choose.method_for(step, asked, tuners, distro=r.distribution, s390=bool(r.facts.get("hw.dasd")),
+                                 with_tunables=tunables)  # fmt: skip
+
+    def kept(step: Step) -> str:
+        try:
+            return method(step, asked)
+        except PersistError:
+            return method(step, ())
+
+    chosen = [_with(s, persist_method=method(s, asked)) for s in steps]
+    return chosen, tuple(Unchanged(step=_with(u.step, persist_method=kept(u.step)), at_boot=u.at_boot)
+                         for u in unchanged)  # fmt: skip
+
+
+def _with(step: Step, **changes: Any) -> Step:
+    return Step.build({**dict(step.fields()), **changes})
+
+
+def _conflicts(kb: Kb, steps: list[Step], tuners: Sequence[Tuner]) -> list[Notice]:
+    """One warning per KB caveat that explains why another tuner would override a step's persistence."""
+    found: dict[str, list[str]] = {}
+    for step in steps:
+        winner = precedence.overriding(step.persist_method, step, tuners)
+        if winner is not None:
+            found.setdefault(precedence.caveat(step.persist_method, winner), []).append(
+                precedence.describe(step, winner)
+            )
+    notices = []
+    for caveat_id, cases in found.items():
+        caveat = kb.get(caveat_id)
+        title, text = (caveat.title, caveat.text) if caveat is not None else ("Another tuner wins", "")
+        notices.append(
+            Notice(
+                id=caveat_id,
+                severity="warn",
+                text=f"{title}: {'; '.join(cases)}. {text}".strip(),
+                risk=getattr(caveat, "risk", "performance"),
+                sources=getattr(caveat, "sources", ()),
+            )
+        )
+    return notices  # fmt: skip
+
+
+def _notices(kb: Kb, fired: list[Rule], steps: list[Step], scoped: list[str],
+             conflicts: Sequence[Notice] = ()) -> tuple[Notice, ...]:  # fmt: skip
     """Warn rules, then the caveats of every rule that shaped a step, of every KB entity a step touches and
-    those scoped to the plan; data-loss first, then availability, then performance."""
-    found: dict[str, Notice] = {}
+    those scoped to the plan, and which other tuner would override a step's persistence; data-loss first,
+    then availability, then performance."""
+    found: dict[str, Notice] = {n.id: n for n in conflicts}
     for rule in fired:
         if rule.severity == "warn":
             found[rule.id] = Notice(id=rule.id, severity="warn", text=f"{rule.summary} {rule.rationale}".strip(),
@@ -291,11 +344,14 @@ def udev_match(r: Resolved) -> str:
     return udev.match(r.device, serial=r.context.serial, wwn=r.context.wwn)
 
 
-def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None, current: Mapping[str, str] | None = None) -> Plan:
-    """The plan for ``ctx``; raises ContextError for input the KB cannot resolve.
+def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None, current: Mapping[str, str] | None = None,
+           tuners: Sequence[Tuner] = ()) -> Plan:  # fmt: skip
+    """The plan for ``ctx``; raises ContextError for input the KB cannot resolve, PersistError for a
+    ``persist`` request that cannot keep the plan's steps.
 
     ``evidence`` is what the user's measurements say; ``current`` what the device and host have now, as read
-    (setting name -> value), which then replaces the KB's defaults as every step's previous value.
+    (setting name -> value), which then replaces the KB's defaults as every step's previous value; ``tuners``
+    what else on the host sets these settings, in the order they act, which decides how the plan persists.
     """
     r = resolve(kb, ctx)
     facts = dict(r.facts)
@@ -311,16 +367,19 @@ def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None, current: Mapp
     built = [_step(kb, r, target, value, rules, now) for target, (value, rules) in chosen.items()]
     steps = sorted((s for s in built if isinstance(s, Step)), key=lambda s: (STEP_ORDER.index(s.kind), s.target))
     unchanged = tuple(u for u in built if isinstance(u, Unchanged))
+    steps, unchanged = _persisted(steps, unchanged, r, tuners)
     assumptions = r.assumptions
     if r.context.scheduler is None and r.previous is not None:
         assumptions += (Assumption(fact="scheduler.now", value=r.previous, text=r.previous_why),)
     return Plan(
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),
-        warnings=_notices(kb, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous)),
+        warnings=_notices(kb, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
+                          _conflicts(kb, steps, tuners)),
         advice=_advice(fired), overridden=tuple(overridden),
         assumptions=assumptions, context=ctx.given(), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,
         udev_match=udev_match(r), measured=evidence.summary if evidence else (), kb_version=kb.version,
         iosched_version=__version__, sources=_unique(s for step in steps for s in step.sources),
+        tuned=tuned.base(tuners),
     )  # fmt: skip

@@ -7,7 +7,7 @@ device's context and current values): a thousand identical guests cost one plan.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from iosched.context import Context
@@ -15,10 +15,11 @@ from iosched.engine import advise
 from iosched.evidence import Evidence
 from iosched.host import HostPlan, plan_host
 from iosched.kb import Kb
+from iosched.persist import PersistError
 from iosched.plan import Plan
 from iosched.struct import Struct
 from iosched.system.classify import classified
-from iosched.system.model import System
+from iosched.system.model import System, Tuner
 
 
 class FleetHost(Struct):
@@ -58,16 +59,21 @@ class Planner:
         self._plans: dict[tuple[Any, ...], Plan] = {}
 
     def _advise(self, kb: Kb, ctx: Context, evidence: Evidence | None = None,
-                current: Mapping[str, str] | None = None) -> Plan:  # fmt: skip
-        key = (ctx, tuple(sorted((current or {}).items())))
+                current: Mapping[str, str] | None = None, tuners: Sequence[Tuner] = ()) -> Plan:  # fmt: skip
+        tuned = tuple((t.kind, t.name, tuple(sorted(t.settings.items())), t.active, t.devices) for t in tuners)
+        key = (ctx, tuple(sorted((current or {}).items())), tuned)
         found = self._plans.get(key)
         if found is None:
-            found = self._plans[key] = advise(kb, ctx, evidence, current)
+            found = self._plans[key] = advise(kb, ctx, evidence, current, tuners)
         return found
 
     def host(self, name: str, system: System, user: Context) -> FleetHost:
+        """The host's plans; a persistence request that does not fit the host is its error, not the fleet's."""
         system = classified(system, self.distros, self.presets)
-        plan = plan_host(self.kb, system, user, self.evidence, plan=self._advise)
+        try:
+            plan = plan_host(self.kb, system, user, self.evidence, plan=self._advise)
+        except PersistError as exc:
+            return FleetHost(name=name, error=str(exc), workload=user.workload)
         return FleetHost(name=name, plan=plan, workload=user.workload)
 
 

@@ -11,7 +11,6 @@ loop, zram, ram and optical devices are skipped, each with its reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from fnmatch import fnmatchcase
 from typing import Any
 
 from iosched.context import Context, ContextError, device_class
@@ -19,12 +18,13 @@ from iosched.engine import advise
 from iosched.evidence import Evidence
 from iosched.grammar import DEVICE, PATH, SERIAL, compiled
 from iosched.kb import Kb
+from iosched.persist import location, precedence
 from iosched.plan import Plan, Step
 from iosched.steps import kind_of
 from iosched.struct import Struct
-from iosched.system.model import Device, System, Tuner
+from iosched.system.model import Device, System
 
-_USER_FIELDS = ("workload", "goal", "cache", "symptoms")
+_USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist")
 
 
 class Skipped(Struct):
@@ -121,7 +121,7 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
 def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None = None,
               only: Iterable[str] = (), plan: Callable[..., Plan] = advise) -> HostPlan:  # fmt: skip
     """A plan for every relevant device of ``system`` (or only the named ones); ``plan`` is advise, or a
-    memoising stand-in for it."""
+    memoising stand-in for it. Raises PersistError when the user's ``persist`` cannot keep a plan here."""
     devices = {d.name: d for d in system.devices}
     wanted = set(only)
     plans: list[Plan] = []
@@ -135,7 +135,7 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
             continue
         try:
             ctx = context_for(kb, system, device, user)
-            plans.append(plan(kb, ctx, evidence, current_values(system, device)))
+            plans.append(plan(kb, ctx, evidence, current_values(system, device), system.tuners))
         except ContextError as exc:
             skipped.append(Skipped(device=device.name, reason=str(exc)))
     host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,
@@ -156,29 +156,23 @@ class Row(Struct):
     because: str
 
 
-def _persist_row(system: System, step: Step, device: str, required: bool) -> Row | None:
+def _persist_row(system: System, plan: Plan, step: Step, device: str, required: bool) -> Row | None:
     """Is a change kept across reboots by our file, and would that file win over the other tuners?"""
-    from iosched.persist import sysctld, udev
-
-    path = {"udev-rule": udev.FILE, "sysctl-d": sysctld.FILE}.get(step.persist_method)
-    key = kind_of(step).tuner_key(step)
-    setters = [t for t in system.tuners if t.active and key in t.settings and _concerns(t, step.device)]
-    ours = next((t for t in setters if t.name.rsplit(":", 1)[0] == path), None)
+    method, key = step.persist_method, kind_of(step).tuner_key(step)
+    path = location(method, plan.tuned)
+    setters = [t for t in system.tuners if t.active and key in t.settings and precedence.concerns(t, step.device)]
+    ours = next((t for t in setters if precedence.is_ours(method, t, plan.tuned)), None)
     if path is None or (ours is None and not required):
         return None
+    winner = precedence.overriding(method, step, system.tuners)
     if ours is None or ours.settings[key] != step.value:
         actual, status = (ours.settings[key] if ours else "absent"), "differs"
-    elif setters[-1] is not ours:
-        actual, status = f"{step.value}, but {setters[-1].name} sets {setters[-1].settings[key]} later", "differs"
+    elif winner is not None:
+        actual, status = f"{step.value}, but {winner.name} sets {winner.settings[key]} later", "differs"
     else:
         actual, status = step.value, "ok"
     return Row(device=device, setting=f"persist {key}", expected=f"{path}: {step.value}", actual=actual,
                status=status, because=", ".join(step.because))  # fmt: skip
-
-
-def _concerns(tuner: Tuner, device: str | None) -> bool:
-    """Whether a tuner can set this device's value (a udev rule limited by KERNEL== to other disks cannot)."""
-    return device is None or not tuner.devices or any(fnmatchcase(device, g) for g in tuner.devices)
 
 
 def verify(system: System, host: HostPlan) -> list[Row]:
@@ -200,6 +194,6 @@ def verify(system: System, host: HostPlan) -> list[Row]:
             status = "n/a" if have is None else "ok" if have == step.value else "differs"
             rows.append(Row(device=where, setting=label, expected=step.value, actual=have, status=status,
                             because=", ".join(step.because)))  # fmt: skip
-            if (persisted := _persist_row(system, step, where, to_make)) is not None:
+            if (persisted := _persist_row(system, plan, step, where, to_make)) is not None:
                 rows.append(persisted)
     return rows

@@ -73,6 +73,15 @@ class Unchanged(Struct):
     at_boot: str | None = None
 
 
+class TunedBase(Struct):
+    """The TuneD profiles active on the host (read from it), which a TuneD profile of iosched includes, and the
+    ``[disk]`` options they set (``readahead: ">4096"``), which it carries on for the disks it takes over:
+    TuneD tunes each disk with one ``[disk]`` unit only."""
+
+    profiles: tuple[str, ...]
+    disk: dict[str, str]
+
+
 class Plan(Struct):
     """The plan for one device."""
 
@@ -98,6 +107,8 @@ class Plan(Struct):
     iosched_version: str = ""
     schema_version: int = SCHEMA_VERSION
     sources: tuple[str, ...] = ()
+    tuned: TunedBase | None = None
+    """The active TuneD profiles, when the host runs TuneD: what a TuneD profile of iosched builds on."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = plain(self)

@@ -144,8 +144,10 @@ def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
         return _error(exc)
     except ValueError as exc:
         from iosched.measure.errors import MeasureError
+        from iosched.persist import PersistError
+        from iosched.persist.tuned import TunedProfileError
 
-        if not isinstance(exc, MeasureError):
+        if not isinstance(exc, MeasureError | PersistError | TunedProfileError):
             raise
         return _error(exc)
     except KbInvalid as exc:

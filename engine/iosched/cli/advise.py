@@ -12,7 +12,24 @@ from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 FORMATS = ("text", "markdown", "json", "sh", "ansible")
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
-                 "mount_options", "goal", "io_path", "symptoms")  # fmt: skip
+                 "mount_options", "goal", "io_path", "symptoms", "persist")  # fmt: skip
+PERSIST_HELP = ("how to persist: auto (default: a TuneD profile where the host runs TuneD, else udev rules and "
+                "sysctl.d; the boot loader for boot parameters), or udev, tuned, sysctl, grub, zipl, or a list "
+                "such as udev,sysctl")  # fmt: skip
+
+
+def persist_option(text: str) -> str:
+    """``--persist``: checked here, so a typo is a usage error before anything is read."""
+    from iosched.persist import PersistError
+    from iosched.persist.choose import requested
+
+    try:
+        requested(text)
+    except PersistError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 MAX_CONTEXT_BYTES = 64 * 1024
 
 
@@ -38,6 +55,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument(
         "--symptom", dest="symptoms", choices=SYMPTOMS, help="what you have seen (dirty-stall: writers pause)"
     )
+    p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
     p.add_argument("--context", type=Path, metavar="FILE", help="YAML or JSON file with the same fields")
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from iosched.cli.advise import PERSIST_HELP, persist_option
 from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
 from iosched.vocab import CACHES, GOALS
@@ -34,6 +35,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        help="YAML map of host names, patterns or inventory groups to workloads")  # fmt: skip
     p.add_argument("--goal", choices=GOALS, help="objective (default: each workload's)")
     p.add_argument("--cache", choices=CACHES, help="write cache protection of every host")
+    p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.set_defaults(func=cmd_fleet)
 
@@ -112,7 +114,7 @@ def cmd_fleet(args: argparse.Namespace) -> int:
                 hosts.append(FleetHost(name=name, error=error or "no facts"))
                 continue
             workload = mapping.workload_for(name) if mapping else args.workload
-            user = Context(workload=workload, goal=args.goal, cache=args.cache)
+            user = Context(workload=workload, goal=args.goal, cache=args.cache, persist=args.persist)
             hosts.append(planner.host(name, system, user))
             if bar is not None:
                 bar[0].advance(bar[1])

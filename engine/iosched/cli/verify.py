@@ -6,7 +6,7 @@ import argparse
 import json
 
 from iosched.cli import _observe as observe
-from iosched.cli.advise import CONTEXT_FLAGS, _context
+from iosched.cli.advise import CONTEXT_FLAGS, _context, persist_option
 from iosched.cli.output import format_option, write, write_markdown
 from iosched.errors import UsageError
 
@@ -19,6 +19,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )  # fmt: skip
     for flag in ("workload", "goal", "cache", "device", "hw"):
         p.add_argument(f"--{flag}", help=f"as for iosched advise --{flag}")
+    p.add_argument("--persist", type=persist_option, metavar="METHOD", help="as for iosched advise --persist")
     p.add_argument("--context", type=None, metavar="FILE", help="YAML or JSON file with the context fields")
     observe.add_arguments(p)
     format_option(p, ("text", "markdown", "json"))

@@ -1,32 +1,72 @@
 """Persistence writers: the files that keep a plan's changes across reboots, and the commands that install,
-reload and remove them. One module per method: udev rules, sysctl.d, the kernel command line (GRUB, zipl),
-fstab. :func:`files` composes the whole files of one or many plans."""
+reload and remove them. One module per method: udev rules, sysctl.d, TuneD profiles, the kernel command line
+(GRUB, zipl), fstab. :func:`files` composes the whole files of one or many plans; :mod:`.choose` decides which
+method keeps each step and :mod:`.precedence` which other tuner would win over it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from iosched.persist import sysctld, udev
-from iosched.plan import Plan, Step
+from iosched.persist import sysctld, tuned, udev
+from iosched.plan import Plan, Step, TunedBase
+
+
+class PersistError(ValueError):
+    """A persistence method that cannot keep a plan's steps on this host (exit 2 in the CLI)."""
 
 
 def _every(step: Step) -> bool:
     return True
 
 
+def _tuned(plans: Sequence[Plan]) -> TunedBase | None:
+    return next((plan.tuned for plan in plans if plan.tuned is not None), None)
+
+
 def files(plans: Sequence[Plan], keep: Callable[[Step], bool] = _every) -> dict[str, str]:
     """Path -> content of every file that persists the kept steps: one udev rule line per device (scheduler
-    first), one sysctl.d line per setting."""
-    rules, sysctls = [], []
+    first), one sysctl.d line per setting, one TuneD profile with a unit per disk."""
+    rules, sysctls, disks, tuned_sysctls = [], [], [], []
     for plan in plans:
-        on_udev = [s for s in plan.steps if s.persist_method == "udev-rule" and keep(s)]
+        kept = [s for s in plan.steps if keep(s)]
+        on_udev = [s for s in kept if s.persist_method == "udev-rule"]
         if on_udev:
             what = f"{plan.device}: {plan.facts.get('hw', '?')} disk, {plan.facts.get('workload', '?')} workload"
             rules.append((what, plan.udev_match, on_udev))
-        sysctls += [s for s in plan.steps if s.persist_method == "sysctl-d" and keep(s)]
+        sysctls += [s for s in kept if s.persist_method == "sysctl-d"]
+        on_tuned = [s for s in kept if s.persist_method == "tuned-profile"]
+        if disk := [s for s in on_tuned if s.device is not None]:
+            ids = {k: plan.context.get(k) for k in ("serial", "wwn")}
+            disks.append((plan.device, tuned.match(plan.device, **ids), disk))
+        tuned_sysctls += [s for s in on_tuned if s.device is None]
     found: dict[str, str] = {}
     if rules:
         found[udev.FILE] = udev.content(rules)
     if sysctls:
         found[sysctld.FILE] = sysctld.content(sysctls)
+    if disks or tuned_sysctls:
+        base = _tuned(plans)
+        if base is None:
+            raise PersistError("a step persists through TuneD, but no active TuneD profile was read to include")
+        found[tuned.path(base)] = tuned.content(base, disks, tuned_sysctls)
     return found
+
+
+def commands(plans: Sequence[Plan], path: str, content: str) -> tuple[str, str | None, str]:
+    """How to install one file of ``files(plans)``, check it is in effect (None: reading it back is the check),
+    and remove it again."""
+    if path == udev.FILE:
+        return udev.install(content), None, udev.remove()
+    if path == sysctld.FILE:
+        return sysctld.install(content), None, sysctld.remove()
+    base = _tuned(plans)
+    assert base is not None and path == tuned.path(base), path
+    return tuned.install(content, base), tuned.check(base), tuned.remove(base)
+
+
+def location(method: str, base: TunedBase | None) -> str | None:
+    """The file iosched writes for a persistence method; None where ``verify`` cannot read it back (the boot
+    loader, fstab) or no TuneD profile is active to build on."""
+    if method == "tuned-profile":
+        return tuned.path(base) if base is not None else None
+    return {"udev-rule": udev.FILE, "sysctl-d": sysctld.FILE}.get(method)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from iosched.kb import Kb
-from iosched.persist import files, fstab, sysctld, udev
+from iosched.persist import commands, files, fstab
 from iosched.plan import Notice, Plan, Step
 from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.render.reference import Style, cli_style, ref
@@ -19,7 +19,7 @@ from iosched.steps import kind_of
 if TYPE_CHECKING:
     from iosched.host import HostPlan
 
-_INSTALL = {udev.FILE: (udev.install, udev.remove), sysctld.FILE: (sysctld.install, sysctld.remove)}
+PERSISTED_BY_FILE = ("udev-rule", "sysctl-d", "tuned-profile")
 
 
 def _site(kb: Kb, style: Style, ident: str) -> str:
@@ -48,7 +48,7 @@ def _commands(step: Step, distro: Any) -> list[str]:
         code_block(kind.apply(step, distro), "sh"),
         "",
     ]
-    if step.persist_method in ("udev-rule", "sysctl-d"):
+    if step.persist_method in PERSISTED_BY_FILE:
         lines += [f"Persist: the file under *Persistent files* below ({step.persist_method}).", ""]
     elif step.persist_method == "fstab" and step.previous:
         edit = fstab.replace(step, step.previous, step.value)
@@ -119,10 +119,12 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
     if persisted := files([plan]):
         lines += ["## Persistent files", ""]
         for path, content in persisted.items():
-            install, remove = _INSTALL[path]
+            install, check, remove = commands([plan], path, content)
             lines += [f"{code_span(path)}:", "", code_block(content, "text"), ""]
-            lines += ["Install it:", "", code_block(install(content), "sh"), ""]
-            lines += ["Remove it (undo):", "", code_block(remove(), "sh"), ""]
+            lines += ["Install it:", "", code_block(install, "sh"), ""]
+            if check is not None:
+                lines += ["Check it is in effect:", "", code_block(check, "sh"), ""]
+            lines += ["Remove it (undo):", "", code_block(remove, "sh"), ""]
     if plan.advice:
         lines += ["## Also consider", "", *(_notice(kb, style, a) for a in plan.advice), ""]
     if plan.overridden:

@@ -21,7 +21,7 @@ def parameter(step: Step) -> str:
 class BootParameter(StepKind):
     name = "boot-parameter"
     order = 5
-    persist_methods = ("kernel-cmdline",)
+    persist_methods = ("kernel-cmdline", "zipl")
     host_wide = True
     runtime = False
     by_hand = "it takes effect at the next boot"

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
+from iosched.grammar import NAME, compiled
 from iosched.system import settings
 from iosched.system.ini import parse_ini
 from iosched.system.model import Tuner
 from iosched.system.source import Source
 
 PROFILE_DIRS = ("etc/tuned/profiles", "etc/tuned", "usr/lib/tuned/profiles", "usr/lib/tuned")
-PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+PROFILE_NAME = compiled(NAME)
 MAX_DEPTH = 16
 CONDITIONS = ("uname_regex", "cpuinfo_regex")
 VM_KEYS = {"dirty_ratio": "vm.dirty_ratio", "dirty_background_ratio": "vm.dirty_background_ratio"}

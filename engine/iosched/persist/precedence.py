@@ -1,0 +1,91 @@
+"""Which other tuner wins over a persistence method for one setting, from the order in which they act.
+
+At boot the kernel command line acts first; then systemd-sysctl applies the sysctl.d files in file-name order,
+``/etc/sysctl.conf`` last; udev applies its rule files in file-name order as it adds each device, and the last
+assignment wins. TuneD starts after both and sets its ``[disk]`` options again whenever a disk is added, after
+udev's rules for it ran, so it wins over udev rules; its ``[sysctl]`` plugin then applies ``/etc/sysctl.d``,
+``/run/sysctl.d`` and ``/etc/sysctl.conf`` again (``reapply_sysctl``, on by default), so those files win over
+a TuneD profile's sysctls. saptune and sapconf apply their notes last. The probe lists the tuners in this
+order (:func:`iosched.system.reader.read_tuners`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fnmatch import fnmatchcase
+from posixpath import basename
+
+from iosched.persist import sysctld, tuned, udev
+from iosched.plan import Step, TunedBase
+from iosched.steps import kind_of
+from iosched.system.model import Tuner
+
+REAPPLIED = ("/etc/sysctl.d/", "/run/sysctl.d/")
+"""Where the sysctl files are that TuneD applies again after its own sysctls (``/etc/sysctl.conf`` too)."""
+_LAST = ("saptune", "sapconf")
+_TUNER = {"tuned": "the TuneD profile", "udev": "the udev rule", "sysctl.d": "the sysctl file",
+          "kernel-cmdline": "the kernel command line", "saptune": "saptune", "sapconf": "sapconf"}  # fmt: skip
+_METHOD = {"udev-rule": f"iosched's udev rule ({udev.FILE})", "sysctl-d": f"iosched's sysctl file ({sysctld.FILE})",
+           "tuned-profile": "iosched's TuneD profile"}  # fmt: skip
+
+
+def concerns(tuner: Tuner, device: str | None) -> bool:
+    """Whether a tuner can set this device's value (a udev rule limited by KERNEL== to other disks cannot)."""
+    return device is None or not tuner.devices or any(fnmatchcase(device, g) for g in tuner.devices)
+
+
+def _file(tuner: Tuner) -> str:
+    return tuner.name.rsplit(":", 1)[0] if tuner.kind == "udev" else tuner.name
+
+
+def _acts_after(method: str, tuner: Tuner, step: Step) -> bool:
+    """Whether ``tuner`` sets its value after the file ``method`` writes, at boot or when the device appears."""
+    if tuner.kind in _LAST:
+        return True
+    if method == "udev-rule":
+        return tuner.kind == "tuned" or (tuner.kind == "udev" and basename(_file(tuner)) > basename(udev.FILE))
+    if method == "sysctl-d":
+        return tuner.kind == "sysctl.d" and (basename(tuner.name) > basename(sysctld.FILE)
+                                             or tuner.name == "/etc/sysctl.conf")  # fmt: skip
+    if method == "tuned-profile":
+        reapplied = tuner.name.startswith(REAPPLIED) or tuner.name == "/etc/sysctl.conf"
+        return tuner.kind == "sysctl.d" and step.kind == "sysctl" and reapplied
+    return False
+
+
+def changes(theirs: str, ours: str) -> bool:
+    """Whether a tuner's value would change ours: TuneD's ``>N`` only raises a smaller value, ``<N`` only
+    lowers a larger one."""
+    bound = theirs[1:].strip()
+    if theirs.startswith((">", "<")) and bound.isdigit() and ours.isdigit():
+        return int(ours) < int(bound) if theirs.startswith(">") else int(ours) > int(bound)
+    return theirs != ours
+
+
+def overriding(method: str, step: Step, tuners: Sequence[Tuner]) -> Tuner | None:
+    """The tuner that would leave the step's setting at another value than the file ``method`` writes: the
+    last to act after it that sets the setting; None when there is none, or it sets the same value."""
+    key = kind_of(step).tuner_key(step)
+    later = [t for t in tuners if t.active and key in t.settings and concerns(t, step.device)
+             and _acts_after(method, t, step)]  # fmt: skip
+    return later[-1] if later and changes(later[-1].settings[key], step.value) else None
+
+
+def is_ours(method: str, tuner: Tuner, base: TunedBase | None) -> bool:
+    """Whether a tuner read from the host is the file iosched writes for ``method``."""
+    if method == "tuned-profile":
+        return tuner.kind == "tuned" and base is not None and tuner.name == tuned.name(base)
+    return _file(tuner) == {"udev-rule": udev.FILE, "sysctl-d": sysctld.FILE}.get(method)
+
+
+def caveat(method: str, tuner: Tuner) -> str:
+    """The KB caveat that explains why ``tuner`` wins over ``method``."""
+    return "tuned-overrides-udev" if method == "udev-rule" and tuner.kind == "tuned" else "later-tuner-wins"
+
+
+def describe(step: Step, tuner: Tuner) -> str:
+    """``vdb scheduler: the udev rule /etc/udev/...:2 sets none after iosched's udev rule (...)``."""
+    key = kind_of(step).tuner_key(step)
+    where = f"{step.device} " if step.device else ""
+    return (f"{where}{kind_of(step).label(step)}: {_TUNER.get(tuner.kind, tuner.kind)} {tuner.name} sets "
+            f"{tuner.settings[key]} after {_METHOD.get(step.persist_method, step.persist_method)}")  # fmt: skip
