@@ -19,7 +19,8 @@ def _every(step: Step) -> bool:
     return True
 
 
-def _tuned(plans: Sequence[Plan]) -> TunedBase | None:
+def tuned_base(plans: Sequence[Plan]) -> TunedBase | None:
+    """The TuneD profiles a host runs, as its plans carry them."""
     return next((plan.tuned for plan in plans if plan.tuned is not None), None)
 
 
@@ -45,7 +46,7 @@ def files(plans: Sequence[Plan], keep: Callable[[Step], bool] = _every) -> dict[
     if sysctls:
         found[sysctld.FILE] = sysctld.content(sysctls)
     if disks or tuned_sysctls:
-        base = _tuned(plans)
+        base = tuned_base(plans)
         if base is None:
             raise PersistError("a step persists through TuneD, but no active TuneD profile was read to include")
         found[tuned.path(base)] = tuned.content(base, disks, tuned_sysctls)
@@ -59,7 +60,7 @@ def commands(plans: Sequence[Plan], path: str, content: str) -> tuple[str, str |
         return udev.install(content), None, udev.remove()
     if path == sysctld.FILE:
         return sysctld.install(content), None, sysctld.remove()
-    base = _tuned(plans)
+    base = tuned_base(plans)
     assert base is not None and path == tuned.path(base), path
     return tuned.install(content, base), tuned.check(base), tuned.remove(base)
 

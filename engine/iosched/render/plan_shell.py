@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from iosched.kb import Kb
-from iosched.persist import files, udev
-from iosched.plan import Plan, Step, host_steps, unattended
+from iosched.persist import files, tuned, tuned_base, udev
+from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.escape import sh_comment, sh_word
 from iosched.steps import kind_of
 
@@ -99,6 +99,24 @@ def _apply(step: Step) -> list[str]:
     return [header, *note, *_when_chosen(step, kind_of(step).sh_apply(step))]
 
 
+def _persist(path: str, content: str, base: TunedBase | None) -> list[str]:
+    """Write one file; for a TuneD profile, switch to it when the script runs on the system itself."""
+    lines = [f'write_file "$R"{sh_word(path)} {sh_word(content)}']
+    if base is not None and tuned.is_profile(path):
+        profile = tuned.name(base)
+        switch = f"tuned-adm profile {sh_word(profile)} || die {sh_word(f'could not switch TuneD to {profile}')}"
+        lines.append(f'if [ -z "$R" ]; then {switch}; fi')
+    return lines
+
+
+def _tuned_journal(base: TunedBase) -> tuple[str, str]:
+    """Journal lines that switch TuneD back first (so that it writes back what it saved before the values are
+    restored) and remove the profile's directory last."""
+    back = f'if [ -z "$R" ]; then {tuned.switch_back(base)} || failed {sh_word("could not switch TuneD back")}; fi'
+    rmdir = f'rmdir "$R"{sh_word(tuned.directory(base))} 2>/dev/null || :'
+    return f"journal {sh_word(back)}", f"journal {sh_word(rmdir)}"
+
+
 def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, str]] = ()) -> str:
     """One script for one plan or for every device of a host (one journal); ``skipped`` (device, reason)
     is listed in the header."""
@@ -130,21 +148,29 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
         )
     for step in steps:
         body += _when_chosen(step, kind_of(step).sh_check(step) if kind_of(step).runtime else [])
+    base = tuned_base(plans)
+    switching = base is not None and tuned.path(base) in every
+    if switching:
+        missing = "tuned-adm not found: this plan persists through a TuneD profile"
+        body.append(f'[ -n "$R" ] || command -v tuned-adm >/dev/null 2>&1 || die {sh_word(missing)}')
     body += ["", "# the undo journal first: nothing changes before it is written", *_JOURNAL.splitlines()]
+    switch_back, remove_dir = _tuned_journal(base) if base is not None and switching else ("", "")
+    body += [switch_back] if switch_back else []
     for step in steps:
         body += _when_chosen(step, kind_of(step).sh_journal(step))
     body += [f"journal_file {sh_word(path)}" for path in every]
+    body += [remove_dir] if remove_dir else []
     body += [*_TRAILER.splitlines(), "# apply"]
     for step in steps:
         body += _apply(step)
     body += ["", "# persist"]
     for path, content in every.items():
         if recommended.get(path) == content:
-            body.append(f'write_file "$R"{sh_word(path)} {sh_word(content)}')
+            body += _persist(path, content, base)
             continue
-        body += ['if [ "$APPLY_CONSIDER" = 1 ]; then', f'  write_file "$R"{sh_word(path)} {sh_word(content)}']
+        body += ['if [ "$APPLY_CONSIDER" = 1 ]; then', *(f"  {line}" for line in _persist(path, content, base))]
         if path in recommended:
-            body += ["else", f'  write_file "$R"{sh_word(path)} {sh_word(recommended[path])}']
+            body += ["else", *(f"  {line}" for line in _persist(path, recommended[path], base))]
         body.append("fi")
     if udev.FILE in every:
         body.append('if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi')
