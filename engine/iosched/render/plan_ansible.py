@@ -19,7 +19,8 @@ cannot read the scheduler file (which lists every elevator), cannot keep the val
 ``mode`` ansible-lint asks of it lands on the sysfs file itself (``mode: preserve`` left a loop device's
 ``read_ahead_kb`` at 0600), so the script is both safer and simpler. One run per kind, not per value, also
 keeps a host with many disks fast. The persistent files (:func:`iosched.persist.files`) are written by
-``copy``, whose handlers reload udev and load the sysctl.d file.
+``copy``, whose handlers reload udev, load the sysctl.d file and switch TuneD to iosched's profile (which
+includes the ones the host ran, ``iosched_host.tuned``); undo switches TuneD back before it removes it.
 
 Modes and tags. Under ``--check`` the script reads and reports but never writes; with ``--diff`` a report
 task lists each value that would change and ``copy`` shows each file's diff. ``--tags verify`` reads every
@@ -47,10 +48,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from iosched import __version__
-from iosched.grammar import DEVICE, PATH, WORD, matches
+from iosched.grammar import DEVICE, NAME, PATH, WORD, matches
 from iosched.kb import Kb
-from iosched.persist import files, sysctld, udev
-from iosched.plan import Plan, Step, host_steps, unattended
+from iosched.persist import files, sysctld, tuned, tuned_base, udev
+from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.escape import one_line, sh_comment, terminal
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 
@@ -61,6 +62,7 @@ RUNTIME_KINDS = tuple(name for name in STEP_ORDER if STEP_KINDS[name].runtime)
 SAVED = "/var/lib/iosched/previous"
 RELOAD_UDEV = "Reload udev rules"
 LOAD_SYSCTL = "Load the sysctl.d file"
+SWITCH_TUNED = "Switch TuneD to the iosched profile"
 HANDLERS = {udev.FILE: RELOAD_UDEV, sysctld.FILE: LOAD_SYSCTL}
 
 SCRIPT = r"""# Sets, verifies or restores one kind of value; stdin has one "FILE VALUE" line per value.
@@ -214,6 +216,7 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str,
         of_kind = [s for s in steps if s.kind == kind]
         settings[kind] = _chosen([_value_line(s) for s in of_kind], [_value_line(s) for s in of_kind if unattended(s)])
     every, recommended = files(plans), files(plans, unattended)
+    base = tuned_base(plans)
     return {
         "settings": settings,
         "files": {p: _chosen(_lines(every.get(p)), _lines(recommended.get(p))) for p in paths},
@@ -221,7 +224,16 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str,
                     for kind in STEP_ORDER if not STEP_KINDS[kind].runtime},
         "warnings": [_Unsafe(one_line(f"{p.device}: {w.id} ({w.risk or 'advice'}): {w.text}"))
                      for p in plans for w in p.warnings],
+        "tuned": _tuned(base),
     }  # fmt: skip
+
+
+def _tuned(base: TunedBase | None) -> dict[str, Any]:
+    """The TuneD profile of iosched a host switches to, and the profiles it ran before (undo switches back)."""
+    if base is None:
+        return {"profile": _Unsafe(""), "previous": []}
+    return {"profile": _Unsafe(tuned.name(base)),
+            "previous": [_Unsafe(_checked(NAME, p, "TuneD profile")) for p in base.profiles]}  # fmt: skip
 
 
 def _lines(content: str | None) -> list[str]:
@@ -314,6 +326,9 @@ def _handlers() -> list[dict[str, Any]]:
          "changed_when": True, "when": on_the_system},
         {"name": LOAD_SYSCTL, "ansible.builtin.command": {"argv": ["sysctl", "-p", sysctld.FILE]},
          "changed_when": True, "when": on_the_system},
+        {"name": SWITCH_TUNED, "ansible.builtin.command": {"argv": ["tuned-adm", "profile",
+                                                                    "{{ iosched_host.tuned.profile }}"]},
+         "changed_when": True, "when": on_the_system},
     ]  # fmt: skip
 
 
@@ -343,8 +358,8 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
             "tags": ["persist"],
         })  # fmt: skip
     for path in paths:
-        notify = {"notify": HANDLERS[path]} if path in HANDLERS else {}
-        tasks.append(_file_task(path, "Persist", ["persist"], **notify))
+        handler = SWITCH_TUNED if tuned.is_profile(path) else HANDLERS.get(path)
+        tasks.append(_file_task(path, "Persist", ["persist"], **({"notify": handler} if handler else {})))
     verify = ["never", "verify"]
     for kind in kinds:
         if kind in RUNTIME_KINDS:
@@ -365,13 +380,31 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
 
 def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
     """Remove the files first (they are what would come back at boot), then restore every value iosched
-    changed, the scheduler first: switching back resets the tunables, which are restored after it."""
-    tasks: list[dict[str, Any]] = [{
-        "name": f"Remove {path}",
-        "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path, "state": "absent"},
-        "when": f"iosched_host.files['{path}'].every | length > 0",
-        **({"notify": RELOAD_UDEV} if path == udev.FILE else {}),
-    } for path in paths]  # fmt: skip
+    changed, the scheduler first: switching back resets the tunables, which are restored after it. TuneD is
+    switched back to the profiles it ran before its profile is removed, and before the values are restored: it
+    writes back what it replaced."""
+    tasks: list[dict[str, Any]] = []
+    for path in paths:
+        wrote = f"iosched_host.files['{path}'].every | length > 0"
+        if tuned.is_profile(path):
+            tasks.append({
+                "name": f"Switch TuneD back from {path}",
+                "ansible.builtin.command": {"cmd": "tuned-adm profile {{ iosched_host.tuned.previous | join(' ') }}"},
+                "changed_when": True,
+                "when": f"{wrote} and iosched_etc == ''",
+            })  # fmt: skip
+        tasks.append({
+            "name": f"Remove {path}",
+            "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path, "state": "absent"},
+            "when": wrote,
+            **({"notify": RELOAD_UDEV} if path == udev.FILE else {}),
+        })  # fmt: skip
+        if tuned.is_profile(path):
+            tasks.append({
+                "name": f"Remove the directory of {path}",
+                "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path.rsplit("/", 1)[0], "state": "absent"},
+                "when": wrote,
+            })  # fmt: skip
     undo = "{{ 'check-undo' if ansible_check_mode else 'undo' }}"
     for kind in kinds:
         if kind in RUNTIME_KINDS:
