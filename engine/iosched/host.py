@@ -19,7 +19,7 @@ from iosched.evidence import Evidence
 from iosched.grammar import DEVICE, PATH, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.persist import location, precedence
-from iosched.plan import Plan, Step
+from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
 from iosched.system.model import Device, System
@@ -175,15 +175,26 @@ def _persist_row(system: System, plan: Plan, step: Step, device: str, required: 
                status=status, because=", ".join(step.because))  # fmt: skip
 
 
+def _lost_at_boot(system: System, plan: Plan, kept: Unchanged) -> bool:
+    """Whether a setting the device has now would be lost at boot without iosched's file: the distribution and
+    kernel give another value, or another tuner on the host (the last to act that sets it) does."""
+    step = kept.step
+    if kept.at_boot is not None and kept.at_boot != step.value:
+        return True
+    key = kind_of(step).tuner_key(step)
+    others = [t for t in system.tuners if t.active and key in t.settings and precedence.concerns(t, step.device)
+              and not precedence.is_ours(step.persist_method, t, plan.tuned)]  # fmt: skip
+    return bool(others) and precedence.changes(others[-1].settings[key], step.value)
+
+
 def verify(system: System, host: HostPlan) -> list[Row]:
     """Per device and setting: what the plan wants, what the system has, and whether they agree; then whether
-    it is persisted: required where the value differs from what the device gets at boot, checked wherever our
-    file sets it."""
+    it is persisted: required where the value would be lost at boot, checked wherever our file sets it."""
     rows: list[Row] = []
     seen: set[tuple[str, str]] = set()
     for plan in host.plans:
         wanted = [(s, True) for s in plan.steps]
-        wanted += [(u.step, u.at_boot is not None and u.at_boot != u.step.value) for u in plan.unchanged]
+        wanted += [(u.step, _lost_at_boot(system, plan, u)) for u in plan.unchanged]
         for step, to_make in wanted:
             kind = kind_of(step)
             where, label = step.device or "host", kind.label(step)

@@ -1,0 +1,150 @@
+"""Persistence chosen for an observed host: the RHEL 8 capture runs TuneD's virtual-guest profile and has an
+admin's udev rule that sets vdb to none after iosched's would. advise keeps vdb's scheduler in a TuneD
+profile under auto and in a udev rule when asked, saying which tuner then wins; verify flips as the profile
+is installed; the sh plan writes and journals the profile and its undo removes it; the playbook lints."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from iosched.cli import main
+from iosched.persist import tuned
+from iosched.system.reader import read_root
+
+CAPTURE = Path(__file__).parent / "captures" / "sos-rhel8-kvm-lvm"
+BIN = Path(sys.executable).parent
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def plan_of(capsys, root: Path, device: str, *more: str) -> dict:
+    code, out, err = run(capsys, "advise", "--root", str(root), "--format", "json", *more)
+    assert code == 0, err
+    (plan,) = [p for p in json.loads(out)["plans"] if p["device"] == device]
+    return plan
+
+
+def active_profile() -> str:
+    return (CAPTURE / "etc/tuned/active_profile").read_text().strip()
+
+
+def admin_rule() -> str:
+    """The capture's own udev rule file that sets a scheduler (read as the probe reads it)."""
+    (rule,) = [t.name for t in read_root(CAPTURE).tuners if t.kind == "udev" and "scheduler" in t.settings]
+    return rule.rsplit(":", 1)[0]
+
+
+def test_auto_keeps_the_scheduler_in_a_tuned_profile_that_includes_the_active_one(capsys) -> None:
+    plan = plan_of(capsys, CAPTURE, "vdb")
+    (step,) = [s for s in plan["steps"] if s["kind"] == "scheduler"]
+    assert step["persist_method"] == "tuned-profile"
+    assert plan["tuned"]["profiles"] == [active_profile()]
+    (path,) = plan["files"]
+    assert path == f"/etc/tuned/{tuned.PREFIX}{active_profile()}/tuned.conf"
+    assert f"include={active_profile()}" in plan["files"][path].splitlines()
+    assert f"elevator={step['value']}" in plan["files"][path].splitlines()
+    assert not any(w["id"] in ("later-tuner-wins", "tuned-overrides-udev") for w in plan["warnings"])
+
+
+def test_persist_udev_keeps_it_in_a_udev_rule_and_says_the_admins_later_rule_wins(capsys) -> None:
+    plan = plan_of(capsys, CAPTURE, "vdb", "--persist", "udev")
+    assert {s["persist_method"] for s in plan["steps"]} == {"udev-rule"}
+    assert list(plan["files"]) == ["/etc/udev/rules.d/60-iosched.rules"]
+    (notice,) = [w for w in plan["warnings"] if w["id"] == "later-tuner-wins"]
+    assert admin_rule() in notice["text"] and notice["sources"]
+    code, out, _ = run(capsys, "advise", "--root", str(CAPTURE), "--persist", "udev", "--format", "markdown")
+    assert code == 0 and "later-tuner-wins" in out and admin_rule() in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--root", str(CAPTURE), "--persist", "sysctl"], "cannot keep scheduler of vdb"),
+        (["--hw", "hdd", "--device", "sdb", "--kernel", "6.8", "--persist", "tuned"], "--probe or --root"),
+        (["--root", str(CAPTURE), "--persist", "udev,bogus"], "unknown persistence method 'bogus'"),
+        (["--root", str(CAPTURE), "--persist", "zipl"], "cannot keep scheduler of vdb"),
+    ],
+)
+def test_a_request_that_cannot_keep_the_plan_is_one_line_and_exit_2(argv, says, capsys) -> None:
+    code, out, err = run(capsys, "advise", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
+
+
+def test_verify_flips_from_differs_to_ok_as_the_tuned_profile_is_installed(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "host"
+    shutil.copytree(CAPTURE, root, symlinks=True)
+    plan = plan_of(capsys, root, "vdb")
+    (step,) = [s for s in plan["steps"] if s["kind"] == "scheduler"]
+    scheduler = root / "sys/block/vdb/queue/scheduler"
+    scheduler.write_text(scheduler.read_text().replace("[", "").replace("]", "").replace(step["value"],
+                                                                                         f"[{step['value']}]"))
+    code, out, _ = run(capsys, "verify", "--root", str(root), "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert code == 1
+    (persisted,) = [r for r in rows if r["device"] == "vdb" and r["setting"] == "persist scheduler"]
+    assert persisted["status"] == "differs" and persisted["actual"] == "absent"
+    (path, content), *_ = plan["files"].items()
+    (root / path.lstrip("/")).parent.mkdir(parents=True)
+    (root / path.lstrip("/")).write_text(content + "\n")
+    (root / "etc/tuned/active_profile").write_text(Path(path).parent.name + "\n")  # as tuned-adm profile does
+    code, out, _ = run(capsys, "verify", "--root", str(root), "--format", "json")
+    after = json.loads(out)
+    assert code == 0 and after["compliant"], [r for r in after["rows"] if r["status"] != "ok"]
+    (persisted,) = [r for r in after["rows"] if r["device"] == "vdb" and r["setting"] == "persist scheduler"]
+    assert persisted["status"] == "ok" and persisted["expected"] == f"{path}: {step['value']}"
+
+
+def test_the_sh_plan_writes_and_journals_the_profile_and_its_undo_removes_it(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "host"
+    shutil.copytree(CAPTURE, root, symlinks=True)
+    plan = plan_of(capsys, root, "vdb")
+    (path, content), *_ = plan["files"].items()
+    code, script, _ = run(capsys, "advise", "--root", str(root), "--format", "sh")
+    assert code == 0 and "tuned-adm profile" in script
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    journal = tmp_path / "undo.sh"
+    env = {**os.environ, "IOSCHED_ROOT": str(root), "IOSCHED_JOURNAL": str(journal)}
+    done = subprocess.run(["sh", "-c", script], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (root / path.lstrip("/")).read_text() == content + "\n"
+    assert f"remove_file '{path}'" in journal.read_text()
+    assert (root / "etc/tuned/active_profile").read_text().strip() == active_profile(), "no tuned-adm under a root"
+    undone = subprocess.run(["sh", str(journal)], env=env, capture_output=True, text=True)
+    assert undone.returncode == 0, undone.stderr
+    assert not (root / path.lstrip("/")).parent.exists()
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and "var/lib/iosched" not in str(p)}
+    scheduler = root / "sys/block/vdb/queue/scheduler"
+    assert after.pop(scheduler).decode().strip() == plan["previous_scheduler"]
+    assert after == {p: b for p, b in before.items() if p != scheduler}
+
+
+def test_fleet_keeps_each_hosts_request_and_reports_a_host_it_does_not_fit(capsys) -> None:
+    code, out, _ = run(capsys, "fleet", str(CAPTURE), "--persist", "udev", "--format", "json")
+    (host,) = json.loads(out)["hosts"]
+    assert code == 0 and {s["persist_method"] for p in host["plans"] for s in p["steps"]} == {"udev-rule"}
+    code, out, _ = run(capsys, "fleet", str(CAPTURE), "--persist", "sysctl", "--format", "json")
+    (host,) = json.loads(out)["hosts"]
+    assert code == 0 and not host["plans"] and "cannot keep scheduler" in host["errors"][0]
+
+
+def test_the_playbook_persists_through_tuned_and_passes_production_lint(tmp_path: Path, capsys) -> None:
+    code, playbook, _ = run(capsys, "advise", "--root", str(CAPTURE), "--format", "ansible")
+    assert code == 0 and "tuned-adm" in playbook
+    path = tmp_path / "iosched.yml"
+    path.write_text(playbook)
+    env = {**os.environ, "ANSIBLE_HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1", "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}  # fmt: skip
+    lint = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", path],
+                          cwd=tmp_path, env=env, capture_output=True, text=True)  # fmt: skip
+    assert lint.returncode == 0, lint.stdout + lint.stderr
