@@ -87,8 +87,9 @@ def test_verify_flips_from_differs_to_ok_as_the_tuned_profile_is_installed(tmp_p
     plan = plan_of(capsys, root, "vdb")
     (step,) = [s for s in plan["steps"] if s["kind"] == "scheduler"]
     scheduler = root / "sys/block/vdb/queue/scheduler"
-    scheduler.write_text(scheduler.read_text().replace("[", "").replace("]", "").replace(step["value"],
-                                                                                         f"[{step['value']}]"))
+    scheduler.write_text(
+        scheduler.read_text().replace("[", "").replace("]", "").replace(step["value"], f"[{step['value']}]")
+    )
     code, out, _ = run(capsys, "verify", "--root", str(root), "--format", "json")
     rows = json.loads(out)["rows"]
     assert code == 1
@@ -143,8 +144,9 @@ def test_the_playbook_persists_through_tuned_and_passes_production_lint(tmp_path
     assert code == 0 and "tuned-adm" in playbook
     path = tmp_path / "iosched.yml"
     path.write_text(playbook)
+    path_var = f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**os.environ, "ANSIBLE_HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
-           "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1", "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}  # fmt: skip
+           "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1", "PATH": path_var}  # fmt: skip
     lint = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", path],
                           cwd=tmp_path, env=env, capture_output=True, text=True)  # fmt: skip
     assert lint.returncode == 0, lint.stdout + lint.stderr
