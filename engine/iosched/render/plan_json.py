@@ -42,6 +42,7 @@ def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
         "host": host.host,
         "source": host.source,
         "plans": [{"device": p.device, **document(kb, p)} for p in host.plans],
+        "files": files(host.plans),
         "skipped": [{"device": s.device, "reason": s.reason} for s in host.skipped],
     }
 
