@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from iosched.context import Context
@@ -57,24 +58,31 @@ class Planner:
         self.presets = {h.id for h in kb.section("hardware")}
         self.workloads = {w.id for w in kb.section("workloads")}
         self._plans: dict[tuple[Any, ...], Plan] = {}
+        self._tuners: dict[tuple[Any, ...], int] = {}
 
     def _advise(self, kb: Kb, ctx: Context, evidence: Evidence | None = None,
-                current: Mapping[str, str] | None = None, tuners: Sequence[Tuner] = ()) -> Plan:  # fmt: skip
-        tuned = tuple((t.kind, t.name, tuple(sorted(t.settings.items())), t.active, t.devices) for t in tuners)
-        key = (ctx, tuple(sorted((current or {}).items())), tuned)
+                current: Mapping[str, str] | None = None, tuners: Sequence[Tuner] = (), *,
+                tuners_id: int | None = None) -> Plan:  # fmt: skip
+        key = (ctx, tuple(sorted((current or {}).items())), self._tuners_id(tuners) if tuners_id is None else tuners_id)
         found = self._plans.get(key)
         if found is None:
             found = self._plans[key] = advise(kb, ctx, evidence, current, tuners)
         return found
 
+    def _tuners_id(self, tuners: Sequence[Tuner]) -> int:
+        """A small number per distinct set of tuners: what the memo keys on, computed once per host."""
+        key = tuple((t.kind, t.name, tuple(sorted(t.settings.items())), t.active, t.devices) for t in tuners)
+        return self._tuners.setdefault(key, len(self._tuners))
+
     def host(self, name: str, system: System, user: Context) -> FleetHost:
         """The host's plans; a persistence request that does not fit the host is its error, not the fleet's."""
         system = classified(system, self.distros, self.presets)
+        plan = partial(self._advise, tuners_id=self._tuners_id(system.tuners))
         try:
-            plan = plan_host(self.kb, system, user, self.evidence, plan=self._advise)
+            planned = plan_host(self.kb, system, user, self.evidence, plan=plan)
         except PersistError as exc:
             return FleetHost(name=name, error=str(exc), workload=user.workload)
-        return FleetHost(name=name, plan=plan, workload=user.workload)
+        return FleetHost(name=name, plan=planned, workload=user.workload)
 
 
 def change_lines(host: HostPlan) -> tuple[str, ...]:
