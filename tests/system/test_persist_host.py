@@ -141,14 +141,43 @@ def test_fleet_keeps_each_hosts_request_and_reports_a_host_it_does_not_fit(capsy
     assert code == 0 and not host["plans"] and "cannot keep scheduler" in host["errors"][0]
 
 
-def test_the_playbook_persists_through_tuned_and_passes_production_lint(tmp_path: Path, capsys) -> None:
-    code, playbook, _ = run(capsys, "advise", "--root", str(CAPTURE), "--format", "ansible")
+def ansible_env(tmp_path: Path) -> dict[str, str]:
+    """Ansible with its state in a scratch directory, never the user's home."""
+    (tmp_path / "ansible.cfg").write_text("[defaults]\n")
+    return {**os.environ, "ANSIBLE_CONFIG": str(tmp_path / "ansible.cfg"), "ANSIBLE_HOME": str(tmp_path / "home"),
+            "XDG_CACHE_HOME": str(tmp_path / "cache"), "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1",
+            "ANSIBLE_PYTHON_INTERPRETER": sys.executable, "ANSIBLE_NOCOLOR": "1",
+            "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}  # fmt: skip
+
+
+def test_the_playbook_copies_the_profile_switches_only_on_the_system_and_undo_removes_it(tmp_path: Path,
+                                                                                          capsys) -> None:  # fmt: skip
+    root = tmp_path / "host"
+    shutil.copytree(CAPTURE, root, symlinks=True)
+    scheduler = root / "sys/block/vdb/queue/scheduler"
+    before = scheduler.read_text()
+    plan = plan_of(capsys, root, "vdb")
+    (path, content), *_ = plan["files"].items()
+    code, playbook, _ = run(capsys, "advise", "--root", str(root), "--format", "ansible", "--host", "db01")
     assert code == 0 and "tuned-adm" in playbook
-    path = tmp_path / "iosched.yml"
-    path.write_text(playbook)
-    path_var = f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"
-    env = {**os.environ, "ANSIBLE_HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
-           "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1", "PATH": path_var}  # fmt: skip
-    lint = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", path],
+    (tmp_path / "iosched.yml").write_text(playbook)
+    env = ansible_env(tmp_path)
+    lint = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", "iosched.yml"],
                           cwd=tmp_path, env=env, capture_output=True, text=True)  # fmt: skip
     assert lint.returncode == 0, lint.stdout + lint.stderr
+
+    def play(*args: str) -> str:
+        done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "db01,", "iosched.yml", "-e",
+                               "ansible_become=false", "-e", f"iosched_root={root}", *args], env=env, cwd=tmp_path,
+                              capture_output=True, text=True)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    out = play()
+    assert (root / path.lstrip("/")).read_text() == content + "\n"
+    assert "RUNNING HANDLER [Switch TuneD to the iosched profile]" in out  # notified, and skipped under a root
+    assert (root / "etc/tuned/active_profile").read_text().strip() == active_profile()
+    out = play("--tags", "undo")
+    assert "TASK [Switch TuneD back from" in out
+    assert not (root / path.lstrip("/")).parent.exists()
+    assert scheduler.read_text().strip() == before.replace("[", "").replace("]", "").split()[0]

@@ -194,9 +194,11 @@ def _value_line(step: Step) -> str:
     return f"{path} {_checked(WORD, step.value, f'value of {step.target}')}"
 
 
-def _chosen(every: Sequence[str], recommended: Sequence[str]) -> dict[str, list[_Unsafe]]:
-    """Lines with and without the consider steps; the tasks pick one by ``iosched_apply_consider``."""
-    return {"every": [_Unsafe(x) for x in every], "recommended": [_Unsafe(x) for x in recommended]}
+def _chosen(every: Sequence[str], recommended: Sequence[str]) -> dict[str, list[str]]:
+    """Lines with and without the consider steps; the tasks pick one by ``iosched_apply_consider``. An empty
+    line stays a plain empty string: Ansible reads ``!unsafe ''`` as None (and there is nothing to evaluate)."""
+    return {"every": [_Unsafe(x) if x else x for x in every],
+            "recommended": [_Unsafe(x) if x else x for x in recommended]}  # fmt: skip
 
 
 def _by_hand(step: Step, distro: Any) -> list[_Unsafe]:
