@@ -278,28 +278,20 @@ def _with(step: Step, **changes: Any) -> Step:
 
 
 def _conflicts(kb: Kb, steps: list[Step], tuners: Sequence[Tuner]) -> list[Notice]:
-    """One warning per KB caveat that explains why another tuner would override a step's persistence."""
-    found: dict[str, list[str]] = {}
+    """One warning per KB caveat that explains why another tuner would override a step's persistence, naming
+    each setting and the tuner that wins."""
+    cases: dict[str, list[str]] = {}
     for step in steps:
-        winner = precedence.overriding(step.persist_method, step, tuners)
-        if winner is not None:
-            found.setdefault(precedence.caveat(step.persist_method, winner), []).append(
-                precedence.describe(step, winner)
-            )
+        if (winner := precedence.overriding(step.persist_method, step, tuners)) is not None:
+            caveat_id = precedence.caveat(step.persist_method, winner)
+            cases.setdefault(caveat_id, []).append(precedence.describe(step, winner))
     notices = []
-    for caveat_id, cases in found.items():
+    for caveat_id, described in cases.items():
         caveat = kb.get(caveat_id)
-        title, text = (caveat.title, caveat.text) if caveat is not None else ("Another tuner wins", "")
-        notices.append(
-            Notice(
-                id=caveat_id,
-                severity="warn",
-                text=f"{title}: {'; '.join(cases)}. {text}".strip(),
-                risk=getattr(caveat, "risk", "performance"),
-                sources=getattr(caveat, "sources", ()),
-            )
-        )
-    return notices  # fmt: skip
+        assert caveat is not None, caveat_id  # bundled in kb/caveats
+        text = f"{caveat.title}: {'; '.join(described)}. {caveat.text}"
+        notices.append(Notice(id=caveat_id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources))
+    return notices
 
 
 def _notices(kb: Kb, fired: list[Rule], steps: list[Step], scoped: list[str],
