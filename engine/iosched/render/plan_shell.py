@@ -109,12 +109,14 @@ def _persist(path: str, content: str, base: TunedBase | None) -> list[str]:
     return lines
 
 
-def _tuned_journal(base: TunedBase) -> tuple[str, str]:
+def _tuned_journal(base: TunedBase | None) -> tuple[list[str], list[str]]:
     """Journal lines that switch TuneD back first (so that it writes back what it saved before the values are
-    restored) and remove the profile's directory last."""
+    restored) and remove the profile's directory last; none when the plan writes no TuneD profile."""
+    if base is None:
+        return [], []
     back = f'if [ -z "$R" ]; then {tuned.switch_back(base)} || failed {sh_word("could not switch TuneD back")}; fi'
     rmdir = f'rmdir "$R"{sh_word(tuned.directory(base))} 2>/dev/null || :'
-    return f"journal {sh_word(back)}", f"journal {sh_word(rmdir)}"
+    return [f"journal {sh_word(back)}"], [f"journal {sh_word(rmdir)}"]
 
 
 def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, str]] = ()) -> str:
@@ -149,17 +151,17 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
     for step in steps:
         body += _when_chosen(step, kind_of(step).sh_check(step) if kind_of(step).runtime else [])
     base = tuned_base(plans)
-    switching = base is not None and tuned.path(base) in every
-    if switching:
+    profile = base if base is not None and tuned.path(base) in every else None
+    if profile is not None:
         missing = "tuned-adm not found: this plan persists through a TuneD profile"
         body.append(f'[ -n "$R" ] || command -v tuned-adm >/dev/null 2>&1 || die {sh_word(missing)}')
+    switch_back, remove_dir = _tuned_journal(profile)
     body += ["", "# the undo journal first: nothing changes before it is written", *_JOURNAL.splitlines()]
-    switch_back, remove_dir = _tuned_journal(base) if base is not None and switching else ("", "")
-    body += [switch_back] if switch_back else []
+    body += switch_back
     for step in steps:
         body += _when_chosen(step, kind_of(step).sh_journal(step))
     body += [f"journal_file {sh_word(path)}" for path in every]
-    body += [remove_dir] if remove_dir else []
+    body += remove_dir
     body += [*_TRAILER.splitlines(), "# apply"]
     for step in steps:
         body += _apply(step)
