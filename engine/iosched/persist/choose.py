@@ -58,12 +58,12 @@ def _boot_loader(asked: Sequence[str], distro: Any, s390: bool) -> str:
                        f"use --persist {WORDS[native]} for its boot parameters")  # fmt: skip
 
 
-def _refusal(step: Step, asked: Sequence[str], able: Sequence[str]) -> str:
+def _refusal(step: Step, asked: Sequence[str], able: Sequence[str], with_tunables: bool) -> str:
     what = f"{kind_of(step).label(step)}" + (f" of {step.device}" if step.device else "")
     said = ",".join(WORDS[m] for m in asked)
     if not able:
         return f"--persist {said} cannot keep {what}"
-    why = " (a scheduler goes with its elevator's tunables)" if step.kind == "scheduler" else ""
+    why = " (a scheduler goes with its elevator's tunables)" if step.kind == "scheduler" and with_tunables else ""
     return f"--persist {said} cannot keep {what}{why}: add {' or '.join(WORDS[m] for m in able)}, e.g. " \
            f"--persist {said},{WORDS[able[0]]}"  # fmt: skip
 
@@ -85,7 +85,7 @@ def method_for(step: Step, asked: Sequence[str], tuners: Sequence[Tuner], *, dis
     if asked:
         chosen = next((m for m in asked if m in able), None)
         if chosen is None:
-            raise PersistError(_refusal(step, asked, able))
+            raise PersistError(_refusal(step, asked, able, with_tunables))
         if chosen == "tuned-profile" and not running:
             raise PersistError(
                 "--persist tuned builds on the TuneD profile the host runs, and none was read: "
