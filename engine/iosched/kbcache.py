@@ -34,13 +34,6 @@ def path_for(directories: list[Path]) -> Path:
     return cache_dir() / f"{PREFIX}{__version__}-{FORMAT}-{content_version(directories)}.json"
 
 
-def cached(directories: list[Path]) -> Kb | None:
-    """The checked KB of these layers from the cache, or None (only a KB with no problem is ever written)."""
-    if any(not d.is_dir() for d in directories):
-        return None
-    return read(path_for(directories))
-
-
 def layers(extra: list[Path] | None = None) -> list[Path]:
     return [bundled_kb(), *(extra or [])]
 

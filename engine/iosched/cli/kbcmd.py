@@ -31,14 +31,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.directory is not None and not args.directory.is_dir():
         raise UsageError(f"not a directory: {args.directory}")
     directories = [args.directory] if args.directory is not None else kbcache.layers(args.kb)
-    kb = kbcache.cached(directories)  # only a KB that passed every check is ever cached
+    path = kbcache.path_for(directories)  # the KB's content hash, computed once
+    kb = kbcache.read(path)  # only a KB that passed every check is ever cached
     diagnostics: list = []
     if kb is None:
         from iosched.kbload import load
 
         kb, diagnostics = load(directories)
         if not diagnostics:
-            kbcache.write(kbcache.path_for(directories), kb)
+            kbcache.write(path, kb)
     if args.format == "json":
         write(json.dumps([_as_dict(d) for d in diagnostics], indent=2))
     else:

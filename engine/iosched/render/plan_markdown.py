@@ -22,13 +22,9 @@ if TYPE_CHECKING:
 PERSISTED_BY_FILE = ("udev-rule", "sysctl-d", "tuned-profile")
 
 
-def _site(kb: Kb, style: Style, ident: str) -> str:
-    return ref(kb, style, ident)
-
-
 def _notice(kb: Kb, style: Style, notice: Notice) -> str:
     risk = f" ({notice.risk})" if notice.risk else ""
-    return f"- **{notice.severity}** {_site(kb, style, notice.id)}{risk}: {markdown_text(one_line(notice.text))}"
+    return f"- **{notice.severity}** {ref(kb, style, notice.id)}{risk}: {markdown_text(one_line(notice.text))}"
 
 
 def source_line(kb: Kb, ident: str) -> str:
@@ -65,7 +61,7 @@ def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
     label = "" if step.severity == "recommend" else " (consider: apply only after checking)"
     lines = [f"### {n}. {markdown_text(step.title)}{label}", ""]
     for rule, reason in zip(step.because, step.reasons, strict=True):
-        lines.append(f"- {_site(kb, style, rule)}: {markdown_text(one_line(reason))}")
+        lines.append(f"- {ref(kb, style, rule)}: {markdown_text(one_line(reason))}")
     if step.confirm:
         lines.append(f"- Confirm it helps: {markdown_text(one_line(step.confirm))}")
     lines.append("")
