@@ -78,13 +78,19 @@ def to_plain(value: Any) -> Any:
     return value
 
 
+SCHEMA_MODULES = ("iosched.model", "iosched.rules")
+"""Where the KB's Structs are declared: the cache revives classes of these modules only, by name."""
+
+
 def _struct_classes() -> dict[str, type[Struct]]:
     found: dict[str, type[Struct]] = {}
     stack: list[type[Struct]] = [Struct]
     while stack:
         cls = stack.pop()
-        found[cls.__name__] = cls
         stack.extend(cls.__subclasses__())
+        if cls.__module__ in SCHEMA_MODULES:
+            if found.setdefault(cls.__name__, cls) is not cls:
+                raise TypeError(f"two KB Structs are named {cls.__name__}")
     return found
 
 

@@ -70,6 +70,12 @@ class Struct:
         shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__fields__ if f in self.__dict__)
         return f"{type(self).__name__}({shown})"
 
+    def replace(self, **changes: Any) -> Self:
+        """The same record with some fields changed; itself when nothing changes."""
+        if all(getattr(self, k) == v for k, v in changes.items()):
+            return self
+        return type(self)(**{**self.__dict__, **changes})
+
     def fields(self) -> Iterator[tuple[str, Any]]:
         """(name, value) of every field, defaults included, in declaration order."""
         for name in self.__fields__:

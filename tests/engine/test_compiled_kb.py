@@ -32,6 +32,20 @@ def test_plans_are_identical(ctx: Context) -> None:
     assert plan_json.render(COMPILED, advise(COMPILED, ctx)) == plan_json.render(KB, advise(KB, ctx))
 
 
+def test_the_cache_revives_only_kb_classes() -> None:
+    """Plans, evidence and probed systems have Structs with KB names (Assumption, Evidence): never revived."""
+    import iosched.evidence
+    import iosched.plan
+    import iosched.system.model
+    from iosched import model
+    from iosched.kbcache import _struct_classes
+
+    classes = _struct_classes()
+    assert classes["Assumption"] is model.Assumption and classes["Evidence"] is model.Evidence
+    assert not {"Plan", "Device", "System"} & classes.keys()
+    assert iosched.plan.Assumption is not model.Assumption and iosched.evidence.Evidence is not model.Evidence
+
+
 def test_everyday_commands_do_not_import_pydantic_or_yaml(tmp_path) -> None:
     probe = (
         "import sys\n"

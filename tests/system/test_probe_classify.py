@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from iosched.system.classify import distro_id, hardware_preset
@@ -81,7 +79,7 @@ def test_single_devices(device: Device, host: Host, expected: str | None, hardwa
 
 def test_stacked_devices(hardware_ids: set[str]) -> None:
     mpath = Device(name="dm-0", kind="dm", dm_uuid="mpath-3600a0980", slaves=("sdb", "sdc"))
-    path = replace(SSD, holders=("dm-0",))
+    path = SSD.replace(holders=("dm-0",))
     lvm = Device(name="dm-1", kind="dm", dm_uuid="LVM-abc", slaves=("sda1",))
     part = Device(name="sda1", kind="partition", parent="sda", holders=("dm-1",))
     mixed = Device(name="md0", kind="md", slaves=("sda", "sdb"))

@@ -60,13 +60,11 @@ def read(args: argparse.Namespace, kb):
 def plan(args: argparse.Namespace, kb, ctx, evidence=None):
     """The host plan of the observed system; ``--device`` narrows it to one device, and ``--hw`` with it names
     that device's preset when classification could not place it (an unusual controller, a test rig)."""
-    from dataclasses import replace
-
     from iosched.host import plan_host
 
     system = read(args, kb)
     if ctx.hw is not None and ctx.device is not None:
-        devices = tuple(replace(d, hw=ctx.hw) if d.name == ctx.device else d for d in system.devices)
-        system = replace(system, devices=devices)
+        devices = tuple(d.replace(hw=ctx.hw) if d.name == ctx.device else d for d in system.devices)
+        system = system.replace(devices=devices)
     only = [ctx.device] if ctx.device else []
     return system, plan_host(kb, system, ctx, evidence, only=only)

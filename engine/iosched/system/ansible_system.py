@@ -279,4 +279,4 @@ def _mount(entry: dict[str, Any]) -> Mount | None:
     options = printable(entry.get("options"), MAX_MOUNT_TEXT) or ""
     if device is None or fstype is None or mountpoint is None or not mountpoint.startswith("/"):
         return None
-    return Mount(device, mountpoint, fstype, tuple(o for o in options.split(",") if o))
+    return Mount(device=device, mountpoint=mountpoint, fstype=fstype, options=tuple(o for o in options.split(",") if o))

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping
-from typing import TypeVar
 
 from iosched.system.model import Device, Host, System
 
 MAX_STACK = 8
-_Record = TypeVar("_Record", Device, Host, System)
 SUSE_IDS = frozenset({"sles", "sles_sap", "sle_hpc"})
 RHEL_REBUILDS = frozenset({"centos", "rocky", "almalinux", "ol", "scientific", "cloudlinux", "virtuozzo"})
 # storage a hypervisor presents: QEMU, VirtualBox, VMware, Hyper-V, Xen, cloud block stores
@@ -115,14 +113,6 @@ def classified(system: System, distro_ids: Collection[str], hardware_ids: Collec
     """The same System with ``host.distro`` and every device's ``hw`` filled in."""
     by_name = {d.name: d for d in system.devices}
     known = frozenset(hardware_ids)
-    host = _with(system.host, distro=distro_id(system.host.os_release, distro_ids))
-    devices = tuple(_with(d, hw=hardware_preset(d, host, known, by_name)) for d in system.devices)
-    return _with(system, host=host, devices=devices)
-
-
-def _with(record: _Record, **changes: object) -> _Record:
-    """A frozen model record with some fields changed (``dataclasses.replace`` without its introspection, which
-    dominates planning a fleet)."""
-    if all(getattr(record, k) == v for k, v in changes.items()):
-        return record
-    return type(record)(**{**record.__dict__, **changes})
+    host = system.host.replace(distro=distro_id(system.host.os_release, distro_ids))
+    devices = tuple(d.replace(hw=hardware_preset(d, host, known, by_name)) for d in system.devices)
+    return system.replace(host=host, devices=devices)

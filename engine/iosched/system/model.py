@@ -7,12 +7,16 @@ Ansible facts). Readers fill it; the engine plans from it; ``to_json`` is the do
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
+from iosched.struct import Struct
 from iosched.vocab import IoPath
 
 SCHEMA_VERSION = 1
+
+EMPTY: dict[str, str] = MappingProxyType({})  # type: ignore[assignment]
+"""The default of mapping fields: shared by every record, so read-only."""
 
 DeviceKind = Literal[
     "disk", "partition", "dm", "md", "loop", "zram", "ram", "nvme", "mmc", "dasd", "virtio", "optical", "other",
@@ -20,8 +24,7 @@ DeviceKind = Literal[
 TunerKind = Literal["tuned", "udev", "sysctl.d", "kernel-cmdline", "saptune", "sapconf"]
 
 
-@dataclass(frozen=True)
-class Device:
+class Device(Struct):
     """One block device as the kernel shows it in ``/sys/block/NAME``."""
 
     name: str
@@ -36,9 +39,9 @@ class Device:
     write_cache: str | None = None
     """``write back`` or ``write through`` (queue/write_cache)."""
     nr_hw_queues: int | None = None
-    queue: dict[str, str] = field(default_factory=dict)
+    queue: dict[str, str] = EMPTY
     """Every readable ``queue/*`` attribute, as text."""
-    iosched: dict[str, str] = field(default_factory=dict)
+    iosched: dict[str, str] = EMPTY
     """Every ``queue/iosched/*`` tunable of the active elevator, as text."""
     holders: tuple[str, ...] = ()
     slaves: tuple[str, ...] = ()
@@ -58,35 +61,32 @@ class Device:
     """The KB hardware preset this device maps to, or None (filled by classification, not by readers)."""
 
 
-@dataclass(frozen=True)
-class Mount:
+class Mount(Struct):
     device: str
     mountpoint: str
     fstype: str
     options: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Tuner:
+class Tuner(Struct):
     """Something else on the host that sets block or writeback settings, and what it sets."""
 
     kind: TunerKind
     name: str
     """A profile name (tuned), or the file that holds the setting (udev rule, sysctl.d file)."""
-    settings: dict[str, str] = field(default_factory=dict)
+    settings: dict[str, str] = EMPTY
     """Setting names as plans spell them (``scheduler``, ``queue/read_ahead_kb``, ``vm.dirty_ratio``) to values."""
     active: bool = True
     devices: tuple[str, ...] = ()
     """Kernel-name globs the tuner is limited to (a udev rule's ``KERNEL==``); empty: every device."""
 
 
-@dataclass(frozen=True)
-class Host:
+class Host(Struct):
     kernel: str | None = None
     """The kernel release as ``uname -r`` prints it (``6.8.0-45-generic``)."""
     distro: str | None = None
     """The KB distribution id (``sles12sp5``, ``rhel9``), or None when the KB does not know the release."""
-    os_release: dict[str, str] = field(default_factory=dict)
+    os_release: dict[str, str] = EMPTY
     virtualization: str | None = None
     """``none`` on bare metal, else the hypervisor (``kvm``, ``vmware``, ``xen``, ``microsoft``, ``zvm`` ...)."""
     arch: str | None = None
@@ -94,13 +94,12 @@ class Host:
     hostname: str | None = None
 
 
-@dataclass(frozen=True)
-class System:
+class System(Struct):
     """A host and everything read from it; ``missing`` says what a capture did not hold."""
 
     host: Host
     devices: tuple[Device, ...] = ()
-    sysctls: dict[str, str] = field(default_factory=dict)
+    sysctls: dict[str, str] = EMPTY
     mounts: tuple[Mount, ...] = ()
     tuners: tuple[Tuner, ...] = ()
     missing: tuple[str, ...] = ()
@@ -112,4 +111,15 @@ class System:
         return next((d for d in self.devices if d.name == name), None)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return _plain(self)
+
+
+def _plain(value: Any) -> Any:
+    """Records as dicts of every field (defaults included), mappings as dicts; the rest as it is."""
+    if isinstance(value, Struct):
+        return {name: _plain(v) for name, v in value.fields()}
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, MappingProxyType | dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value

@@ -20,7 +20,11 @@ def parse_mounts(text: str) -> tuple[Mount, ...]:
         if len(fields) < 4 or not fields[1].startswith("/"):
             continue
         device, mountpoint, fstype, options = (_unescape(f) for f in fields[:4])
-        mounts.append(Mount(device, mountpoint, fstype, tuple(o for o in options.split(",") if o)))
+        mounts.append(
+            Mount(
+                device=device, mountpoint=mountpoint, fstype=fstype, options=tuple(o for o in options.split(",") if o)
+            )
+        )
     return tuple(mounts)
 
 

@@ -8,7 +8,6 @@ model declares; anything else is a :class:`ProbeDocumentError` naming the field.
 from __future__ import annotations
 
 import re
-from dataclasses import fields
 from typing import Any
 
 from iosched.system.model import SCHEMA_VERSION, Device, Host, Mount, System, Tuner
@@ -48,16 +47,16 @@ def _mapping(value: object, where: str) -> dict[str, str]:
 
 
 def _record(cls: type, data: object, where: str, names: frozenset[str] = frozenset()) -> Any:
-    """One dataclass from a mapping: strings, optional strings, lists of strings, mappings, bools and ints."""
+    """One record from a mapping: strings, optional strings, lists of strings, mappings, bools and ints."""
     if not isinstance(data, dict):
         raise ProbeDocumentError(f"{where}: expected a mapping")
-    known = {f.name: f for f in fields(cls)}
+    known = cls.__annotations__
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise ProbeDocumentError(f"{where}: unknown field(s) {', '.join(map(str, unknown))}")
     values: dict[str, Any] = {}
     for name, value in data.items():
-        annotation = str(known[name].type)
+        annotation = str(known[name])
         at = f"{where}.{name}"
         if name in names and not (value is None and name != "name"):
             if not isinstance(value, str) or not _NAME.fullmatch(value):
