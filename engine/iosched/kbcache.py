@@ -12,7 +12,7 @@ import contextlib
 import json
 import os
 import stat
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from iosched import __version__
@@ -29,19 +29,22 @@ _KERNEL = "\x00k"
 PREFIX = "kb-"
 
 
-def path_for(directories: list[Path]) -> Path:
+AnyPath = str | os.PathLike[str]
+
+
+def path_for(directories: Sequence[AnyPath]) -> str:
     """The cache file of these KB layers: named by iosched's version, the format and the KB's content."""
-    return cache_dir() / f"{PREFIX}{__version__}-{FORMAT}-{content_version(directories)}.json"
+    return os.path.join(cache_dir(), f"{PREFIX}{__version__}-{FORMAT}-{content_version(directories)}.json")
 
 
-def layers(extra: list[Path] | None = None) -> list[Path]:
+def layers(extra: Sequence[AnyPath] | None = None) -> list[AnyPath]:
     return [bundled_kb(), *(extra or [])]
 
 
-def load_checked(extra: list[Path] | None = None) -> Kb:
+def load_checked(extra: Sequence[AnyPath] | None = None) -> Kb:
     """The bundled KB with ``extra`` layers over it; raises KbInvalid when any check fails."""
     directories = layers(extra)
-    if any(not d.is_dir() for d in directories):
+    if any(not os.path.isdir(d) for d in directories):
         from iosched import kbload
 
         checked, diagnostics = kbload.load(directories)
@@ -88,9 +91,8 @@ def _struct_classes() -> dict[str, type[Struct]]:
     while stack:
         cls = stack.pop()
         stack.extend(cls.__subclasses__())
-        if cls.__module__ in SCHEMA_MODULES:
-            if found.setdefault(cls.__name__, cls) is not cls:
-                raise TypeError(f"two KB Structs are named {cls.__name__}")
+        if cls.__module__ in SCHEMA_MODULES and found.setdefault(cls.__name__, cls) is not cls:
+            raise TypeError(f"two KB Structs are named {cls.__name__}")
     return found
 
 
@@ -128,11 +130,11 @@ def from_plain(text: str | bytes) -> Kb:
 # ------------------------------------------------------------------------------------------ files
 
 
-def trusted(path: Path) -> bool:
+def trusted(path: AnyPath) -> bool:
     """A regular file owned by us, in a directory owned by us or root that no one else may write to."""
     try:
         st = os.lstat(path)
-        parent = os.stat(path.parent)
+        parent = os.stat(os.path.dirname(path) or ".")
     except OSError:
         return False
     euid = os.geteuid()
@@ -142,24 +144,26 @@ def trusted(path: Path) -> bool:
     return parent.st_uid in (euid, 0) and (not shared or bool(parent.st_mode & stat.S_ISVTX))
 
 
-def read(path: Path) -> Kb | None:
+def read(path: AnyPath) -> Kb | None:
     """The cached KB at ``path``; None when absent, untrusted or unreadable (the caller rebuilds it)."""
     if not trusted(path):
         return None
     try:
-        return from_plain(path.read_bytes())
+        with open(path, "rb") as fh:
+            return from_plain(fh.read())
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
 
 
-def write(path: Path, kb: Kb) -> None:
+def write(path: AnyPath, kb: Kb) -> None:
     """Store ``kb`` at ``path`` atomically, private to the user, and remove older cache files beside it."""
     import tempfile
 
     text = dumps(kb)
+    directory = os.path.dirname(path) or "."
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".kb-")
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".kb-")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
@@ -170,10 +174,12 @@ def write(path: Path, kb: Kb) -> None:
         _evict(path)
 
 
-def _evict(keep: Path, most: int = 8) -> None:
+def _evict(keep: AnyPath, most: int = 8) -> None:
     """Keep the ``most`` newest cache files of this user (one per KB layering in use), ``keep`` among them."""
-    mine = [p for p in keep.parent.glob(f"{PREFIX}*") if p != keep and trusted(p)]
-    mine.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    directory = os.path.dirname(keep) or "."
+    names = [n for n in os.listdir(directory) if n.startswith(PREFIX)]
+    mine = [p for p in (os.path.join(directory, n) for n in names) if p != os.fspath(keep) and trusted(p)]
+    mine.sort(key=os.path.getmtime, reverse=True)
     for old in mine[most - 1 :]:
         with contextlib.suppress(OSError):
-            old.unlink()
+            os.unlink(old)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
-def _yaml_files(directory: str | Path) -> list[tuple[str, str]]:
+def _yaml_files(directory: str | os.PathLike[str]) -> list[tuple[str, str]]:
     """(path relative to the directory with / separators, full path) of every YAML file, sorted.
 
     os.walk rather than Path.rglob: this runs on every command, to key the KB cache."""
@@ -23,19 +25,24 @@ def _yaml_files(directory: str | Path) -> list[tuple[str, str]]:
     return sorted(found)
 
 
-def kb_files(directory: Path) -> list[Path]:
+def kb_files(directory: str | os.PathLike[str]) -> list[Path]:
     """The YAML files of a KB directory, in a stable order."""
-    return [directory / rel for rel, _ in _yaml_files(directory)]
+    from pathlib import Path
+
+    return [Path(directory, rel) for rel, _ in _yaml_files(directory)]
 
 
-def display(path: Path) -> str:
+def display(path: str | os.PathLike[str]) -> str:
+    """``path`` relative to the working directory when it is below it, else as given."""
+    from pathlib import Path
+
     try:
-        return str(path.resolve().relative_to(Path.cwd()))
+        return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
 
 
-def content_version(directories: Iterable[Path]) -> str:
+def content_version(directories: Iterable[str | os.PathLike[str]]) -> str:
     """A hash of the KB's content (file names and bytes), shown in plans as the KB version and keying the cache."""
     digest = _hasher()
     for directory in directories:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -104,11 +106,12 @@ def _collect_file(path: Path, layer: dict[str, dict[str, Any]], out: _Collected)
             out.origins[entity.id] = origin
 
 
-def load(directories: list[Path]) -> tuple[Kb, list[Diagnostic]]:
+def load(layers: Sequence[str | os.PathLike[str]]) -> tuple[Kb, list[Diagnostic]]:
     """Load and check the KB layers in order; a later layer's entity replaces one with the same id."""
     from iosched.kbcheck import check
 
     out = _Collected()
+    directories = [Path(d) for d in layers]
     for directory in directories:
         if not directory.is_dir():
             out.diagnostics.append(Diagnostic("KB001", display(directory), 0, "not a directory"))

@@ -251,7 +251,7 @@ def test_fairness_follows_the_tail_not_the_mean() -> None:
 def test_compare_takes_scheduler_names_from_the_kb_it_is_given(tmp_path: Path, capsys) -> None:
     layer = tmp_path / "layer"
     layer.mkdir()
-    elevator = (bundled_kb() / "elevators" / "none.yaml").read_text()
+    elevator = (Path(bundled_kb()) / "elevators" / "none.yaml").read_text()
     (layer / "adios.yaml").write_text(elevator.replace("  - name: none\n", "  - name: adios\n", 1))
     results = tmp_path / "results"
     results.mkdir()

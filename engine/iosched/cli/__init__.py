@@ -6,10 +6,13 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from iosched import __version__
 from iosched.errors import UsageError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 HELP_WIDTH: list[int] = []
 """A fixed help width (the reference site's CLI page sets one, so its page does not depend on a terminal)."""
@@ -56,7 +59,9 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def build_parser() -> _Parser:
+def build_parser(command: str | None = None) -> _Parser:
+    """The whole command line, or only ``command``'s part of it when that names a command: a run needs just
+    its own command, and every command module imported costs start-up time."""
     from importlib import import_module
 
     common = _Parser(add_help=False)
@@ -71,28 +76,31 @@ def build_parser() -> _Parser:
     parser = _Parser(prog="iosched", description="Linux I/O scheduler and block-device tuning, with sources.")
     parser.add_argument("--version", action="version", version=f"iosched {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in _command_modules():
-        module = import_module(f"iosched.cli.{name}")
-        if hasattr(module, "register"):
-            module.register(sub, common)
+    names = command_names()
+    for name in [command] if command in names else names:
+        import_module(f"iosched.cli.commands.{name}").register(sub, common)
     return parser
 
 
-def _command_modules() -> list[str]:
-    """Every module of this package that has ``register(sub, common)``; sorted, so help is stable.
+def command_names() -> list[str]:
+    """The commands: the modules of :mod:`iosched.cli.commands`, each named after its command, sorted, so
+    help is stable.
 
     Listed from the package directory: ``pkgutil.iter_modules`` would import ``inspect``, which costs more
     start-up than every command's own imports."""
-    import os
-
-    here = os.path.dirname(__file__)
+    here = os.path.join(os.path.dirname(__file__), "commands")
     return sorted(n[:-3] for n in os.listdir(here) if n.endswith(".py") and not n.startswith("_"))
 
 
-def _directory(text: str):
+def path_argument(text: str) -> Path:
+    """argparse ``type`` of a file or directory argument: pathlib is imported only when one is given."""
     from pathlib import Path
 
-    path = Path(text)
+    return Path(text)
+
+
+def _directory(text: str) -> Path:
+    path = path_argument(text)
     if not path.is_dir():
         raise argparse.ArgumentTypeError(f"not a directory: {text}")
     return path
@@ -136,7 +144,8 @@ def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
     from iosched.render.links import SiteUrlError
 
     try:
-        args = build_parser().parse_args(argv)
+        words = sys.argv[1:] if argv is None else [*argv]
+        args = build_parser(words[0] if words else None).parse_args(words)
         code = int(args.func(args) or 0)
         stdout.flush()
         return code

@@ -4,16 +4,23 @@ with the loaded KB. Shared by ``advise`` and ``verify``."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+from typing import TYPE_CHECKING
 
+from iosched.cli import path_argument
 from iosched.errors import UsageError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--probe", action="store_true", help="plan every device of this machine, as read from /")
     where.add_argument(
-        "--root", type=Path, metavar="DIR", help="plan every device of a captured host (tree, sosreport, supportconfig)"
+        "--root",
+        type=path_argument,
+        metavar="DIR",
+        help="plan every device of a captured host (tree, sosreport, supportconfig)",
     )
 
 
@@ -50,7 +57,7 @@ def read(args: argparse.Namespace, kb):
     if system is None and not (args.probe or args.root):
         return None
     try:
-        system = system or read_root(Path("/") if args.probe else args.root)
+        system = system or read_root(path_argument("/") if args.probe else args.root)
     except ProbeError as exc:
         raise UsageError(" ".join(str(exc).split())) from None
     distros = {d.id for d in kb.section("distributions")}

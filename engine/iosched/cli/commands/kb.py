@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
+from iosched.cli import path_argument
 from iosched.cli.output import write
 
 
@@ -13,7 +13,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     kb = sub.add_parser("kb", help="check or export the knowledge base")
     kb_sub = kb.add_subparsers(dest="kb_command", metavar="SUBCOMMAND")
     check = kb_sub.add_parser("check", parents=[common], help="validate a KB directory (default: the bundled KB)")
-    check.add_argument("directory", nargs="?", type=Path, help="a KB directory to check on its own")
+    check.add_argument("directory", nargs="?", type=path_argument, help="a KB directory to check on its own")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.set_defaults(func=cmd_check)
     export = kb_sub.add_parser("export", parents=[common], help="print the whole KB as one JSON document")

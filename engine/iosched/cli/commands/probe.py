@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
+from iosched.cli import path_argument
 from iosched.cli.output import write
 from iosched.errors import UsageError
 
@@ -15,7 +15,7 @@ FORMATS = ("text", "json", "yaml")
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("probe", parents=[common], help="read a host (/ or a capture): devices, kernel, tuners")
-    p.add_argument("--root", type=Path, default=Path("/"), metavar="DIR",
+    p.add_argument("--root", type=path_argument, default="/", metavar="DIR",
                    help="/ (default), a copied tree, an extracted sosreport or a supportconfig directory")  # fmt: skip
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.set_defaults(func=cmd_probe)

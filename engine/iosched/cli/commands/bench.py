@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from iosched.cli import path_argument
 from iosched.cli.output import write
 from iosched.vocab import GOALS
 
@@ -20,7 +20,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )  # fmt: skip
     p.add_argument("device", nargs="?", help="a block device name, e.g. sdb or nvme0n1")
     p.add_argument("--loop", metavar="SIZE", help="use a throw-away loop device of SIZE (e.g. 1G) instead")
-    p.add_argument("--output", type=Path, metavar="DIR", help="where results go (default: ./iosched-bench-DATE)")
+    p.add_argument(
+        "--output", type=path_argument, metavar="DIR", help="where results go (default: ./iosched-bench-DATE)"
+    )
     p.add_argument(
         "--runtime", type=int, default=3, metavar="SECONDS", help="seconds per run (default 3; 30+ on real disks)"
     )
@@ -58,7 +60,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from iosched.render.verdict import text
 
     kb = load_checked(args.kb)
-    output = args.output or Path(f"iosched-bench-{datetime.now():%Y%m%d-%H%M%S}")
+    output = args.output or path_argument(f"iosched-bench-{datetime.now():%Y%m%d-%H%M%S}")
     config = Config(
         device=args.device, loop_size=parse_size(args.loop) if args.loop else None, output=output,
         runtime=args.runtime, rounds=ROUNDS if args.rounds is None else args.rounds,

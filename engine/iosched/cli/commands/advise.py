@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from iosched.cli import _observe as observe
+from iosched.cli import path_argument
 from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMATS = ("text", "markdown", "json", "sh", "ansible")
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
@@ -56,10 +60,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "--symptom", dest="symptoms", choices=SYMPTOMS, help="what you have seen (dirty-stall: writers pause)"
     )
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
-    p.add_argument("--context", type=Path, metavar="FILE", help="YAML or JSON file with the same fields")
+    p.add_argument("--context", type=path_argument, metavar="FILE", help="YAML or JSON file with the same fields")
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
-    p.add_argument("--results", type=Path, nargs="+", metavar="FILE", help="benchmark results to fold in")
+    p.add_argument("--results", type=path_argument, nargs="+", metavar="FILE", help="benchmark results to fold in")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.add_argument(
         "--host", metavar="NAME", help="with --format ansible: the inventory hostname to target (default: all)"
@@ -86,11 +90,12 @@ def _read_context(path: Path) -> dict:
 
 
 def _context(args: argparse.Namespace):
-    from iosched import examples
     from iosched.context import Context, ContextError
 
     data: dict = {}
     if args.example:
+        from iosched import examples
+
         path = examples.path(args.example)
         if path is None:
             raise UsageError(f"unknown example {args.example!r}; valid: {', '.join(examples.names())}")

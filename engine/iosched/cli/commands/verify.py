@@ -6,7 +6,7 @@ import argparse
 import json
 
 from iosched.cli import _observe as observe
-from iosched.cli.advise import CONTEXT_FLAGS, _context, persist_option
+from iosched.cli.commands.advise import CONTEXT_FLAGS, _context, persist_option
 from iosched.cli.output import format_option, write, write_markdown
 from iosched.errors import UsageError
 

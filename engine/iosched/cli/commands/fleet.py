@@ -6,15 +6,17 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from iosched.cli.advise import PERSIST_HELP, persist_option
+from iosched.cli import path_argument
+from iosched.cli.commands.advise import PERSIST_HELP, persist_option
 from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
 from iosched.vocab import CACHES, GOALS
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from iosched.system.model import System
 
 FORMATS = ("text", "markdown", "json", "ansible")
@@ -28,10 +30,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "--format json' document, or a captured root (a copied tree, a sosreport, a supportconfig). A host "
         "that cannot be read is reported and the run goes on.",
     )  # fmt: skip
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    p.add_argument("paths", nargs="+", type=path_argument, metavar="PATH")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--workload", help="the workload of every host (iosched list workloads)")
-    which.add_argument("--workloads", type=Path, metavar="FILE",
+    which.add_argument("--workloads", type=path_argument, metavar="FILE",
                        help="YAML map of host names, patterns or inventory groups to workloads")  # fmt: skip
     p.add_argument("--goal", choices=GOALS, help="objective (default: each workload's)")
     p.add_argument("--cache", choices=CACHES, help="write cache protection of every host")

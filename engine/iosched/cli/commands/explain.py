@@ -1,4 +1,4 @@
-"""``iosched explain ID`` and ``iosched list KIND``: the KB as Markdown, a table or JSON."""
+"""``iosched explain ID``: one KB entry as Markdown or JSON."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from iosched.cli.output import format_option, write, write_markdown
-from iosched.kinds import BY_SLUG
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -19,19 +18,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     explain.add_argument("id", help="a KB id such as mq-deadline.read_expire, queue.nr_requests, elevator=, IOS101")
     format_option(explain)
     explain.set_defaults(func=cmd_explain)
-    listing = sub.add_parser("list", parents=[common], help="list the KB entries of one kind")
-    listing.add_argument("kind", choices=tuple(BY_SLUG), metavar="KIND", help=f"one of: {', '.join(BY_SLUG)}")
-    format_option(listing)
-    listing.set_defaults(func=cmd_list)
 
 
-def _style(args: argparse.Namespace) -> Any:
+def style(args: argparse.Namespace) -> Any:
     from iosched.render.reference import cli_style
 
     return cli_style(args.site_url)
 
 
-def _as_json(entity: Any, base: str | None) -> dict[str, Any]:
+def as_json(entity: Any, base: str | None) -> dict[str, Any]:
     from iosched.export import export_entity, plain
     from iosched.kb import TunableRef
     from iosched.render.links import absolute
@@ -59,19 +54,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         hint = f"; did you mean {', '.join(close)}?" if close else "; see 'iosched list KIND'"
         raise UsageError(f"unknown id {args.id!r}{hint}")
     if args.format == "json":
-        write(json.dumps(_as_json(entity, args.site_url), indent=2, ensure_ascii=False))
+        write(json.dumps(as_json(entity, args.site_url), indent=2, ensure_ascii=False))
     else:
-        write_markdown(render(kb, entity, _style(args)), args.format)
-    return 0
-
-
-def cmd_list(args: argparse.Namespace) -> int:
-    from iosched.kbcache import load_checked
-    from iosched.render.reference import list_table
-
-    kb = load_checked(args.kb)
-    if args.format == "json":
-        write(json.dumps([_as_json(e, args.site_url) for e in kb.entities(args.kind)], indent=2, ensure_ascii=False))
-    else:
-        write_markdown(list_table(kb, args.kind, _style(args)), args.format)
+        write_markdown(render(kb, entity, style(args)), args.format)
     return 0

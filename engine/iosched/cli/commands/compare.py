@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
+from iosched.cli import path_argument
 from iosched.cli.output import format_option, write, write_markdown
 from iosched.vocab import GOALS
 
@@ -19,14 +19,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         description="Read benchmark results and say which scheduler is better, if any, beyond the noise. "
         "FILE may be SCHED=FILE to name the scheduler of a file, or a directory written by 'iosched bench'.",
     )  # fmt: skip
-    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="result files, SCHED=FILE, or bench directories")
+    p.add_argument(
+        "files", nargs="+", type=path_argument, metavar="FILE", help="result files, SCHED=FILE, or bench directories"
+    )
     p.add_argument(
         "--baseline", metavar="SCHED", help="the scheduler to beat (default: the device's original, else the simplest)"
     )
     p.add_argument("--goal", choices=GOALS, default="throughput", help="what the workload needs (default: throughput)")
     p.add_argument("--scheduler", metavar="SCHED", help="the scheduler of files that do not say")
     p.add_argument("--points", action="store_true", help="also show the naive 2/1/0 points method and why it misleads")
-    p.add_argument("--chart", type=Path, metavar="FILE.svg", help="write an SVG bar chart of the medians")
+    p.add_argument("--chart", type=path_argument, metavar="FILE.svg", help="write an SVG bar chart of the medians")
     p.add_argument(
         "--all-metrics",
         action="store_true",

@@ -1,0 +1,29 @@
+"""``iosched list KIND``: the KB entries of one kind as a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from iosched.cli.commands.explain import as_json, style
+from iosched.cli.output import format_option, write, write_markdown
+from iosched.kinds import BY_SLUG
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    listing = sub.add_parser("list", parents=[common], help="list the KB entries of one kind")
+    listing.add_argument("kind", choices=tuple(BY_SLUG), metavar="KIND", help=f"one of: {', '.join(BY_SLUG)}")
+    format_option(listing)
+    listing.set_defaults(func=cmd_list)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from iosched.kbcache import load_checked
+    from iosched.render.reference import list_table
+
+    kb = load_checked(args.kb)
+    if args.format == "json":
+        write(json.dumps([as_json(e, args.site_url) for e in kb.entities(args.kind)], indent=2, ensure_ascii=False))
+    else:
+        write_markdown(list_table(kb, args.kind, style(args)), args.format)
+    return 0
