@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
+
+from iosched.struct import Struct
 
 CODES: Final[dict[str, str]] = {
     "KB001": "file cannot be read or parsed as YAML",
@@ -29,7 +31,7 @@ CODES: Final[dict[str, str]] = {
 }
 
 
-class Diagnostic(NamedTuple):
+class Diagnostic(Struct):
     code: str
     file: str
     line: int

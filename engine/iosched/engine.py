@@ -8,7 +8,7 @@ already has is reported as unchanged, never "changed" to itself.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from iosched import __version__
 from iosched.context import Context, Resolved, resolve
@@ -19,6 +19,7 @@ from iosched.model import BootParameter, MountOption, QueueAttribute, Rule, Sett
 from iosched.persist import PersistError, choose, cmdline, precedence, tuned, udev
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
+from iosched.struct import Struct
 from iosched.vocab import RISKS
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 SEVERITY_RANK = {"warn": 0, "recommend": 1, "consider": 2}
 
 
-class _Candidate(NamedTuple):
+class _Candidate(Struct):
     rule: Rule
     target: str
     value: Any

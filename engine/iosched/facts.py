@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 from iosched.kernel import KernelVersion
+from iosched.struct import Struct
 
 FactType = Literal["bool", "str", "version", "number"]
 
 
-class Fact(NamedTuple):
+class Fact(Struct):
     type: FactType
     description: str
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from iosched.kernel import KernelVersion
@@ -40,28 +40,53 @@ class TunableRef:
 class Kb:
     """A validated KB. Build it with :func:`iosched.kbload.load`; it never touches the disk itself."""
 
-    def __init__(self, sections: dict[str, tuple[Any, ...]], origins: dict[str, str] | None = None,
-                 version: str = "") -> None:  # fmt: skip
+    def __init__(self, sections: Mapping[str, tuple[Any, ...]], origins: dict[str, str] | None = None,
+                 version: str = "", where: dict[str, str] | None = None) -> None:  # fmt: skip
+        """``where`` (id -> section name, as the cache records it) lets :meth:`get` read only the section an
+        id lives in, when ``sections`` builds its sections on first use."""
         self.sections = sections
         self.origins = origins or {}
         self.version = version
-        self.index: dict[str, Any] = dict(self._build_index())
+        self.where = where
+        self._index: dict[str, Any] | None = None
+        self._by_section: dict[str, dict[str, Any]] = {}
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Kb) and (self.sections, self.origins, self.version) == (
-            other.sections, other.origins, other.version)  # fmt: skip
+        return isinstance(other, Kb) and (dict(self.sections), self.origins, self.version) == (
+            dict(other.sections), other.origins, other.version)  # fmt: skip
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"Kb(version={self.version!r}, {sum(map(len, self.sections.values()))} entities)"
 
-    def _build_index(self) -> Iterator[tuple[str, Any]]:
-        for entities in self.sections.values():
-            for entity in entities:
-                yield entity.id, entity
-        for ref in self.tunables():
-            yield ref.id, ref
+    @property
+    def index(self) -> dict[str, Any]:
+        """Every id of the KB (tunables as ``elevator.tunable``) to its entity, in KB order."""
+        if self._index is None:
+            self._index = {e.id: e for name in self.sections for e in self.section(name)}
+            self._index.update((ref.id, ref) for ref in self.tunables())
+        return self._index
+
+    def _ids(self, section: str) -> dict[str, Any]:
+        """The ids of one section to their entities; the elevators' section holds their tunables too."""
+        found = self._by_section.get(section)
+        if found is None:
+            found = {entity.id: entity for entity in self.section(section)}
+            if section == "elevators":
+                found.update((ref.id, ref) for ref in self.tunables())
+            self._by_section[section] = found
+        return found
+
+    def _lookup(self, ident: str) -> Any | None:
+        if self._index is None and self.where is not None:
+            section = self.where.get(ident)
+            return None if section is None else self._ids(section).get(ident)
+        return self.index.get(ident)
+
+    def id_sections(self) -> dict[str, str]:
+        """Every id to the name of the section it lives in (what the cache records as ``where``)."""
+        return {i: name for name in self.sections for i in self._ids(name)}
 
     def section(self, name: str) -> tuple[Any, ...]:
         return self.sections.get(name, ())
@@ -86,12 +111,13 @@ class Kb:
 
     def get(self, ident: str) -> Any | None:
         """Look an id up; rule names and ``elevator=`` style spellings resolve too."""
-        if ident in self.index:
-            return self.index[ident]
+        found = self._lookup(ident)
+        if found is not None:
+            return found
         for rule in self.section("rules"):
             if rule.name == ident:
                 return rule
-        return self.index.get(ident.rstrip("="))
+        return self._lookup(ident.rstrip("="))
 
     @property
     def elevators(self) -> dict[str, Elevator]:
@@ -103,6 +129,6 @@ class Kb:
 
     def setting(self, ident: str) -> Setting | None:
         """The Setting behind a tunable, queue attribute, sysctl or cgroup file id."""
-        entity = self.index.get(ident)
+        entity = self._lookup(ident)
         entity = entity.tunable if isinstance(entity, TunableRef) else entity
         return entity if isinstance(entity, Setting) else None

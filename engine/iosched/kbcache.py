@@ -12,7 +12,7 @@ import contextlib
 import json
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from iosched import __version__
@@ -23,7 +23,7 @@ from iosched.kernel import KernelVersion
 from iosched.paths import bundled_kb, cache_dir
 from iosched.struct import Struct
 
-FORMAT = 3
+FORMAT = 4
 _TYPE = "\x00t"
 _KERNEL = "\x00k"
 PREFIX = "kb-"
@@ -47,12 +47,13 @@ def load_checked(extra: Sequence[AnyPath] | None = None) -> Kb:
     if any(not os.path.isdir(d) for d in directories):
         from iosched import kbload
 
-        checked, diagnostics = kbload.load(directories)
-        raise KbInvalid(diagnostics)
+        raise KbInvalid(kbload.load(directories)[1])
     path = path_for(directories)
-    found = read(path)
-    if found is not None:
-        return found
+    return read(path, lambda: rebuild(directories, path)) or rebuild(directories, path)
+
+
+def rebuild(directories: Sequence[AnyPath], path: AnyPath) -> Kb:
+    """The KB loaded from its YAML and checked, stored at ``path``; raises KbInvalid when a check fails."""
     from iosched import kbload
 
     checked, diagnostics = kbload.load(directories)
@@ -73,7 +74,7 @@ def to_plain(value: Any) -> Any:
         kept = {n: to_plain(v) for n, v in value.fields() if n in cls.__required__ or v != getattr(cls, n)}
         return {_TYPE: cls.__name__, **kept}
     if isinstance(value, KernelVersion):
-        return {_KERNEL: str(value)}
+        return {_KERNEL: list(value)}
     if isinstance(value, tuple | list):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):
@@ -101,30 +102,92 @@ class _Revive:
 
     def __init__(self) -> None:
         self.classes = _struct_classes()
+        self.fields = {name: frozenset(cls.__fields__) for name, cls in self.classes.items()}
 
     def __call__(self, obj: dict[str, Any]) -> Any:
         name = obj.pop(_TYPE, None)
         if name is not None:
             cls = self.classes[name]
-            if not cls.__required__ <= obj.keys() <= set(cls.__fields__):
+            if not cls.__required__ <= obj.keys() <= self.fields[name]:
                 raise ValueError(f"cached {name} has other fields than the schema")
-            return cls.build({k: tuple(v) if type(v) is list else v for k, v in obj.items()})
+            for key, value in obj.items():
+                if type(value) is list:
+                    obj[key] = tuple(value)
+            return cls.build(obj)
         if _KERNEL in obj:
-            return KernelVersion.parse(obj[_KERNEL])
+            return KernelVersion(*obj[_KERNEL])
         return obj
 
 
+_HEAD = '{"index":'
+_SECTIONS = ',"sections":{'
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def dumps(kb: Kb) -> str:
-    """The cache file's text for ``kb``."""
-    document = {"sections": {n: to_plain(e) for n, e in kb.sections.items()}, "origins": kb.origins,
-                "version": kb.version}  # fmt: skip
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    """The cache file's text for ``kb``: one JSON document, ``{"index": ..., "sections": ...}``, whose index
+    (version, origins, where each id lives) also gives where each section's text starts and ends, so a
+    command rebuilds only the sections it reads."""
+    pieces: list[str] = []
+    spans: dict[str, list[int]] = {}
+    offset = 0
+    for name, entities in kb.sections.items():
+        key = ("," if pieces else "") + _json(name) + ":"
+        value = _json(to_plain(entities))
+        spans[name] = [offset + len(key), offset + len(key) + len(value)]
+        pieces.append(key + value)
+        offset += len(key) + len(value)
+    index = {"version": kb.version, "origins": kb.origins, "where": kb.id_sections(), "spans": spans}
+    return _HEAD + _json(index) + _SECTIONS + "".join(pieces) + "}}"
 
 
-def from_plain(text: str | bytes) -> Kb:
-    document = json.loads(text, object_hook=_Revive())
-    sections = {name: tuple(entities) for name, entities in document["sections"].items()}
-    return Kb(sections=sections, origins=document["origins"], version=document["version"])
+def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb:
+    """The KB in a cache file's text; each section is rebuilt when first read, and a section that cannot be
+    read gives way to ``rebuild()`` (the KB from its YAML). ValueError when the text is not a cache file."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    if not text.startswith(_HEAD):
+        raise ValueError("not a KB cache file")
+    index, end = json.JSONDecoder().raw_decode(text, len(_HEAD))
+    if not text.startswith(_SECTIONS, end) or not isinstance(index, dict):
+        raise ValueError("not a KB cache file")
+    sections = LazySections(text[end + len(_SECTIONS) : -2], index["spans"], rebuild)
+    return Kb(sections=sections, origins=index["origins"], version=index["version"], where=index["where"])
+
+
+class LazySections(Mapping[str, tuple[Any, ...]]):
+    """The KB's sections, each rebuilt from its JSON text on first use (a command reads a few of twenty)."""
+
+    def __init__(self, text: str, spans: dict[str, list[int]], rebuild: Callable[[], Kb] | None = None) -> None:
+        self._text = text
+        self._spans = spans
+        self._rebuild = rebuild
+        self._built: dict[str, tuple[Any, ...]] = {}
+        self._revive: _Revive | None = None
+
+    def __getitem__(self, name: str) -> tuple[Any, ...]:
+        built = self._built.get(name)
+        if built is None:
+            start, end = self._spans[name]
+            self._revive = self._revive or _Revive()
+            try:
+                built = tuple(json.loads(self._text[start:end], object_hook=self._revive))
+            except (ValueError, KeyError, TypeError, RecursionError):
+                if self._rebuild is None:
+                    raise
+                self._built = dict(self._rebuild().sections)
+                return self._built[name]
+            self._built[name] = built
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spans)
+
+    def __len__(self) -> int:
+        return len(self._spans)
 
 
 # ------------------------------------------------------------------------------------------ files
@@ -144,13 +207,14 @@ def trusted(path: AnyPath) -> bool:
     return parent.st_uid in (euid, 0) and (not shared or bool(parent.st_mode & stat.S_ISVTX))
 
 
-def read(path: AnyPath) -> Kb | None:
-    """The cached KB at ``path``; None when absent, untrusted or unreadable (the caller rebuilds it)."""
+def read(path: AnyPath, rebuild: Callable[[], Kb] | None = None) -> Kb | None:
+    """The cached KB at ``path``; None when absent, untrusted or unreadable (the caller rebuilds it). A
+    section found damaged later gives way to ``rebuild()``."""
     if not trusted(path):
         return None
     try:
         with open(path, "rb") as fh:
-            return from_plain(fh.read())
+            return from_plain(fh.read(), rebuild)
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
 

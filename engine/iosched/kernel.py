@@ -3,17 +3,37 @@
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 _VERSION = re.compile(r"(\d{1,2})\.(\d{1,3})(?:\.(\d{1,4}))?(?:[-+~_.][0-9A-Za-z._+~-]{0,64})?")
 
 
-class KernelVersion(NamedTuple):
-    """A kernel release as (major, minor, patch); ``5.10`` > ``5.9``."""
+class KernelVersion(tuple[int, int, int]):
+    """A kernel release as (major, minor, patch); ``5.10`` > ``5.9``. A plain tuple subclass: a NamedTuple
+    compiles its annotations at import, which costs every command start-up time."""
 
-    major: int
-    minor: int
-    patch: int = 0
+    __slots__ = ()
+
+    def __new__(cls, major: int, minor: int, patch: int = 0) -> KernelVersion:
+        return tuple.__new__(cls, (major, minor, patch))
+
+    @property
+    def major(self) -> int:
+        return self[0]
+
+    @property
+    def minor(self) -> int:
+        return self[1]
+
+    @property
+    def patch(self) -> int:
+        return self[2]
+
+    def __repr__(self) -> str:
+        return f"KernelVersion({self[0]}, {self[1]}, {self[2]})"
+
+    def __getnewargs__(self) -> tuple[int, int, int]:
+        return (self[0], self[1], self[2])
 
     @classmethod
     def parse(cls, text: object) -> KernelVersion:

@@ -7,13 +7,13 @@ registered with :func:`iosched.render.reference.renders`, and YAML.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from iosched import model
 from iosched.struct import Struct
 
 
-class Kind(NamedTuple):
+class Kind(Struct):
     slug: str
     """``iosched list SLUG``; the site page ``reference/SLUG.md`` (or ``reference/SLUG/ID.md``)."""
     section: str | None

@@ -40,7 +40,13 @@ class Struct:
         cls.__fields__ = tuple(names)
         cls.__required__ = frozenset(f for f in cls.__fields__ if not hasattr(cls, f))
 
-    def __init__(self, **values: Any) -> None:
+    def __init__(self, *args: Any, **values: Any) -> None:
+        """Fields by name, or the first ones in declaration order."""
+        if args:
+            named = dict(zip(self.__fields__, args, strict=False))
+            if len(args) > len(self.__fields__) or named.keys() & values.keys():
+                raise TypeError(f"{type(self).__name__}: {len(args)} positional values for {self.__fields__}")
+            values.update(named)
         unknown = values.keys() - set(self.__fields__)
         missing = self.__required__ - values.keys()
         if unknown or missing:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -57,14 +58,21 @@ def test_the_cache_file_is_plain_json_of_the_kb(cache: Path) -> None:
     text = _cache_file(cache).read_text(encoding="utf-8")
     assert kbcache.from_plain(text).sections == kb.sections
     assert text.startswith("{") and "__reduce__" not in text
+    assert json.loads(text)["sections"].keys() == kb.sections.keys()  # one JSON document, whatever reads it
 
 
-def test_a_cache_file_naming_an_unknown_class_is_rebuilt(cache: Path) -> None:
+@pytest.mark.parametrize("damage", [('"Elevator"', '"Popen"'), ('"Elevator"', '"Elevato\\u0000"'), ("[", "{")])
+def test_a_damaged_cache_section_gives_way_to_the_yaml(cache: Path, damage: tuple[str, str]) -> None:
     kb = kbcache.load_checked()
     path = _cache_file(cache)
-    path.write_text(path.read_text().replace('"Elevator"', '"Popen"', 1))
-    assert kbcache.read(path) is None
-    assert kbcache.load_checked() == kb
+    text = path.read_text()
+    sections = text.index(',"sections":')
+    path.write_text(text[:sections] + text[sections:].replace(*damage, 1))
+    with pytest.raises((KeyError, ValueError)):
+        dict(kbcache.read(path).sections)  # without a way to rebuild, the damage shows
+    again = kbcache.load_checked()
+    assert again == kb and again.elevators == kb.elevators
+    assert _cache_file(cache).read_text() == text  # and the cache file is written anew
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="chown to another user needs root")

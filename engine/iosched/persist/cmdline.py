@@ -5,15 +5,16 @@ Loader Specification entries. Each add or remove is one command line, effective 
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 from iosched.render.escape import sh_word
+from iosched.struct import Struct
 
 GRUB_DEFAULTS = "/etc/default/grub"
 ZIPL_CONF = "/etc/zipl.conf"
 
 
-class Loader(NamedTuple):
+class Loader(Struct):
     kind: str
     """``grub2``, ``grub-legacy``, ``zipl`` or ``grubby``."""
     config: str

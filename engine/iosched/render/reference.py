@@ -9,12 +9,13 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
 from iosched.kinds import BY_SLUG, kind_of
 from iosched.persist import udev
 from iosched.render.escape import code_span
 from iosched.render.links import absolute, anchor, site_base
+from iosched.struct import Struct
 
 CHART_CLASS = 'class="iosched-chart"'
 RISK_ADMONITION = {"data-loss": "danger", "availability": "warning", "performance": "note"}
@@ -26,7 +27,7 @@ RISK_LABEL = {
 _NO_UNIT = {"bool", "enum", "name", "string", "count"}
 
 
-class Style(NamedTuple):
+class Style(Struct):
     """How to render: ``link(entity)`` gives an href, ``level`` the top heading level, ``site`` enables
     site-only markup (heading anchors, admonitions, content tabs, inline SVG charts)."""
 
