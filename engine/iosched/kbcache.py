@@ -12,13 +12,14 @@ import contextlib
 import json
 import os
 import stat
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from iosched import __version__
 from iosched.diagnostics import KbInvalid
 from iosched.kb import Kb
-from iosched.kbfiles import content_version
+from iosched.kbfiles import identity, scan, version_of
 from iosched.kernel import KernelVersion
 from iosched.paths import bundled_kb, cache_dir
 from iosched.struct import Struct
@@ -34,7 +35,51 @@ AnyPath = str | os.PathLike[str]
 
 def path_for(directories: Sequence[AnyPath]) -> str:
     """The cache file of these KB layers: named by iosched's version, the format and the KB's content."""
-    return os.path.join(cache_dir(), f"{PREFIX}{__version__}-{FORMAT}-{content_version(directories)}.json")
+    return os.path.join(cache_dir(), f"{PREFIX}{__version__}-{FORMAT}-{remembered_version(directories)}.json")
+
+
+VERSIONS = "versions.json"
+"""Beside the cache files: the content version of each KB the user loaded, by the identity of its files."""
+SETTLED_NS = 2_000_000_000
+"""A KB whose newest file changed less than this long ago is hashed again by the next command, never
+remembered: a second write in the same clock tick may leave a file's size and times as they were."""
+_KEEP_VERSIONS = 32
+
+
+def remembered_version(directories: Sequence[AnyPath]) -> str:
+    """The KB's content version (:func:`iosched.kbfiles.content_version`), read from :data:`VERSIONS` when
+    every file is as it was then (name, size, inode, modification and change times), so that an unchanged
+    KB is not read byte by byte on every command."""
+    layers = [scan(d) for d in directories]
+    key, newest = identity(layers)
+    path = os.path.join(cache_dir(), VERSIONS)
+    known = _versions(path)
+    found = known.get(key)
+    if found is not None:
+        return found
+    version = version_of(layers)
+    if time.time_ns() - newest > SETTLED_NS:
+        kept = dict(list(known.items())[-(_KEEP_VERSIONS - 1) :])
+        _write_private(path, json.dumps({**kept, key: version}))
+    return version
+
+
+def _versions(path: str) -> dict[str, str]:
+    """The remembered versions; only hex digests are taken (a version names the cache file)."""
+    if not trusted(path):
+        return {}
+    try:
+        with open(path, "rb") as fh:
+            data = json.loads(fh.read(64 * 1024))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if _hex(k, 32) and isinstance(v, str) and _hex(v, 16)}
+
+
+def _hex(text: str, length: int) -> bool:
+    return len(text) == length and all(c in "0123456789abcdef" for c in text)
 
 
 def layers(extra: Sequence[AnyPath] | None = None) -> list[AnyPath]:
@@ -221,9 +266,14 @@ def read(path: AnyPath, rebuild: Callable[[], Kb] | None = None) -> Kb | None:
 
 def write(path: AnyPath, kb: Kb) -> None:
     """Store ``kb`` at ``path`` atomically, private to the user, and remove older cache files beside it."""
+    if _write_private(path, dumps(kb)):
+        _evict(path)
+
+
+def _write_private(path: AnyPath, text: str) -> bool:
+    """Write ``text`` to ``path`` atomically, in a directory private to the user; False when that failed."""
     import tempfile
 
-    text = dumps(kb)
     directory = os.path.dirname(path) or "."
     with contextlib.suppress(OSError):
         os.makedirs(directory, mode=0o700, exist_ok=True)
@@ -232,10 +282,11 @@ def write(path: AnyPath, kb: Kb) -> None:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
             os.replace(tmp, path)
+            return True
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
-        _evict(path)
+    return False
 
 
 def _evict(keep: AnyPath, most: int = 8) -> None:

@@ -10,26 +10,35 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-def _yaml_files(directory: str | os.PathLike[str]) -> list[tuple[str, str]]:
-    """(path relative to the directory with / separators, full path) of every YAML file, sorted.
+Scanned = list[tuple[str, str, os.stat_result]]
+"""(path relative to the directory with / separators, full path, stat) of each YAML file, sorted."""
 
-    os.walk rather than Path.rglob: this runs on every command, to key the KB cache."""
-    found = []
+
+def scan(directory: str | os.PathLike[str]) -> Scanned:
+    """Every YAML file below ``directory`` (symbolic links to directories are not followed, as ``os.walk``).
+
+    os.scandir rather than Path.rglob: this runs on every command, to key the KB cache, and the directory
+    entries give each file's stat without another system call per file."""
     top = os.fspath(directory)
-    for root, dirs, names in os.walk(top):
-        dirs.sort()
-        for name in names:
-            full = os.path.join(root, name)
-            if name.endswith((".yaml", ".yml")) and os.path.isfile(full):
-                found.append((os.path.relpath(full, top).replace(os.sep, "/"), full))
-    return sorted(found)
+    found: Scanned = []
+    pending = [top]
+    while pending:
+        with os.scandir(pending.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                elif entry.name.endswith((".yaml", ".yml")) and entry.is_file():
+                    rel = entry.path[len(top) :].lstrip(os.sep).replace(os.sep, "/")
+                    found.append((rel, entry.path, entry.stat()))
+    found.sort(key=lambda file: file[0])
+    return found
 
 
 def kb_files(directory: str | os.PathLike[str]) -> list[Path]:
     """The YAML files of a KB directory, in a stable order."""
     from pathlib import Path
 
-    return [Path(directory, rel) for rel, _ in _yaml_files(directory)]
+    return [Path(directory, rel) for rel, _, _ in scan(directory)]
 
 
 def display(path: str | os.PathLike[str]) -> str:
@@ -44,13 +53,33 @@ def display(path: str | os.PathLike[str]) -> str:
 
 def content_version(directories: Iterable[str | os.PathLike[str]]) -> str:
     """A hash of the KB's content (file names and bytes), shown in plans as the KB version and keying the cache."""
+    return version_of([scan(d) for d in directories])
+
+
+def version_of(layers: Iterable[Scanned]) -> str:
+    """:func:`content_version` of directories already scanned."""
     digest = _hasher()
-    for directory in directories:
-        for rel, full in _yaml_files(directory):
+    for files in layers:
+        for rel, full, _ in files:
             with open(full, "rb") as fh:
                 digest.update(rel.encode() + b"\0" + fh.read() + b"\0")
         digest.update(b"\1")
     return digest.hexdigest()[:16]
+
+
+def identity(layers: Iterable[Scanned]) -> tuple[str, int]:
+    """A hash of what the file system says of each file (name, size, inode, modification and change times),
+    and the newest of those times in nanoseconds. Equal identities mean unchanged files as long as the
+    newest time is well in the past: a write within the file system's clock tick of an earlier one may leave
+    every time as it was."""
+    digest = _hasher()
+    newest = 0
+    for files in layers:
+        for rel, _, st in files:
+            digest.update(f"{rel}\0{st.st_size}:{st.st_dev}:{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}\0".encode())
+            newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
+        digest.update(b"\1")
+    return digest.hexdigest(), newest
 
 
 def _hasher() -> Any:

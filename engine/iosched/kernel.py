@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_VERSION = re.compile(r"(\d{1,2})\.(\d{1,3})(?:\.(\d{1,4}))?(?:[-+~_.][0-9A-Za-z._+~-]{0,64})?")
+_VERSION = r"(\d{1,2})\.(\d{1,3})(?:\.(\d{1,4}))?(?:[-+~_.][0-9A-Za-z._+~-]{0,64})?"
+"""Compiled on first use (re caches it): compiling at import costs every command start-up time."""
 
 
 class KernelVersion(tuple[int, int, int]):
@@ -42,7 +43,7 @@ class KernelVersion(tuple[int, int, int]):
             return text
         if not isinstance(text, str):
             raise ValueError(f'kernel version must be a quoted string such as "5.10", not {text!r}')
-        m = _VERSION.fullmatch(text.strip())
+        m = re.fullmatch(_VERSION, text.strip())
         if m is None:
             raise ValueError(f"not a kernel version: {text!r} (expected X.Y or X.Y.Z)")
         return cls(int(m[1]), int(m[2]), int(m[3] or 0))

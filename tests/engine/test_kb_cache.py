@@ -12,6 +12,7 @@ import pytest
 
 from iosched import kbcache
 from iosched.kb import Kb
+from iosched.kbfiles import content_version, identity, scan
 from iosched.paths import bundled_kb
 
 
@@ -95,7 +96,15 @@ def test_a_cache_in_a_world_writable_directory_without_sticky_bit_is_ignored(cac
     assert not kbcache.trusted(path)
 
 
-def test_a_same_size_edit_with_the_old_mtime_is_not_served_stale(cache: Path, layer: Path) -> None:
+@pytest.fixture(params=["settling", "settled"])
+def remembering(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Run a test with files that have just changed (never remembered) and as if every file had settled."""
+    if request.param == "settled":
+        monkeypatch.setattr(kbcache, "SETTLED_NS", -(10**18))
+    return request.param == "settled"
+
+
+def test_a_same_size_edit_with_the_old_mtime_is_not_served_stale(cache: Path, layer: Path, remembering: bool) -> None:
     before = kbcache.load_checked([layer])
     assert before.get("vm.local_test").default == 10
     source = layer / "local.yaml"
@@ -106,6 +115,28 @@ def test_a_same_size_edit_with_the_old_mtime_is_not_served_stale(cache: Path, la
     after = kbcache.load_checked([layer])
     assert after.get("vm.local_test").default == 20
     assert after.version != before.version
+
+
+def test_an_unchanged_settled_kb_is_not_read_again(cache: Path, layer: Path, remembering: bool, monkeypatch) -> None:
+    version = kbcache.remembered_version([bundled_kb(), layer])
+    assert version == content_version([bundled_kb(), layer])
+    monkeypatch.setattr(kbcache, "version_of", lambda layers: pytest.fail("the KB was read again"))
+    if remembering:
+        assert kbcache.remembered_version([bundled_kb(), layer]) == version
+    else:  # just written: its times cannot tell a second write in the same clock tick, so it is read again
+        with pytest.raises(pytest.fail.Exception):
+            kbcache.remembered_version([bundled_kb(), layer])
+
+
+def test_remembered_versions_that_are_not_digests_are_ignored(cache: Path, layer: Path, remembering: bool) -> None:
+    version = kbcache.remembered_version([layer])
+    versions = cache / kbcache.VERSIONS
+    assert versions.exists() == remembering
+    key, _ = identity([scan(layer)])
+    cache.mkdir(mode=0o700, exist_ok=True)
+    versions.write_text(json.dumps({key: "../../../../tmp/planted"}))
+    assert kbcache.remembered_version([layer]) == version
+    assert kbcache.path_for([layer]).startswith(str(cache))
 
 
 def test_old_cache_files_are_evicted(cache: Path, layer: Path) -> None:

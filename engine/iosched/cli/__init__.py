@@ -64,6 +64,7 @@ def build_parser(command: str | None = None) -> _Parser:
     its own command, and every command module imported costs start-up time."""
     from importlib import import_module
 
+    _translate_once()
     common = _Parser(add_help=False)
     common.add_argument(
         "--kb", action="append", type=_directory, default=[], metavar="DIR",
@@ -80,6 +81,18 @@ def build_parser(command: str | None = None) -> _Parser:
     for name in [command] if command in names else names:
         import_module(f"iosched.cli.commands.{name}").register(sub, common)
     return parser
+
+
+def _translate_once() -> None:
+    """argparse translates each of its messages with ``gettext.gettext``, which looks for the message
+    catalogue on disk again at every call (some forty calls build one command's parser). Look once and keep
+    what was found: the same translations, without the repeated search."""
+    import gettext
+
+    domain = gettext.textdomain()
+    catalogue = gettext.translation(domain, gettext.bindtextdomain(domain), fallback=True)
+    argparse._ = catalogue.gettext  # type: ignore[attr-defined]
+    argparse.ngettext = catalogue.ngettext  # type: ignore[attr-defined]
 
 
 def command_names() -> list[str]:

@@ -32,7 +32,7 @@ PRIORITY = -1
 DISK_OPTIONS = {"scheduler": "elevator", "queue.read_ahead_kb": "readahead"}
 """Step targets TuneD's ``[disk]`` plugin sets, and its option for each."""
 _FROM_TUNER = {"scheduler": "elevator", "queue/read_ahead_kb": "readahead"}
-_UNSAFE = re.compile(r"[=#;$%\\\[\]\x00-\x1f\x7f]")
+_UNSAFE = r"[=#;$%\\\[\]\x00-\x1f\x7f]"
 
 
 class TunedProfileError(ValueError):
@@ -43,7 +43,7 @@ def ini_value(value: object, grammar: str, what: str) -> str:
     """``value`` as it may stand in a TuneD profile: wholly in ``grammar``, without surrounding space, and with
     none of the characters an INI line or TuneD reads specially (``=``, comments, ``${variables}``, ``%``,
     section brackets, backslashes, line breaks); anything else raises TunedProfileError."""
-    if not isinstance(value, str) or not matches(grammar, value) or _UNSAFE.search(value) or value != value.strip():
+    if not isinstance(value, str) or not matches(grammar, value) or re.search(_UNSAFE, value) or value != value.strip():
         raise TunedProfileError(f"refusing {what} {value!r} in a TuneD profile")
     return value
 

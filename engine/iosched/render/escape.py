@@ -5,16 +5,15 @@ make sure that whatever is left is shown, never interpreted."""
 from __future__ import annotations
 
 import re
-import shlex
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*\[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
-_LINE_START = re.compile(r"^(\s*\d*)([-+=>#.)])", re.MULTILINE)  # the mark after digits: "1\." not "\1."
+_CONTROL = r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]"
+_MARKDOWN_SPECIAL = r"([\\`*\[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))"
+_LINE_START = r"(?m)^(\s*\d*)([-+=>#.)])"  # the mark after digits: "1\." not "\1."
 
 
 def terminal(text: str) -> str:
     """Text for a terminal: control characters (ESC, CR, BEL ...) and invisible marks become ``?``."""
-    return _CONTROL.sub("?", text)
+    return re.sub(_CONTROL, "?", text)
 
 
 def one_line(text: str) -> str:
@@ -24,6 +23,8 @@ def one_line(text: str) -> str:
 
 def sh_word(text: str) -> str:
     """One shell word, quoted when it needs to be."""
+    import shlex  # here, not at the top: only shell output needs it
+
     return shlex.quote(text)
 
 
@@ -40,12 +41,12 @@ def udev_value(text: str) -> str:
 def markdown_text(text: str) -> str:
     """Prose inside a Markdown line: characters that would start inline markup (code, emphasis, links, HTML,
     tables) are backslash-escaped, so text stays text. Underscores inside words are left alone."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", terminal(text))
+    return re.sub(_MARKDOWN_SPECIAL, r"\\\1", terminal(text))
 
 
 def markdown_block(text: str) -> str:
     """Prose that may start a line: also escapes what would start a list, a heading or a quote."""
-    return _LINE_START.sub(lambda m: m[1] + "\\" + m[2], markdown_text(text))
+    return re.sub(_LINE_START, lambda m: m[1] + "\\" + m[2], markdown_text(text))
 
 
 def markdown_cell(text: str) -> str:

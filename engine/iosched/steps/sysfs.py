@@ -12,7 +12,7 @@ from iosched.steps.base import StepKind
 if TYPE_CHECKING:
     from iosched.system.model import System
 
-_ACTIVE = re.compile(r"\[([^\]]+)\]")
+_ACTIVE = r"\[([^\]]+)\]"
 
 
 def queue_path(device: str | None, name: str) -> str:
@@ -28,7 +28,7 @@ class Scheduler(StepKind):
         return queue_path(step.device, "scheduler")
 
     def read(self, text: str) -> str:
-        found = _ACTIVE.search(text)
+        found = re.search(_ACTIVE, text)
         return found[1] if found else text.strip()
 
     def current(self, system: System, step: Step) -> str | None:
