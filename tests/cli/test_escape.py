@@ -63,3 +63,15 @@ def test_xml_text_parses_back_to_the_text(text: str) -> None:
     allowed = "".join(c for c in one_line(text) if c not in "\ufffe\uffff")  # the non-characters XML forbids
     element = ET.fromstring(f'<t a="{xml_text(text)}">{xml_text(text)}</t>')
     assert element.text == (allowed or None) and element.get("a") == allowed
+
+
+def test_only_the_escape_module_calls_an_escaping_library() -> None:
+    """One escaping function per output target: a renderer that quotes or escapes by itself bypasses them."""
+    from pathlib import Path
+
+    import iosched
+
+    package = Path(iosched.__file__).parent
+    library = re.compile(r"\b(?:shlex\.quote|html\.escape)\(|from (?:html|shlex) import (?:escape|quote)\b")
+    found = [p.relative_to(package).as_posix() for p in package.rglob("*.py") if library.search(p.read_text())]
+    assert found == ["render/escape.py"]

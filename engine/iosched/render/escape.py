@@ -71,9 +71,15 @@ def code_block(text: str, lang: str = "") -> str:
     return f"{fence}{lang}\n{terminal(text).rstrip()}\n{fence}"
 
 
+def html_text(text: str) -> str:
+    """Text or a quoted attribute value in HTML (the site's pages): exactly the text, markup and quotes
+    escaped."""
+    import html  # here, not at the top: html loads its table of entities
+
+    return html.escape(text, quote=True)
+
+
 def xml_text(text: str) -> str:
     """Character data or a quoted attribute in XML (SVG): one line, markup escaped, and no character that
     XML forbids (the non-characters U+FFFE and U+FFFF are dropped)."""
-    import html
-
-    return html.escape(one_line(text).replace("\ufffe", "").replace("\uffff", ""), quote=True)
+    return html_text(one_line(text).replace("\ufffe", "").replace("\uffff", ""))

@@ -6,14 +6,13 @@ whether the output is a site page) and returns Markdown.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from iosched.kinds import BY_SLUG, kind_of
 from iosched.persist import udev
-from iosched.render.escape import code_span
+from iosched.render.escape import code_span, html_text
 from iosched.render.links import absolute, anchor, site_base
 from iosched.struct import Struct
 
@@ -546,7 +545,7 @@ def evidence(kb: Any, item: Any, style: Style) -> str:
         from iosched.render.chart import bar_chart
 
         svg = bar_chart(item.columns, [(r.label, r.values) for r in item.rows], f"{item.metric} ({item.unit})")
-        caption = f"<figcaption>{html.escape(item.title)}: {better}</figcaption>"
+        caption = f"<figcaption>{html_text(item.title)}: {better}</figcaption>"
         chart = f"<figure {CHART_CLASS}>\n{svg}\n{caption}\n</figure>"
     return join(
         heading(style, item.title, item.id),

@@ -11,12 +11,12 @@ import json
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any
 
 from iosched.kinds import kind_of
 from iosched.plan import Plan
 from iosched.render import plan_json
+from iosched.render.escape import html_text
 from iosched.render.links import page_url
 from iosched.render.reference import RISK_ADMONITION, RISK_LABEL, join
 from iosched.sitegen.grid import Grid, grid
@@ -130,7 +130,7 @@ def _form(g: Grid) -> str:
     hardware = choice_select("ios-advisor-hw", "Hardware", ((h.id, f"{h.title} ({h.id})") for h in g.hardware))
     workloads = choice_select("ios-advisor-workload", "Workload", ((w.id, w.title) for w in g.workloads))
     controls = element("div", hardware + workloads + setting_select(g, "ios-advisor-setting"), class_="ios-controls")
-    note = element("p", escape(g.default.note if g.default else ""), class_="ios-note", data_ios_note=True)
+    note = element("p", html_text(g.default.note if g.default else ""), class_="ios-note", data_ios_note=True)
     waiting = element("p", "Loading the plans…")
     result = element("div", waiting, class_="ios-result", data_ios_result=True, aria_live="polite")
     source = posixpath.relpath(DATA, page_url(PAGE))

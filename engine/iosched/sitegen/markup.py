@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable
-from html import escape
 from typing import Any
 
+from iosched.render.escape import html_text
 from iosched.render.links import location, page_url
 from iosched.sitegen.grid import Grid
 
@@ -19,12 +19,12 @@ def attrs(**values: object) -> str:
         if value is True:
             out.append(f" {name}")
         elif value is not None and value is not False:
-            out.append(f' {name}="{escape(str(value))}"')
+            out.append(f' {name}="{html_text(str(value))}"')
     return "".join(out)
 
 
 def element(tag: str, content: str = "", **values: object) -> str:
-    """``<tag ...>content</tag>``; ``content`` is HTML already (escape text with :func:`html.escape`)."""
+    """``<tag ...>content</tag>``; ``content`` is HTML already (escape text with ``escape.html_text``)."""
     return f"<{tag}{attrs(**values)}>{content}</{tag}>"
 
 
@@ -38,7 +38,7 @@ def href(from_page: str, entity: Any) -> str:
 
 def link(from_page: str, entity: Any, text: str, **values: object) -> str:
     """An ``<a>`` to an entity with escaped text."""
-    return element("a", escape(text), href=href(from_page, entity), **values)
+    return element("a", html_text(text), href=href(from_page, entity), **values)
 
 
 def setting_select(grid: Grid, ident: str, data: dict[str, dict[str, str]] | None = None) -> str:
@@ -50,7 +50,7 @@ def setting_select(grid: Grid, ident: str, data: dict[str, dict[str, str]] | Non
     groups: dict[str, list[str]] = {}
     for s in grid.settings:
         extra = (data or {}).get(s.key, {})
-        option = element("option", escape(s.label), value=s.key, selected=s is grid.default, data_kernel=s.kernel,
+        option = element("option", html_text(s.label), value=s.key, selected=s is grid.default, data_kernel=s.kernel,
                          data_distro=s.distro, data_note=s.note, **extra)  # fmt: skip
         groups.setdefault(s.group, []).append(option)
     body = "".join(element("optgroup", "".join(options), label=group) for group, options in groups.items())
@@ -60,5 +60,5 @@ def setting_select(grid: Grid, ident: str, data: dict[str, dict[str, str]] | Non
 
 def choice_select(ident: str, label: str, choices: Iterable[tuple[str, str]]) -> str:
     """A labelled ``<select>`` of ``(value, text)`` pairs, the first selected."""
-    options = "".join(element("option", escape(text), value=value) for value, text in choices)
-    return element("label", escape(label), for_=ident) + element("select", options, id=ident)
+    options = "".join(element("option", html_text(text), value=value) for value, text in choices)
+    return element("label", html_text(label), for_=ident) + element("select", options, id=ident)

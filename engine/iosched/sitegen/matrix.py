@@ -5,9 +5,9 @@ rule that chose it. ``site/assets/iosched.js`` shows the table the selector name
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
+from iosched.render.escape import html_text
 from iosched.render.reference import bullets, join, one_line, ref
 from iosched.sitegen.grid import Grid, Outcome, Setting, grid
 from iosched.sitegen.markup import element, link, setting_select
@@ -31,7 +31,7 @@ def _cell(kb: Any, outcome: Outcome, colour: dict[str, int]) -> str:
     why = ", ".join(f"{r.id} {r.name}" for r in rules) or "no rule chose it"
     if not any(step.kind == "scheduler" for step in plan.steps):
         why += "; already the default"
-    name = link(PAGE, rules[0], plan.scheduler, title=why) if rules else element("span", escape(plan.scheduler))
+    name = link(PAGE, rules[0], plan.scheduler, title=why) if rules else element("span", html_text(plan.scheduler))
     more = "".join(element("sup", link(PAGE, r, r.id, title=f"{r.id} {r.name}")) for r in rules[1:])
     return element("td", name + more, class_=f"ios-c{colour.get(plan.scheduler, 0) % COLOURS}")
 
@@ -43,7 +43,7 @@ def _table(kb: Any, g: Grid, setting: Setting, colour: dict[str, int]) -> str:
     for hw in g.hardware:
         heads.append(element("th", link(PAGE, hw, hw.id, title=hw.title), scope="col", data_hw=hw.id))
         found = {o.io_path for w in g.workloads if not isinstance(o := g.outcome(setting, hw.id, w.id), str)}
-        paths.append(element("td", escape(" / ".join(sorted(found)) or NOT_ADVISED)))
+        paths.append(element("td", html_text(" / ".join(sorted(found)) or NOT_ADVISED)))
     head = element("thead", element("tr", "".join(heads)) + element("tr", "".join(paths), class_="ios-path"))
     rows = []
     for wl in g.workloads:
@@ -64,7 +64,7 @@ def _legend(kb: Any, g: Grid, colour: dict[str, int]) -> str:
     used = {p.scheduler for p in plans}
     items = [
         item(e.name, f"ios-c{colour[e.name] % COLOURS}", "", link(PAGE, e, e.name, class_="ios-legend-name")
-             + " " + escape(e.title))
+             + " " + html_text(e.title))
         for e in kb.section("elevators") if e.name in used
     ]  # fmt: skip
     if None in used:
@@ -84,7 +84,7 @@ def _widget(kb: Any, g: Grid) -> str:
         for body, ident in shared.items()
     )
     select = setting_select(g, "ios-matrix-setting", {k: {"data_table": t} for k, t in table_of.items()})
-    note = element("p", escape(g.default.note if g.default else ""), class_="ios-note", data_ios_note=True)
+    note = element("p", html_text(g.default.note if g.default else ""), class_="ios-note", data_ios_note=True)
     controls = element("div", select, class_="ios-controls")
     return element("div", controls + note + _legend(kb, g, colour) + tables, class_="ios-matrix", data_ios_matrix=True)
 
