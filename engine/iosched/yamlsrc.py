@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from iosched.struct import Struct
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_NODES = 200_000
@@ -27,8 +27,7 @@ class YamlError(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(Struct):
     """Parsed data plus the node tree, to turn a location path into a line number."""
 
     data: Any
@@ -108,7 +107,7 @@ def _compose(loader: Any) -> Any:
     return root
 
 
-def _too_large(limit: int) -> YamlError:
+def too_large(limit: int) -> YamlError:
     shown = f"{limit // 1024 // 1024} MiB" if limit >= 1024 * 1024 else f"{limit // 1024} KiB"
     return YamlError(f"larger than {shown}")
 
@@ -118,7 +117,7 @@ def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
     import yaml
 
     if len(text) > limit:
-        raise _too_large(limit)
+        raise too_large(limit)
     if isinstance(text, bytes):
         if b"\x00" in text:
             raise YamlError("file holds binary data (a NUL byte), not YAML")
@@ -145,7 +144,7 @@ def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
         loader.dispose()
 
 
-def read_bytes(path: Path, limit: int) -> bytes:
+def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
     """The content of a regular file of at most ``limit`` bytes; YamlError for anything else.
 
     The file is opened without blocking and checked on the open descriptor, so a FIFO, a device or a
@@ -159,7 +158,7 @@ def read_bytes(path: Path, limit: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise YamlError("not a regular file")
         if info.st_size > limit:
-            raise _too_large(limit)
+            raise too_large(limit)
         chunks, size = [], 0
         while size <= limit and (chunk := os.read(fd, limit + 1 - size)):
             chunks.append(chunk)
@@ -170,10 +169,10 @@ def read_bytes(path: Path, limit: int) -> bytes:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > limit:
-        raise _too_large(limit)
+        raise too_large(limit)
     return data
 
 
-def read(path: Path, limit: int = MAX_BYTES) -> Document:
+def read(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> Document:
     """Read and parse a regular file of at most ``limit`` bytes; every failure is a YamlError."""
     return parse(read_bytes(path, limit), limit)

@@ -31,7 +31,7 @@ def _normalise(text: str, kb) -> str:
 @pytest.mark.parametrize("name", examples.names())
 @pytest.mark.parametrize("fmt", sorted(RENDERERS))
 def test_golden_plan(kb, name: str, fmt: str, update_goldens: bool) -> None:
-    ctx = Context.from_mapping(yaml.safe_load(examples.path(name).read_text()))
+    ctx = Context.from_mapping(yaml.safe_load(Path(examples.path(name)).read_text()))
     rendered = _normalise(RENDERERS[fmt](kb, advise(kb, ctx)), kb)
     golden = GOLDEN / name / f"expected.{fmt}"
     if update_goldens:

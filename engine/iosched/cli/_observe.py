@@ -4,7 +4,8 @@ with the loaded KB. Shared by ``advise`` and ``verify``."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+import functools
+from typing import TYPE_CHECKING, Any
 
 from iosched.cli import path_argument
 from iosched.errors import UsageError
@@ -24,15 +25,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def probe_document(path: Path | None):
+PROBE_DOCUMENT_BYTES = 16 * 1024 * 1024
+
+
+@functools.cache
+def context_file(path: str | Path) -> tuple[Any, int]:
+    """The data and size in bytes of a ``--context`` file (a context or a probe document), read and parsed
+    once however many times a command asks; YamlError when it cannot be read."""
+    from iosched.yamlsrc import parse, read_bytes
+
+    text = read_bytes(path, PROBE_DOCUMENT_BYTES)
+    return parse(text, PROBE_DOCUMENT_BYTES).data, len(text)
+
+
+def probe_document(path: str | Path | None):
     """The System in a context file that is an ``iosched probe --format json`` document, else None."""
     if path is None:
         return None
     from iosched.system.probejson import ProbeDocumentError, from_document, looks_like
-    from iosched.yamlsrc import YamlError, read
+    from iosched.yamlsrc import YamlError
 
     try:
-        data = read(path, 16 * 1024 * 1024).data
+        data, _ = context_file(path)
     except YamlError:
         return None
     if not looks_like(data):

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
-DIRECTORY = Path(__file__).parent
+DIRECTORY = os.path.dirname(os.path.abspath(__file__))
 
 
 def names() -> list[str]:
-    return sorted(p.stem for p in DIRECTORY.glob("*.yaml"))
+    return sorted(n[: -len(".yaml")] for n in os.listdir(DIRECTORY) if n.endswith(".yaml"))
 
 
-def path(name: str) -> Path | None:
-    candidate = DIRECTORY / f"{name}.yaml"
-    return candidate if name in names() else None
+def path(name: str) -> str | None:
+    """The example's file, or None when there is no such example."""
+    return os.path.join(DIRECTORY, f"{name}.yaml") if name in names() else None

@@ -72,16 +72,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(func=cmd_advise)
 
 
-def _read_context(path: Path) -> dict:
+def _read_context(path: str | Path) -> dict:
     from iosched.context import Context, ContextError
-    from iosched.yamlsrc import YamlError, read
+    from iosched.yamlsrc import YamlError, too_large
 
-    if observe.probe_document(path) is not None:
-        return {}  # a probe document: the host is read from it (see _observe), not its fields
     try:
-        data = read(path, MAX_CONTEXT_BYTES).data
+        data, size = observe.context_file(path)
     except YamlError as exc:
         raise UsageError(f"context file {path}:{exc.line}: {exc}") from None
+    if observe.probe_document(path) is not None:
+        return {}  # a probe document: the host is read from it (see _observe), not its fields
+    if size > MAX_CONTEXT_BYTES:
+        raise UsageError(f"context file {path}:0: {too_large(MAX_CONTEXT_BYTES)}")
     try:
         Context.from_mapping(data)
     except ContextError as exc:
