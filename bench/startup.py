@@ -1,9 +1,11 @@
 """Start-up of everyday commands as a ratio to a bare interpreter (`python -c pass`).
 
 Run: python bench/startup.py [--runs N]. Targets: advise, explain and list under 5 x a bare interpreter and
-under 0.25 x `tuned-adm recommend` (compared when TuneD is installed: apt-get install tuned). Each command
-runs as a fresh process, after one warm-up run that writes the byte-code and compiled-KB caches as a first
-use after installing would (the cold KB cache is shown separately).
+under 0.25 x `tuned-adm recommend` (compared when TuneD is installed: apt-get install tuned); `kb check` of an
+unchanged KB under 10 x. Each command runs as a fresh process of the installed `iosched` script, after one
+warm-up run that writes the byte-code and compiled-KB caches as a first use after installing would (the cold
+KB cache is shown separately). Runs alternate with the bare interpreter and each ratio is taken pair by pair,
+so that a machine whose speed drifts during the run does not move the ratios.
 """
 
 from __future__ import annotations
@@ -17,46 +19,63 @@ import sys
 import tempfile
 import time
 
-COMMANDS = {
-    "explain mq-deadline.read_expire": ["explain", "mq-deadline.read_expire", "--format", "markdown"],
-    "list elevators": ["list", "elevators", "--format", "markdown"],
-    "kb export": ["kb", "export"],
-    "advise --hw ssd --workload db": ["advise", "--hw", "ssd", "--workload", "db", "--format", "json"],
-    "advise --example pg-vm-ubuntu1604 (sh)": ["advise", "--example", "pg-vm-ubuntu1604", "--format", "sh"],
+BARE = [sys.executable, "-c", "pass"]
+COMMANDS = {  # name: (arguments, target as x bare)
+    "advise --hw ssd --workload db": (["advise", "--hw", "ssd", "--workload", "db", "--format", "json"], 5),
+    "advise --example pg-vm-ubuntu1604 (sh)": (["advise", "--example", "pg-vm-ubuntu1604", "--format", "sh"], 5),
+    "explain mq-deadline.read_expire": (["explain", "mq-deadline.read_expire", "--format", "markdown"], 5),
+    "list elevators": (["list", "elevators", "--format", "markdown"], 5),
+    "kb check (unchanged KB)": (["kb", "check"], 10),
+    "kb export": (["kb", "export"], None),
 }
 
 
-def timed(argv: list[str], env: dict[str, str], runs: int) -> float:
-    samples = []
+def once(argv: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def paired(argv: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
+    """Median seconds of ``argv`` and median ratio to the bare interpreter, run in alternation."""
+    seconds, ratios = [], []
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+        bare = once(BARE, env)
+        took = once(argv, env)
+        seconds.append(took)
+        ratios.append(took / bare)
+    return statistics.median(seconds), statistics.median(ratios)
+
+
+def iosched_command() -> list[str]:
+    """The installed console script beside this interpreter (what users run), else ``python -m iosched``."""
+    script = os.path.join(os.path.dirname(sys.executable), "iosched")
+    return [script] if os.path.exists(script) else [sys.executable, "-m", "iosched"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as cache:
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as cold_cache:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["IOSCHED_CACHE_DIR"] = cache
-        iosched = [sys.executable, "-m", "iosched"]
-        bare = timed([sys.executable, "-c", "pass"], env, args.runs)
-        cold = timed([*iosched, "kb", "export"], {**env, "IOSCHED_CACHE_DIR": tempfile.mkdtemp()}, 1)
+        iosched = iosched_command()
+        bare = statistics.median(once(BARE, env) for _ in range(args.runs))
+        cold = once([*iosched, "kb", "export"], {**env, "IOSCHED_CACHE_DIR": cold_cache})
         print(f"bare interpreter: {bare * 1000:.1f} ms (median of {args.runs})")
-        print(f"{'command':45} {'ms':>8} {'x bare':>8}")
-        print(f"{'kb export, cold cache (parse + validate)':45} {cold * 1000:8.1f} {cold / bare:8.1f}")
+        print(f"{'command':42} {'ms':>7} {'x bare':>7} {'target':>7}")
+        print(f"{'kb export, cold cache (parse + validate)':42} {cold * 1000:7.1f} {cold / bare:7.1f}")
         tuned = shutil.which("tuned-adm")
-        reference = timed([tuned, "recommend"], env, args.runs) if tuned else None
+        reference = paired([tuned, "recommend"], env, args.runs)[0] if tuned else None
         if reference:
-            print(f"{'tuned-adm recommend (for comparison)':45} {reference * 1000:8.1f} {reference / bare:8.1f}")
-        for name, argv in COMMANDS.items():
-            timed([*iosched, *argv], env, 1)  # warm-up: byte-code and KB caches, as after an install
-            t = timed([*iosched, *argv], env, args.runs)
-            versus = f" {t / reference:8.2f} x tuned-adm recommend" if reference else ""
-            print(f"{name:45} {t * 1000:8.1f} {t / bare:8.1f}{versus}")
+            print(f"{'tuned-adm recommend (for comparison)':42} {reference * 1000:7.1f} {reference / bare:7.1f}")
+        for name, (argv, target) in COMMANDS.items():
+            once([*iosched, *argv], env)  # warm-up: byte-code and KB caches, as after an install
+            took, ratio = paired([*iosched, *argv], env, args.runs)
+            goal = f"< {target}" if target else ""
+            versus = f" {took / reference:6.2f} x tuned-adm recommend" if reference else ""
+            print(f"{name:42} {took * 1000:7.1f} {ratio:7.1f} {goal:>7}{versus}")
 
 
 if __name__ == "__main__":

@@ -173,6 +173,18 @@ def _check_rules(kb: Kb) -> Iterator[Diagnostic]:
                             f"{'fires' if fired else 'is silent'}")  # fmt: skip
 
 
+def _check_examples(kb: Kb) -> Iterator[Diagnostic]:
+    """Every example is a context that advise plans: fields it knows, ids the KB has."""
+    from iosched.context import Context, ContextError
+    from iosched.engine import advise
+
+    for example in kb.section("examples"):
+        try:
+            advise(kb, Context.from_mapping(example.context))
+        except ContextError as exc:
+            yield _diag(kb, example.id, "KB113", f"advise cannot plan this context: {exc}")
+
+
 def _check_reachable(kb: Kb) -> Iterator[Diagnostic]:
     """A caveat must reach some plan: cited by a rule or entity, or related to something a plan involves."""
     cited = {c for entity in kb.all() for node in _walk(entity) for c in dict(node.fields()).get("caveats", ())}
@@ -186,5 +198,5 @@ def check(kb: Kb) -> list[Diagnostic]:
     found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb), *_check_reachable(kb),
              *_check_default_schedulers(kb)]  # fmt: skip
     if kb.section("rules") and not any(d.code == "KB105" for d in found):
-        found += _check_rules(kb)
+        found += [*_check_rules(kb), *_check_examples(kb)]
     return sorted(set(found), key=lambda d: (d.file, d.line, d.code, d.message))

@@ -67,6 +67,8 @@ KINDS: tuple[Kind, ...] = (
     Kind("workloads", "workloads", "workload", "Workloads", "The workloads the advice tells apart.", model.Workload),
     Kind("assumptions", "assumptions", "assumption", "Assumptions",
          "What `iosched advise` assumes when you do not say.", model.Assumption),
+    Kind("examples", "examples", "example", "Examples",
+         "Situations from the sources, each a context for `iosched advise --example ID`.", model.Example),
     Kind("sources", "sources", "source", "Bibliography", "Every source the KB cites.", model.Source),
 )  # fmt: skip
 

@@ -24,6 +24,8 @@ Path = Annotated[str, Constrain(PATH)]
 Url = Annotated[str, Constrain(URL)]
 Text = Annotated[str, Constrain(TEXT, strip=True)]
 Value = bool | int | float | str | None
+ContextValue = Annotated[str, Constrain(rf"{PATH}|{WORD}(?:,{WORD}){{0,31}}")]
+"""What a user may say of a context: a word, a comma-separated list of words (mount options), or a path."""
 Number = int | float
 
 
@@ -570,6 +572,14 @@ class Assumption(Sourced):
     fact: Id
     value: Value
     text: Text
+
+
+class Example(Sourced):
+    """A built-in situation for ``iosched advise --example ID``: the context a source's setup gives."""
+
+    id: Id
+    summary: Text
+    context: dict[Annotated[str, Constrain(r"[a-z][a-z_]{0,31}")], ContextValue]
 
 
 class Rule(Sourced):

@@ -31,6 +31,15 @@ def test_without_a_site_url_output_has_plain_ids_and_no_local_links(kb, capsys, 
     assert json.loads(out)["url"] is None
 
 
+def test_without_a_site_url_every_list_has_plain_ids(kb, capsys, monkeypatch) -> None:
+    from iosched.kinds import KINDS
+
+    monkeypatch.delenv("IOSCHED_SITE_URL")
+    for kind in KINDS:
+        code, out, _ = run(capsys, "list", kind.slug, "--format", "markdown")
+        assert code == 0 and "](None)" not in out and "](" not in out.replace("](https://", ""), kind.slug
+
+
 def test_site_url_flag_wins_and_a_bad_one_is_refused(capsys) -> None:
     code, out, _ = run(capsys, "explain", "IOS101", "--format", "json", "--site-url", "https://docs.example.org/io")
     assert code == 0 and json.loads(out)["url"] == "https://docs.example.org/io/reference/rules/IOS101/"

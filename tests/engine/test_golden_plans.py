@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
+from engine_strategies import KB
 
-from iosched import examples
 from iosched.cli.output import terminal_text
 from iosched.context import Context
 from iosched.engine import advise
@@ -28,10 +27,10 @@ def _normalise(text: str, kb) -> str:
     return text.replace(kb.version, "KBVERSION").replace(__version__, "VERSION")
 
 
-@pytest.mark.parametrize("name", examples.names())
+@pytest.mark.parametrize("name", [e.id for e in KB.section("examples")])
 @pytest.mark.parametrize("fmt", sorted(RENDERERS))
 def test_golden_plan(kb, name: str, fmt: str, update_goldens: bool) -> None:
-    ctx = Context.from_mapping(yaml.safe_load(Path(examples.path(name)).read_text()))
+    ctx = Context.from_mapping(kb.get(name).context)
     rendered = _normalise(RENDERERS[fmt](kb, advise(kb, ctx)), kb)
     golden = GOLDEN / name / f"expected.{fmt}"
     if update_goldens:

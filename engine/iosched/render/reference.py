@@ -12,7 +12,7 @@ from typing import Any
 
 from iosched.kinds import BY_SLUG, kind_of
 from iosched.persist import udev
-from iosched.render.escape import code_span, html_text
+from iosched.render.escape import code_block, code_span, html_text
 from iosched.render.links import absolute, anchor, site_base
 from iosched.struct import Struct
 
@@ -671,6 +671,16 @@ def workload(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("examples")
+def example(kb: Any, item: Any, style: Style) -> str:
+    return join(
+        heading(style, item.summary, item.id),
+        table(("field", "value"), ((f"`{k}`", code_span(v)) for k, v in item.context.items())),
+        code_block(f"iosched advise --example {item.id}", "sh"),
+        sources_block(kb, style, item.sources),
+    )
+
+
 @renders("rules")
 def rule(kb: Any, item: Any, style: Style) -> str:
     actions = table(
@@ -704,7 +714,9 @@ def render(kb: Any, entity: Any, style: Style) -> str:
 
 
 def _link(style: Style, entity: Any) -> str:
-    return f"[`{entity.id}`]({style.link(entity)})"
+    """The entity's id, linked to its page when there is a site to link to."""
+    link = style.link(entity)
+    return f"[`{entity.id}`]({link})" if link else f"`{entity.id}`"
 
 
 def _setting_row(style: Style, entity: Any, setting: Any) -> tuple[str, ...]:

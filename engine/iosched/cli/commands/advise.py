@@ -91,17 +91,13 @@ def _read_context(path: str | Path) -> dict:
     return data
 
 
-def _context(args: argparse.Namespace):
+def _context(args: argparse.Namespace, kb=None):
+    """The context the arguments give: ``--example`` (from ``kb``), then ``--context``, then the flags."""
     from iosched.context import Context, ContextError
 
     data: dict = {}
     if args.example:
-        from iosched import examples
-
-        path = examples.path(args.example)
-        if path is None:
-            raise UsageError(f"unknown example {args.example!r}; valid: {', '.join(examples.names())}")
-        data.update(_read_context(path))
+        data.update(example(kb, args.example).context)
     if args.context:
         data.update(_read_context(args.context))
     data.update({k: getattr(args, k) for k in CONTEXT_FLAGS if getattr(args, k) is not None})
@@ -109,6 +105,16 @@ def _context(args: argparse.Namespace):
         return Context.from_mapping(data)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
+
+
+def example(kb, name: str):
+    """The KB's example ``name``; a usage error naming the examples when there is none."""
+    from iosched.model import Example
+
+    found = kb.get(name)
+    if not isinstance(found, Example):
+        raise UsageError(f"unknown example {name!r}; valid: {', '.join(e.id for e in kb.section('examples'))}")
+    return found
 
 
 def as_playbook(kb, plans, host: str | None) -> None:
@@ -162,19 +168,17 @@ def render_host(kb, host, fmt: str, site_url: str | None, name: str | None = Non
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    if args.list_examples:
-        from iosched import examples
-
-        write("\n".join(examples.names()))
-        return 0
     from iosched.context import ContextError
     from iosched.engine import advise
     from iosched.kbcache import load_checked
 
+    kb = load_checked(args.kb)
+    if args.list_examples:
+        write("\n".join(f"{e.id:24} {e.summary}" for e in kb.section("examples")))
+        return 0
     if args.host is not None and args.format != "ansible":
         raise UsageError("--host goes with --format ansible")
-    ctx = _context(args)
-    kb = load_checked(args.kb)
+    ctx = _context(args, kb)
     if observe.wanted(args):
         _, host = observe.plan(args, kb, ctx)
         render_host(kb, host, args.format, args.site_url, args.host)
