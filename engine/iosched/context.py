@@ -11,7 +11,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from typing import Any
 
-from iosched.grammar import DEVICE, PATH, SERIAL, compiled
+from iosched.grammar import DEVICE, MOUNT_OPTIONS, PATH, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
 from iosched.model import DeviceClass, Distribution, HardwarePreset, Workload
@@ -20,7 +20,6 @@ from iosched.struct import Struct
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 PARTITION = r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+"
-MOUNT_OPTIONS = r"[A-Za-z0-9_.:=+-]{1,64}(?:,[A-Za-z0-9_.:=+-]{1,64}){0,63}"
 
 
 class ContextError(ValueError):
@@ -102,6 +101,14 @@ def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...]) -> str:
     if value not in valid:
         raise ContextError(f"unknown {kind} {value!r}; valid: {', '.join(valid)}")
     return value
+
+
+def _distribution(kb: Kb, ident: str) -> Any:
+    """The KB's distribution ``ident``; only that one is read (the distributions are the KB's largest section)."""
+    found = kb.get(ident)
+    if not isinstance(found, Distribution):
+        _choice("distribution", ident, [d.id for d in kb.section("distributions")])
+    return found
 
 
 def _assumption(kb: Kb, fact: str) -> Assumption:
@@ -202,7 +209,6 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     """Check ``ctx`` against the KB and compute the facts; what is missing is assumed from the KB."""
     presets = {h.id: h for h in kb.section("hardware")}
     workloads = {w.id: w for w in kb.section("workloads")}
-    distros = {d.id: d for d in kb.section("distributions")}
     assumed: list[Assumption] = []
     if ctx.hw is None:
         raise ContextError(f"no hardware given (--hw); valid: {', '.join(presets)}")
@@ -210,7 +216,7 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     if ctx.workload is None:
         assumed.append(_assumption(kb, "workload"))
     workload = workloads[_choice("workload", ctx.workload or str(assumed[-1].value), list(workloads))]
-    distro = distros[_choice("distribution", ctx.distro, list(distros))] if ctx.distro else None
+    distro = _distribution(kb, ctx.distro) if ctx.distro else None
     try:
         if ctx.kernel is not None:
             kernel = KernelVersion.parse(ctx.kernel)

@@ -28,6 +28,8 @@ TEXT = r"[^\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+"
 DEVICE = r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?"
 """A whole block device's kernel name: ``sda``, ``nvme0n1``, ``dm-0``, ``mmcblk0``, ``dasda``, ``md127``."""
 SERIAL = r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}"
+MOUNT_OPTIONS = r"[A-Za-z0-9_.:=+-]{1,64}(?:,[A-Za-z0-9_.:=+-]{1,64}){0,63}"
+"""Words separated by commas: mount options (``rw,relatime,nobarrier``), and any single word of a context."""
 NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 """A plain name that is also a file name: a TuneD profile (``virtual-guest``)."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from typing import Annotated, ClassVar, Literal
 
-from iosched.grammar import GLOB, ID, PATH, TEXT, URL, WORD, Constrain, matches
+from iosched.grammar import GLOB, ID, MOUNT_OPTIONS, PATH, TEXT, URL, WORD, Constrain, matches
 from iosched.kernel import KernelVersion, in_range
 from iosched.rules import Action, Condition, RuleExample
 from iosched.struct import Invalid, Struct
@@ -24,8 +24,8 @@ Path = Annotated[str, Constrain(PATH)]
 Url = Annotated[str, Constrain(URL)]
 Text = Annotated[str, Constrain(TEXT, strip=True)]
 Value = bool | int | float | str | None
-ContextValue = Annotated[str, Constrain(rf"{PATH}|{WORD}(?:,{WORD}){{0,31}}")]
-"""What a user may say of a context: a word, a comma-separated list of words (mount options), or a path."""
+ContextValue = Annotated[str, Constrain(rf"{PATH}|{MOUNT_OPTIONS}")]
+"""What a user may say of a context: a word, words separated by commas (mount options), or a path."""
 Number = int | float
 
 

@@ -28,15 +28,18 @@ class Struct:
 
     __fields__: ClassVar[tuple[str, ...]] = ()
     __required__: ClassVar[frozenset[str]] = frozenset()
+    __own_fields__: ClassVar[tuple[str, ...]] = ()
+    """The fields this class declares itself (``__fields__`` adds its bases')."""
     __aliases__: ClassVar[dict[str, str]] = {}
     """Python field name -> YAML key, for keys that are Python keywords (``in``, ``not``)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect costs start-up time
+        cls.__own_fields__ = tuple(n for n, annotation in own.items() if not _is_classvar(annotation))
         names: dict[str, None] = {}
         for klass in reversed(cls.__mro__):
-            own = klass.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect costs start-up time
-            names.update((n, None) for n in own if not _is_classvar(klass, n))
+            names.update(dict.fromkeys(klass.__dict__.get("__own_fields__", ())))
         cls.__fields__ = tuple(names)
         cls.__required__ = frozenset(f for f in cls.__fields__ if not hasattr(cls, f))
 
@@ -106,8 +109,7 @@ class OneOfKeys:
         return next((k for k, cls in self.by_key.items() if cls is struct), None)
 
 
-def _is_classvar(cls: type, name: str) -> bool:
-    annotation = cls.__dict__["__annotations__"][name]  # noqa: RUF063 - as above
+def _is_classvar(annotation: object) -> bool:
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
     return text.startswith(("ClassVar", "typing.ClassVar"))
 
