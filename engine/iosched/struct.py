@@ -58,9 +58,10 @@ class Struct:
 
     @classmethod
     def build(cls, values: dict[str, Any]) -> Self:
-        """An instance from trusted, already validated field values (the cache's fast path)."""
-        obj = cls.__new__(cls)
-        obj.__dict__.update(values)
+        """An instance from trusted, already validated field values (the cache's fast path); it keeps
+        ``values`` as its own attribute dictionary."""
+        obj = object.__new__(cls)
+        object.__setattr__(obj, "__dict__", values)
         return obj
 
     def __setattr__(self, name: str, value: Any) -> None:
