@@ -111,6 +111,16 @@ def test_explain_rule_by_name(kb, capsys) -> None:
     assert code == 0 and json.loads(out)["id"] == rule.id
 
 
+def test_every_kb_check_code_can_be_explained(capsys) -> None:
+    from iosched.diagnostics import CODES
+
+    for code, text in CODES.items():
+        rc, out, _ = run(capsys, "explain", code.lower(), "--format", "json")
+        assert rc == 0 and json.loads(out) == {"id": code, "kind": "kb check code", "summary": text}
+        rc, out, _ = run(capsys, "explain", code, "--format", "markdown")
+        assert rc == 0 and out.startswith(f"# {code}\n") and text[1:] in out
+
+
 def test_unknown_id_is_one_line_with_close_matches(capsys) -> None:
     code, out, err = run(capsys, "explain", "mq-deadline.read_expir")
     assert code == 2 and out == ""

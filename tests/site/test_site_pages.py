@@ -68,6 +68,13 @@ def test_cli_page_documents_every_command(generated: dict[str, str]) -> None:
         assert f"`iosched {name}`" in generated["reference/cli.md"], name
 
 
+def test_cli_page_lists_every_kb_check_code(generated: dict[str, str]) -> None:
+    from iosched.diagnostics import CODES
+
+    page = generated["reference/cli.md"]
+    assert all(f"| `{code}` | {text} |" in page for code, text in CODES.items())
+
+
 def test_matrix_covers_every_preset_and_workload(kb, generated: dict[str, str]) -> None:
     text = generated[matrix.PAGE]
     for entity in (*kb.section("hardware"), *kb.section("workloads")):

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from iosched.diagnostics import CODES
 from iosched.kinds import BY_SLUG, kind_of
 from iosched.persist import udev
 from iosched.render.escape import code_block, code_span, html_text
@@ -703,6 +704,18 @@ def rule(kb: Any, item: Any, style: Style) -> str:
         "**Examples** (run as tests):\n\n" + examples,
         sources_block(kb, style, item.sources),
     )
+
+
+def diagnostic_code(code: str) -> str:
+    """What a ``kb check`` code reports."""
+    text = CODES[code]
+    said = "Reported by `iosched kb check` (which then exits 1), with the file and line of each problem."
+    return join(f"# {code}", f"{text[0].upper()}{text[1:]}.", said)
+
+
+def diagnostic_codes() -> str:
+    """Every ``kb check`` code, as a table."""
+    return table(("code", "reports"), ((f"`{code}`", text) for code, text in CODES.items()))
 
 
 def render(kb: Any, entity: Any, style: Style) -> str:

@@ -9,7 +9,7 @@ from iosched.kernel import KernelVersion
 from iosched.kinds import BY_SLUG, KINDS, Kind, kind_of
 from iosched.render import reference
 from iosched.render.links import location, relative
-from iosched.render.reference import Style, bullets, code, join, list_table, ref, table
+from iosched.render.reference import Style, bullets, code, diagnostic_codes, join, list_table, ref, table
 
 REFERENCE = "reference"
 GENERATED = "<!-- Generated from the KB by iosched.sitegen; edit kb/*.yaml, not this file. -->"
@@ -166,7 +166,9 @@ def cli_page() -> str:
         walk(build_parser(), "iosched", None, 2)
     finally:
         HELP_WIDTH.clear()
-    return _page("Command line", "Generated from the `iosched` argument parser.", *blocks)
+    codes = join("## `kb check` codes", "Each problem `iosched kb check` reports carries one of these stable codes "
+                 "(`iosched explain KB101` says what one means).", diagnostic_codes())  # fmt: skip
+    return _page("Command line", "Generated from the `iosched` argument parser.", *blocks, codes)
 
 
 EXTRA: tuple[tuple[str, str], ...] = (

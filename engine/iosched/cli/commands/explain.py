@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from iosched.cli.output import format_option, write, write_markdown
+from iosched.diagnostics import CODES
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -15,7 +16,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         parents=[common],
         help="explain any KB entry: elevator, tunable, sysctl, rule, caveat, source ...",
     )
-    explain.add_argument("id", help="a KB id such as mq-deadline.read_expire, queue.nr_requests, elevator=, IOS101")
+    explain.add_argument(
+        "id",
+        help="a KB id (mq-deadline.read_expire, queue.nr_requests, elevator=, IOS101) or a kb check code (KB101)",
+    )
     format_option(explain)
     explain.set_defaults(func=cmd_explain)
 
@@ -41,12 +45,25 @@ def as_json(entity: Any, base: str | None) -> dict[str, Any]:
     return {**export_entity(entity), "url": absolute(entity, base)}
 
 
+def _explain_code(code: str, fmt: str) -> int:
+    """A ``kb check`` diagnostic code: what it reports."""
+    from iosched.render.reference import diagnostic_code
+
+    if fmt == "json":
+        write(json.dumps({"id": code, "kind": "kb check code", "summary": CODES[code]}, indent=2))
+    else:
+        write_markdown(diagnostic_code(code), fmt)
+    return 0
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from iosched.errors import UsageError
     from iosched.kbcache import load_checked
     from iosched.render import find, suggestions
     from iosched.render.reference import render
 
+    if (code := args.id.upper()) in CODES:
+        return _explain_code(code, args.format)
     kb = load_checked(args.kb)
     entity = find(kb, args.id)
     if entity is None:
