@@ -346,7 +346,13 @@ def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None, current: Mapp
     (setting name -> value), which then replaces the KB's defaults as every step's previous value; ``tuners``
     what else on the host sets these settings, in the order they act, which decides how the plan persists.
     """
-    r = resolve(kb, ctx)
+    return plan_resolved(kb, resolve(kb, ctx), evidence, current, tuners)
+
+
+def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current: Mapping[str, str] | None = None,
+                  tuners: Sequence[Tuner] = ()) -> Plan:  # fmt: skip
+    """:func:`advise` for a context already resolved (:func:`iosched.context.resolve`): a caller that plans
+    one context twice, without and with evidence, resolves it once."""
     facts = dict(r.facts)
     if evidence is not None and evidence.best is not None:
         facts["measured.best"] = evidence.best
@@ -370,7 +376,7 @@ def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None, current: Mapp
         warnings=_notices(kb, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
                           _conflicts(kb, steps, tuners)),
         advice=_advice(fired), overridden=tuple(overridden),
-        assumptions=assumptions, context=ctx.given(), facts=dict(sorted(facts.items())),
+        assumptions=assumptions, context=r.context.given(), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,
         udev_match=udev_match(r), measured=evidence.summary if evidence else (), kb_version=kb.version,
         iosched_version=__version__, sources=_unique(s for step in steps for s in step.sources),

@@ -168,8 +168,8 @@ def render_host(kb, host, fmt: str, site_url: str | None, name: str | None = Non
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from iosched.context import ContextError
-    from iosched.engine import advise
+    from iosched.context import ContextError, resolve
+    from iosched.engine import plan_resolved
     from iosched.kbcache import load_checked
 
     kb = load_checked(args.kb)
@@ -184,12 +184,13 @@ def cmd_advise(args: argparse.Namespace) -> int:
         render_host(kb, host, args.format, args.site_url, args.host)
         return 0
     try:
-        plan = advise(kb, ctx)
+        resolved = resolve(kb, ctx)
+        plan = plan_resolved(kb, resolved)
         if args.results:  # judged against the scheduler the rules pick, for the goal the context resolves to
             from iosched.cli._results import evidence
 
             found = evidence(kb, args.results, goal=plan.facts["goal"], baseline=plan.scheduler)
-            plan = advise(kb, ctx, found)
+            plan = plan_resolved(kb, resolved, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
     render(kb, plan, args.format, args.site_url, args.host)
