@@ -49,3 +49,9 @@ def test_kind_names_are_spelled_only_in_kinds() -> None:
             if isinstance(node, ast.Dict):
                 keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
                 assert len(keys & spellings) < 2, f"{path.name}:{node.lineno} keys a table by kind names again"
+
+
+def test_the_unseen_characters_are_spelled_only_in_grammar() -> None:
+    """KB prose, renderers and readers of untrusted files refuse or replace one set of characters."""
+    spelled = [p.relative_to(ENGINE).as_posix() for p in ENGINE.rglob("*.py") if "u200b" in p.read_text()]
+    assert spelled == ["grammar.py"]

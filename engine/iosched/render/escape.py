@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import re
 
-_CONTROL = r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]"
+from iosched.grammar import UNSEEN
+
+_CONTROL = rf"[{UNSEEN}]"
+_CONTROL_OR_BREAK = rf"[\t\n{UNSEEN}]"
 _MARKDOWN_SPECIAL = r"([\\`*\[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))"
 _LINE_START = r"(?m)^(\s*\d*)([-+=>#.)])"  # the mark after digits: "1\." not "\1."
 
@@ -14,6 +17,14 @@ _LINE_START = r"(?m)^(\s*\d*)([-+=>#.)])"  # the mark after digits: "1\." not "\
 def terminal(text: str) -> str:
     """Text for a terminal: control characters (ESC, CR, BEL ...) and invisible marks become ``?``."""
     return re.sub(_CONTROL, "?", text)
+
+
+def untrusted(value: object, limit: int = 200) -> str:
+    """A value from an untrusted file, shown in a message on one line: every unseen character, tabs and
+    newlines as ``\\xNN`` (``?`` above U+00FF), and long text cut with an ellipsis."""
+    text = value if isinstance(value, str) else repr(value)
+    text = re.sub(_CONTROL_OR_BREAK, lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else "?", text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def one_line(text: str) -> str:

@@ -13,10 +13,10 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from iosched.render.escape import untrusted
 from iosched.system.ansible_docs import FactDoc, FactsError, documents, fact_files, file_documents
 from iosched.system.ansible_system import to_system
 from iosched.system.model import System
-from iosched.system.text import escape
 
 __all__ = ["FactsError", "HostFacts", "fact_files", "host_facts", "iter_facts", "read_fact_file", "read_facts"]
 
@@ -58,6 +58,6 @@ def host_facts(doc: FactDoc, known_distros: Collection[str] = ()) -> HostFacts:
         return HostFacts(doc.name, doc.source, error=doc.error or "no facts")
     platform = doc.facts.get("ansible_system", "Linux")
     if doc.facts.get("ansible_os_family") == "Windows" or platform != "Linux":
-        shown = "Windows" if platform == "Linux" else escape(platform, 40)
+        shown = "Windows" if platform == "Linux" else untrusted(platform, 40)
         return HostFacts(doc.name, doc.source, error=f"not a Linux host ({shown})")
     return HostFacts(doc.name, doc.source, system=to_system(doc.facts, known_distros, doc.source))

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from iosched.system.text import escape, token
+from iosched.render.escape import untrusted
+from iosched.system.text import token
 
 MAX_DOC_BYTES = 16 * 1024 * 1024
 MAX_CONSOLE_BYTES = 64 * 1024 * 1024
@@ -66,9 +67,9 @@ def fact_files(directory: Path) -> list[Path]:
                 if not entry.name.startswith("."):
                     names.append(entry.name)
                     if len(names) > MAX_FILES:
-                        raise FactsError(f"{escape(str(directory))}: more than {MAX_FILES} files")
+                        raise FactsError(f"{untrusted(str(directory))}: more than {MAX_FILES} files")
     except OSError as exc:
-        raise FactsError(f"{escape(str(directory))}: {escape(exc.strerror or str(exc))}") from None
+        raise FactsError(f"{untrusted(str(directory))}: {untrusted(exc.strerror or str(exc))}") from None
     return [directory / name for name in sorted(names)]
 
 
@@ -80,7 +81,7 @@ def documents(path: Path) -> Iterator[FactDoc]:
     elif path.exists():
         yield from file_documents(path)
     else:
-        raise FactsError(f"{escape(str(path))}: no such file or directory")
+        raise FactsError(f"{untrusted(str(path))}: no such file or directory")
 
 
 def file_documents(path: Path, follow_symlinks: bool = True) -> list[FactDoc]:
@@ -90,7 +91,7 @@ def file_documents(path: Path, follow_symlinks: bool = True) -> list[FactDoc]:
         data = read_regular(path, MAX_CONSOLE_BYTES, follow_symlinks)
     except OSError as exc:
         error = "a symbolic link, not a regular file" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
-        return [FactDoc(_shown(path.name), source, error=escape(error))]
+        return [FactDoc(_shown(path.name), source, error=untrusted(error))]
     except ValueError as exc:
         return [FactDoc(_shown(path.name), source, error=str(exc))]
     if not _OBJECT_START.match(data) and _HEADER_BYTES.search(data):
@@ -126,7 +127,7 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
     try:
         result = json.loads(data) if _JSON_START.match(data) else _yaml(data)
     except (ValueError, RecursionError) as exc:
-        return FactDoc(name, source, error=f"not a JSON or YAML fact document ({escape(str(exc), 120)})")
+        return FactDoc(name, source, error=f"not a JSON or YAML fact document ({untrusted(str(exc), 120)})")
     facts, error = unwrap(result)
     return FactDoc(name, source, facts, error)
 
@@ -157,7 +158,7 @@ def console_documents(text: str, source: str) -> list[FactDoc]:
             try:
                 result, position = decoder.raw_decode(text, match.end())
             except (ValueError, RecursionError) as exc:
-                docs.append(FactDoc(_shown(name), where, error=f"unreadable JSON ({escape(str(exc), 120)})"))
+                docs.append(FactDoc(_shown(name), where, error=f"unreadable JSON ({untrusted(str(exc), 120)})"))
                 continue
         if not token(name, HOST_NAME):
             docs.append(FactDoc(_shown(name), where, error="not an inventory host name"))
@@ -175,14 +176,14 @@ def console_documents(text: str, source: str) -> list[FactDoc]:
 
 def _shown(name: str) -> str:
     """A host name as it may be shown: itself when valid, else escaped."""
-    return name if token(name, HOST_NAME) else escape(name)
+    return name if token(name, HOST_NAME) else untrusted(name)
 
 
 def _failure(status: str, result: Any) -> str:
     kind = "skipped" if status == "SKIPPED" else "unreachable" if status.startswith("UNREACHABLE") else "failed"
     message = result.get("msg") if isinstance(result, dict) else result
     message = message.strip() if isinstance(message, str) else message
-    return f"{kind}: {escape(message)}" if message else kind
+    return f"{kind}: {untrusted(message)}" if message else kind
 
 
 def unwrap(result: Any) -> tuple[dict[str, Any] | None, str | None]:

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from iosched.render.escape import untrusted
 from iosched.system.ansible_docs import read_regular
-from iosched.system.text import escape
 
 MAX_INVENTORY_BYTES = 64 * 1024 * 1024
 MAX_HOSTS = 1_000_000
@@ -54,12 +54,12 @@ class Inventory:
 
 def read_inventory(path: Path) -> Inventory:
     """An INI or YAML inventory file (``.yml``, ``.yaml`` and ``.json`` are YAML; other names are sniffed)."""
-    shown = escape(str(path))
+    shown = untrusted(str(path))
     try:
         data = read_regular(path, MAX_INVENTORY_BYTES)
         text = data.decode("utf-8")
     except OSError as exc:
-        raise InventoryError(f"{shown}: {escape(exc.strerror or str(exc))}") from None
+        raise InventoryError(f"{shown}: {untrusted(exc.strerror or str(exc))}") from None
     except UnicodeDecodeError as exc:
         raise InventoryError(f"{shown}: not UTF-8 text (byte {exc.start})") from None
     except ValueError as exc:
@@ -98,13 +98,13 @@ def ini_inventory(text: str, source: str = "inventory") -> Inventory:
         if section := _SECTION.fullmatch(line):
             group, state = _safe_group(section[1]), section[2] or "hosts"
             if state not in ("hosts", "children", "vars"):
-                raise InventoryError(f"{where}: section [{escape(line[1:-1])}] has unknown type {escape(state)}")
+                raise InventoryError(f"{where}: section [{untrusted(line[1:-1])}] has unknown type {untrusted(state)}")
             if state == "vars":
                 referenced.setdefault(group, where)
             else:
                 declared.add(group)
         elif line.startswith("["):
-            raise InventoryError(f"{where}: invalid section {escape(line, 80)}")
+            raise InventoryError(f"{where}: invalid section {untrusted(line, 80)}")
         elif state == "hosts":
             for host in expand_hosts(_host_pattern(line.split()[0], where), where):
                 hosts.setdefault(host, set()).add(group)
@@ -112,12 +112,12 @@ def ini_inventory(text: str, source: str = "inventory") -> Inventory:
         elif state == "children":
             child = _GROUP_LINE.fullmatch(line)
             if child is None:
-                raise InventoryError(f"{where}: expected a group name, not {escape(line, 80)}")
+                raise InventoryError(f"{where}: expected a group name, not {untrusted(line, 80)}")
             children.setdefault(group, set()).add(child[1])
             referenced.setdefault(child[1], where)
     for name, where in referenced.items():
         if name not in declared:
-            raise InventoryError(f"{where}: group {escape(name, 80)} is not defined in this inventory")
+            raise InventoryError(f"{where}: group {untrusted(name, 80)} is not defined in this inventory")
     return _resolve(hosts, children)
 
 
@@ -133,7 +133,7 @@ def _host_pattern(word: str, where: str) -> str:
     if port and ":" not in _RANGE.sub("", port[1]):
         return port[1]
     if word.endswith(":"):
-        raise InventoryError(f"{where}: host pattern {escape(word, 80)} ends in ':'")
+        raise InventoryError(f"{where}: host pattern {untrusted(word, 80)} ends in ':'")
     return word
 
 
@@ -147,7 +147,7 @@ def expand_hosts(pattern: str, where: str = "inventory") -> list[str]:
     for match in ranges:
         values = _range_values(match[1], where)
         if len(names) * len(values) > MAX_HOSTS:
-            raise InventoryError(f"{where}: {escape(pattern, 80)} expands to more than {MAX_HOSTS} hosts")
+            raise InventoryError(f"{where}: {untrusted(pattern, 80)} expands to more than {MAX_HOSTS} hosts")
         head = pattern[position : match.start()]
         names = [f"{name}{head}{value}" for name in names for value in values]
         position = match.end()
@@ -157,27 +157,27 @@ def expand_hosts(pattern: str, where: str = "inventory") -> list[str]:
 def _range_values(spec: str, where: str) -> list[str]:
     bounds = spec.split(":")
     if len(bounds) not in (2, 3) or not bounds[1]:
-        raise InventoryError(f"{where}: host range [{escape(spec, 40)}] must be begin:end or begin:end:step")
+        raise InventoryError(f"{where}: host range [{untrusted(spec, 40)}] must be begin:end or begin:end:step")
     begin, end = bounds[0] or "0", bounds[1]
     try:
         step = int(bounds[2]) if len(bounds) == 3 else 1
     except ValueError:
-        raise InventoryError(f"{where}: host range step {escape(bounds[2], 20)} is not a number") from None
+        raise InventoryError(f"{where}: host range step {untrusted(bounds[2], 20)} is not a number") from None
     if step < 1:
         raise InventoryError(f"{where}: host range step must be at least 1")
     letters = string.ascii_letters
     if begin in letters and end in letters and len(begin) == len(end) == 1:
         if letters.index(begin) > letters.index(end):
-            raise InventoryError(f"{where}: host range [{escape(spec, 40)}] must have begin <= end")
+            raise InventoryError(f"{where}: host range [{untrusted(spec, 40)}] must have begin <= end")
         return list(letters[letters.index(begin) : letters.index(end) + 1 : step])
     if not (begin.isascii() and begin.isdigit() and end.isascii() and end.isdigit()):
-        raise InventoryError(f"{where}: host range [{escape(spec, 40)}] is neither numeric nor alphabetic")
+        raise InventoryError(f"{where}: host range [{untrusted(spec, 40)}] is neither numeric nor alphabetic")
     width = len(begin) if begin.startswith("0") and len(begin) > 1 else 0
     if width and len(end) != width:
-        raise InventoryError(f"{where}: host range [{escape(spec, 40)}] needs equal-length begin and end")
+        raise InventoryError(f"{where}: host range [{untrusted(spec, 40)}] needs equal-length begin and end")
     first, last = int(begin), int(end)
     if (last - first) // step + 1 > MAX_HOSTS:
-        raise InventoryError(f"{where}: host range [{escape(spec, 40)}] holds more than {MAX_HOSTS} hosts")
+        raise InventoryError(f"{where}: host range [{untrusted(spec, 40)}] holds more than {MAX_HOSTS} hosts")
     return [str(n).zfill(width) for n in range(first, last + 1, step)]
 
 

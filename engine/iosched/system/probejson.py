@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from iosched.grammar import UNSEEN
 from iosched.system.model import SCHEMA_VERSION, Device, Host, Mount, System, Tuner
 
 _NAME = re.compile(r"[A-Za-z0-9!._:+-]{1,64}")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = re.compile(rf"[{UNSEEN}]")
 
 
 class ProbeDocumentError(ValueError):

@@ -14,12 +14,14 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from iosched.grammar import UNSEEN
+
 MAX_BYTES = 1024 * 1024
 MAX_VALUE = 4096
 MAX_ENTRIES = 4096
 MAX_REFUSED = 200
 NAME = re.compile(r"[A-Za-z0-9_.:@+~,=!-]{1,255}")
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile(rf"[{UNSEEN}]")
 
 
 def clean(text: str) -> str:

@@ -25,8 +25,8 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
+from iosched.render.escape import untrusted
 from iosched.system.inventory import Inventory, InventoryError, read_inventory
-from iosched.system.text import escape
 
 MAX_MAP_BYTES = 4 * 1024 * 1024
 WORKLOAD_ID = re.compile(r"[a-z][a-z0-9-]{0,63}")
@@ -65,7 +65,7 @@ def read_workload_map(path: Path, known_workloads: Collection[str] = ()) -> Work
     """A workload map file and the inventory it names; ``known_workloads`` are the KB's workload ids."""
     from iosched.yamlsrc import YamlError, read
 
-    shown = escape(str(path))
+    shown = untrusted(str(path))
     try:
         document = read(path, MAX_MAP_BYTES)
     except YamlError as exc:
@@ -99,13 +99,13 @@ def parse_workload_map(data: Any, known_workloads: Collection[str] = (), fail: F
         raise fail("a workload map is a mapping such as {hosts: {'db*': db}, default: mixed}")
     unknown = [str(key) for key in data if key not in KEYS]
     if unknown:
-        raise fail(f"unknown key {escape(unknown[0], 40)}; known: {', '.join(KEYS)}", unknown[0])
+        raise fail(f"unknown key {untrusted(unknown[0], 40)}; known: {', '.join(KEYS)}", unknown[0])
 
     def workload(value: Any, *loc: str | int) -> str:
         ok = isinstance(value, str) and (value in known_workloads if known_workloads else WORKLOAD_ID.fullmatch(value))
         if not ok:
             valid = f"; valid: {', '.join(sorted(known_workloads))}" if known_workloads else ""
-            raise fail(f"unknown workload {escape(value, 40)}{valid}", *loc)
+            raise fail(f"unknown workload {untrusted(value, 40)}{valid}", *loc)
         return value
 
     def entries(section: str, grammar: re.Pattern[str], what: str) -> tuple[tuple[str, str], ...]:
@@ -114,7 +114,7 @@ def parse_workload_map(data: Any, known_workloads: Collection[str] = (), fail: F
             raise fail(f"{section} must be a mapping of {what} to workload id", section)
         for key in table:
             if not isinstance(key, str) or not grammar.fullmatch(key):
-                raise fail(f"{section}: {escape(key, 60)} is not a {what}", section, key)
+                raise fail(f"{section}: {untrusted(key, 60)} is not a {what}", section, key)
         return tuple((key, workload(value, section, key)) for key, value in table.items())
 
     default = data.get("default")
