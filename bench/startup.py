@@ -4,8 +4,8 @@ Run: python bench/startup.py [--runs N]. Targets: advise, explain and list under
 under 0.25 x `tuned-adm recommend` (compared when TuneD is installed: apt-get install tuned); `kb check` of an
 unchanged KB under 10 x. Each command runs as a fresh process of the installed `iosched` script, after one
 warm-up run that writes the byte-code and compiled-KB caches as a first use after installing would (the cold
-KB cache is shown separately). Runs alternate with the bare interpreter and each ratio is taken pair by pair,
-so that a machine whose speed drifts during the run does not move the ratios.
+KB cache is shown separately). Runs alternate with the bare interpreter (and `tuned-adm recommend`), and each
+ratio is taken run by run, so that a machine whose speed drifts during the run does not move the ratios.
 """
 
 from __future__ import annotations
@@ -36,15 +36,17 @@ def once(argv: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def paired(argv: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
-    """Median seconds of ``argv`` and median ratio to the bare interpreter, run in alternation."""
-    seconds, ratios = [], []
+def paired(argv: list[str], env: dict[str, str], runs: int, yardsticks: list[list[str]]) -> tuple[float, list[float]]:
+    """Median seconds of ``argv`` and its median ratio to each yardstick, run in alternation with them."""
+    seconds: list[float] = []
+    ratios: list[list[float]] = [[] for _ in yardsticks]
     for _ in range(runs):
-        bare = once(BARE, env)
+        times = [once(y, env) for y in yardsticks]
         took = once(argv, env)
         seconds.append(took)
-        ratios.append(took / bare)
-    return statistics.median(seconds), statistics.median(ratios)
+        for found, t in zip(ratios, times, strict=True):
+            found.append(took / t)
+    return statistics.median(seconds), [statistics.median(r) for r in ratios]
 
 
 def iosched_command() -> list[str]:
@@ -67,15 +69,16 @@ def main() -> None:
         print(f"{'command':42} {'ms':>7} {'x bare':>7} {'target':>7}")
         print(f"{'kb export, cold cache (parse + validate)':42} {cold * 1000:7.1f} {cold / bare:7.1f}")
         tuned = shutil.which("tuned-adm")
-        reference = paired([tuned, "recommend"], env, args.runs)[0] if tuned else None
-        if reference:
+        yardsticks = [BARE, [tuned, "recommend"]] if tuned else [BARE]
+        if tuned:
+            reference = statistics.median(once([tuned, "recommend"], env) for _ in range(args.runs))
             print(f"{'tuned-adm recommend (for comparison)':42} {reference * 1000:7.1f} {reference / bare:7.1f}")
         for name, (argv, target) in COMMANDS.items():
             once([*iosched, *argv], env)  # warm-up: byte-code and KB caches, as after an install
-            took, ratio = paired([*iosched, *argv], env, args.runs)
+            took, ratios = paired([*iosched, *argv], env, args.runs, yardsticks)
             goal = f"< {target}" if target else ""
-            versus = f" {took / reference:6.2f} x tuned-adm recommend" if reference else ""
-            print(f"{name:42} {took * 1000:7.1f} {ratio:7.1f} {goal:>7}{versus}")
+            versus = f" {ratios[1]:6.2f} x tuned-adm recommend" if tuned else ""
+            print(f"{name:42} {took * 1000:7.1f} {ratios[0]:7.1f} {goal:>7}{versus}")
 
 
 if __name__ == "__main__":

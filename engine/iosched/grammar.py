@@ -23,10 +23,13 @@ PATH = rf"(?:/{_SEGMENT}){{1,16}}"
 """An absolute path of plain segments: no ``.`` or ``..`` segment, no spaces or shell metacharacters."""
 URL = r"https?://[A-Za-z0-9._~:/?#@!$&*+,;=%-]{1,400}"
 """A public URL: no quotes, brackets, parentheses or spaces, so it is safe in Markdown links and HTML."""
-UNSEEN = r"\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069"
-"""The characters a reader cannot see, or that change how the text around them shows (a character-class
-body): C0 and C1 controls but tab and newline, line and paragraph separators, zero-width and direction marks.
-The one list for KB prose, for what renderers replace, and for what readers of untrusted files refuse."""
+UNSEEN_RANGES = ((0x00, 0x08), (0x0B, 0x1F), (0x7F, 0x9F), (0x200B, 0x200F), (0x2028, 0x2029), (0x202A, 0x202E),
+                 (0x2066, 0x2069))  # fmt: skip
+"""The characters a reader cannot see, or that change how the text around them shows: C0 and C1 controls but
+tab and newline, zero-width marks, line and paragraph separators, direction marks. The one list for KB prose,
+for what renderers replace, and for what readers of untrusted files refuse."""
+UNSEEN = "".join(f"\\u{first:04x}-\\u{last:04x}" for first, last in UNSEEN_RANGES)
+""":data:`UNSEEN_RANGES` as the body of a regular-expression character class."""
 TEXT = rf"[^{UNSEEN}]+"
 """Prose: any characters but :data:`UNSEEN` ones."""
 DEVICE = r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?"

@@ -5,25 +5,33 @@ make sure that whatever is left is shown, never interpreted."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
-from iosched.grammar import UNSEEN
+from iosched.grammar import UNSEEN_RANGES
 
-_CONTROL = rf"[{UNSEEN}]"
-_CONTROL_OR_BREAK = rf"[\t\n{UNSEEN}]"
 _MARKDOWN_SPECIAL = r"([\\`*\[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))"
 _LINE_START = r"(?m)^(\s*\d*)([-+=>#.)])"  # the mark after digits: "1\." not "\1."
 
 
+@cache
+def _unseen(spelled: bool) -> dict[int, str]:
+    """``str.translate`` table of the unseen characters (a regular expression of them costs every command
+    start-up time to compile): each to ``?``, or, ``spelled``, tab, newline and each below U+0100 to ``\\xNN``."""
+    codes = [c for first, last in UNSEEN_RANGES for c in range(first, last + 1)]
+    if not spelled:
+        return dict.fromkeys(codes, "?")
+    return {c: f"\\x{c:02x}" if c < 0x100 else "?" for c in (ord("\t"), ord("\n"), *codes)}
+
+
 def terminal(text: str) -> str:
     """Text for a terminal: control characters (ESC, CR, BEL ...) and invisible marks become ``?``."""
-    return re.sub(_CONTROL, "?", text)
+    return text.translate(_unseen(False))
 
 
 def untrusted(value: object, limit: int = 200) -> str:
     """A value from an untrusted file, shown in a message on one line: every unseen character, tabs and
     newlines as ``\\xNN`` (``?`` above U+00FF), and long text cut with an ellipsis."""
-    text = value if isinstance(value, str) else repr(value)
-    text = re.sub(_CONTROL_OR_BREAK, lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else "?", text)
+    text = (value if isinstance(value, str) else repr(value)).translate(_unseen(True))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
