@@ -43,3 +43,40 @@ def test_an_unknown_command_is_told_the_real_ones(capsys: pytest.CaptureFixture[
     assert main(["lst", "elevators"]) == 2
     err = capsys.readouterr().err
     assert all(f"'{name}'" in err for name in command_names())
+
+
+def _catalogue(path, original: str, translated: str) -> None:
+    """A GNU gettext .mo file holding one message (the format gettext.GNUTranslations reads)."""
+    import struct
+
+    ids, strs = original.encode(), translated.encode()
+    header = 7 * 4  # then the table of originals and the table of translations, one (length, offset) each
+    data = header + 2 * 8
+    path.parent.mkdir(parents=True)
+    path.write_bytes(
+        struct.pack("<7I", 0x950412DE, 0, 1, header, header + 8, 0, 0)
+        + struct.pack("<2I", len(ids), data)
+        + struct.pack("<2I", len(strs), data + len(ids) + 1)
+        + ids
+        + b"\0"
+        + strs
+        + b"\0"
+    )
+
+
+def test_argparse_messages_are_still_translated(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalogue is looked up once, not at every message: a language that has one still gets it."""
+    import gettext
+
+    domain = gettext.textdomain()
+    _catalogue(tmp_path / "xx" / "LC_MESSAGES" / f"{domain}.mo", "show this help message and exit", "HILFE")
+    before = gettext.bindtextdomain(domain)
+    monkeypatch.setenv("LANGUAGE", "xx")
+    try:
+        gettext.bindtextdomain(domain, str(tmp_path))
+        assert "HILFE" in build_parser("list").format_help()
+        monkeypatch.setenv("LANGUAGE", "yy")  # a language without a catalogue: the messages as written
+        assert "show this help message and exit" in build_parser("list").format_help()
+    finally:
+        gettext.bindtextdomain(domain, before)
+        build_parser("list")  # argparse's messages back to the default catalogue for the tests that follow

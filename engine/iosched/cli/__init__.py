@@ -90,9 +90,23 @@ def _translate_once() -> None:
     import gettext
 
     domain = gettext.textdomain()
-    catalogue = gettext.translation(domain, gettext.bindtextdomain(domain), fallback=True)
+    localedir = gettext.bindtextdomain(domain)
+    found = _any_catalogue(localedir, domain)
+    catalogue = gettext.translation(domain, localedir, fallback=True) if found else gettext.NullTranslations()
     argparse._ = catalogue.gettext  # type: ignore[attr-defined]
     argparse.ngettext = catalogue.ngettext  # type: ignore[attr-defined]
+
+
+def _any_catalogue(localedir: str, domain: str) -> bool:
+    """Whether some language has a catalogue of ``domain``. When none has, gettext would find none either;
+    asking it costs the import of ``locale``, which it needs to choose among the user's languages."""
+    try:
+        languages = os.listdir(localedir or ".")
+    except OSError:
+        return False
+    return any(
+        os.path.exists(os.path.join(localedir or ".", lang, "LC_MESSAGES", f"{domain}.mo")) for lang in languages
+    )
 
 
 def command_names() -> list[str]:
