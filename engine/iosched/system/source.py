@@ -97,6 +97,17 @@ class Source:
             return None
         return text.strip() or None
 
+    def dropins(self, directories: Iterable[str], suffix: str, most: int = 512) -> list[str]:
+        """The files of a set of drop-in directories as systemd, udev and sysctl read them: a name in an earlier
+        directory replaces the same name in a later one, names apply in sorted order, and a link to
+        /dev/null masks its name. At most ``most`` names."""
+        chosen: dict[str, str] = {}
+        for directory in directories:
+            for name in self.listdir(directory):
+                if name.endswith(suffix) and name not in chosen and len(chosen) < most:
+                    chosen[name] = f"{directory}/{name}"
+        return [chosen[name] for name in sorted(chosen) if self.link(chosen[name]) != "/dev/null"]
+
     def first(self, paths: Iterable[str]) -> tuple[str, str] | None:
         """The first of ``paths`` that can be read: (path, text)."""
         for rel in paths:

@@ -11,7 +11,6 @@ from iosched.system.model import Tuner
 from iosched.system.source import Source
 
 SYSCTL_DIRS = ("etc/sysctl.d", "run/sysctl.d", "usr/local/lib/sysctl.d", "usr/lib/sysctl.d", "lib/sysctl.d")
-MAX_FILES = 512
 
 
 def parse_sysctl_conf(text: str) -> dict[str, str]:
@@ -28,12 +27,7 @@ def parse_sysctl_conf(text: str) -> dict[str, str]:
 
 
 def sysctl_files(src: Source) -> list[str]:
-    chosen: dict[str, str] = {}
-    for directory in SYSCTL_DIRS:
-        for name in src.listdir(directory):
-            if name.endswith(".conf") and name not in chosen and len(chosen) < MAX_FILES:
-                chosen[name] = f"{directory}/{name}"
-    files = [chosen[name] for name in sorted(chosen) if src.link(chosen[name]) != "/dev/null"]
+    files = src.dropins(SYSCTL_DIRS, ".conf")
     if not any(src.link(path) in ("../sysctl.conf", "/etc/sysctl.conf") for path in files):
         files.append("etc/sysctl.conf")
     return files

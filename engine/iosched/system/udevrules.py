@@ -15,19 +15,13 @@ from iosched.system.source import Source
 
 RULE_DIRS = ("etc/udev/rules.d", "run/udev/rules.d", "usr/local/lib/udev/rules.d", "usr/lib/udev/rules.d",
              "lib/udev/rules.d")  # fmt: skip
-MAX_FILES = 512
 _TOKEN = re.compile(r'([A-Z_]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|-=|:=|=)\s*"((?:[^"\\]|\\.)*)"')
 _ECHO = re.compile(r"""echo\s+(?:-n\s+)?['"]?([A-Za-z0-9._-]+)['"]?\s*>+\s*['"]?(\S*?queue/[a-z0-9_/]+)""")
 
 
 def effective_rule_files(src: Source) -> list[str]:
     """Paths of the rule files udev would read, in the order it reads them (by file name)."""
-    chosen: dict[str, str] = {}
-    for directory in RULE_DIRS:
-        for name in src.listdir(directory):
-            if name.endswith(".rules") and name not in chosen and len(chosen) < MAX_FILES:
-                chosen[name] = f"{directory}/{name}"
-    return [chosen[name] for name in sorted(chosen) if src.link(chosen[name]) != "/dev/null"]
+    return src.dropins(RULE_DIRS, ".rules")
 
 
 def logical_lines(text: str) -> Iterator[tuple[int, str]]:
