@@ -117,6 +117,16 @@ def test_a_same_size_edit_with_the_old_mtime_is_not_served_stale(cache: Path, la
     assert after.version != before.version
 
 
+def test_kb_check_over_a_damaged_cache_checks_the_yaml(cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from iosched.cli import main
+
+    kbcache.load_checked()
+    path = _cache_file(cache)
+    path.write_text(path.read_text().replace('"Elevator"', '"Popen"'))
+    assert main(["kb", "check"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("ok") and '"Popen"' not in path.read_text()
+
+
 def test_an_unchanged_settled_kb_is_not_read_again(cache: Path, layer: Path, remembering: bool, monkeypatch) -> None:
     version = kbcache.remembered_version([bundled_kb(), layer])
     assert version == content_version([bundled_kb(), layer])

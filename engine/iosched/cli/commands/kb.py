@@ -32,7 +32,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise UsageError(f"not a directory: {args.directory}")
     directories = [args.directory] if args.directory is not None else kbcache.layers(args.kb)
     path = kbcache.path_for(directories)  # the KB's content hash, computed once
-    kb = kbcache.read(path)  # only a KB that passed every check is ever cached
+    kb = kbcache.read(path, lambda: kbcache.rebuild(directories, path))  # only a checked KB is ever cached
     diagnostics: list = []
     if kb is None:
         from iosched.kbload import load
