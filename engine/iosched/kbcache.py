@@ -22,16 +22,13 @@ from iosched.diagnostics import KbInvalid
 from iosched.kb import Kb
 from iosched.kbfiles import identity, scan, version_of
 from iosched.kernel import KernelVersion
-from iosched.paths import bundled_kb, cache_dir
+from iosched.paths import AnyPath, bundled_kb, cache_dir
 from iosched.struct import Struct
 
 FORMAT = 4
 _TYPE = "\x00t"
 _KERNEL = "\x00k"
 PREFIX = "kb-"
-
-
-AnyPath = str | os.PathLike[str]
 
 
 def path_for(directories: Sequence[AnyPath]) -> str:

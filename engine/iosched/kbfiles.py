@@ -6,6 +6,8 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from iosched.paths import AnyPath
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -14,7 +16,7 @@ Scanned = list[tuple[str, str, os.stat_result]]
 """(path relative to the directory with / separators, full path, stat) of each YAML file, sorted."""
 
 
-def scan(directory: str | os.PathLike[str]) -> Scanned:
+def scan(directory: AnyPath) -> Scanned:
     """Every YAML file below ``directory`` (symbolic links to directories are not followed, as ``os.walk``).
 
     os.scandir rather than Path.rglob: this runs on every command, to key the KB cache, and the directory
@@ -34,14 +36,14 @@ def scan(directory: str | os.PathLike[str]) -> Scanned:
     return found
 
 
-def kb_files(directory: str | os.PathLike[str]) -> list[Path]:
+def kb_files(directory: AnyPath) -> list[Path]:
     """The YAML files of a KB directory, in a stable order."""
     from pathlib import Path
 
     return [Path(directory, rel) for rel, _, _ in scan(directory)]
 
 
-def display(path: str | os.PathLike[str]) -> str:
+def display(path: AnyPath) -> str:
     """``path`` relative to the working directory when it is below it, else as given."""
     from pathlib import Path
 
@@ -51,7 +53,7 @@ def display(path: str | os.PathLike[str]) -> str:
         return str(path)
 
 
-def content_version(directories: Iterable[str | os.PathLike[str]]) -> str:
+def content_version(directories: Iterable[AnyPath]) -> str:
     """A hash of the KB's content (file names and bytes), shown in plans as the KB version and keying the cache."""
     return version_of([scan(d) for d in directories])
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from iosched.diagnostics import Diagnostic
 from iosched.kb import Kb
 from iosched.kbfiles import content_version, display, kb_files
 from iosched.kinds import BY_SECTION, KINDS
+from iosched.paths import AnyPath
 from iosched.struct import Invalid
 from iosched.yamlsrc import YamlError, read
 
@@ -106,7 +106,7 @@ def _collect_file(path: Path, layer: dict[str, dict[str, Any]], out: _Collected)
             out.origins[entity.id] = origin
 
 
-def load(layers: Sequence[str | os.PathLike[str]]) -> tuple[Kb, list[Diagnostic]]:
+def load(layers: Sequence[AnyPath]) -> tuple[Kb, list[Diagnostic]]:
     """Load and check the KB layers in order; a later layer's entity replaces one with the same id."""
     from iosched.kbcheck import check
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 
+AnyPath = str | os.PathLike[str]
+"""A file or directory as the caller has it: a string or a ``pathlib.Path``."""
+
 
 def bundled_kb() -> str:
     """The KB shipped in the wheel (``iosched/_kb``), or ``kb/`` of a source checkout."""

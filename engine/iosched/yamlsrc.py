@@ -12,6 +12,7 @@ import stat
 from collections.abc import Sequence
 from typing import Any
 
+from iosched.paths import AnyPath
 from iosched.struct import Struct
 
 MAX_BYTES = 4 * 1024 * 1024
@@ -144,7 +145,7 @@ def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
         loader.dispose()
 
 
-def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
+def read_bytes(path: AnyPath, limit: int) -> bytes:
     """The content of a regular file of at most ``limit`` bytes; YamlError for anything else.
 
     The file is opened without blocking and checked on the open descriptor, so a FIFO, a device or a
@@ -173,6 +174,6 @@ def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
     return data
 
 
-def read(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> Document:
+def read(path: AnyPath, limit: int = MAX_BYTES) -> Document:
     """Read and parse a regular file of at most ``limit`` bytes; every failure is a YamlError."""
     return parse(read_bytes(path, limit), limit)
