@@ -87,3 +87,30 @@ def test_commands_are_never_wrapped_at_80_columns(kb, args: list[str]) -> None:
         for line in command.splitlines():
             assert line.strip() in lines, f"{line!r} is not whole on the screen"
     assert max(len(line) for line in commands for line in line.splitlines()) > 80
+
+
+@pytest.mark.parametrize("kind", ["tunables", "rules", "caveats", "sysctls"])
+def test_list_shows_every_id_whole_at_80_columns(kb, kind: str) -> None:
+    screen = _on_a_terminal(["list", kind], 80)
+    words = {word for line in screen.splitlines() for word in line.split()}
+    ids = [entity.id for entity in kb.entities(kind)]
+    assert ids
+    assert [i for i in ids if i not in words] == [], "ids cut or wrapped on the screen"
+    assert max(len(line.rstrip()) for line in screen.splitlines()) <= 80
+
+
+def test_probe_fits_80_columns_and_keeps_every_cell_whole(kb) -> None:
+    from pathlib import Path
+
+    from iosched.system.reader import read_root
+
+    root = Path(__file__).resolve().parents[1] / "system" / "captures" / "sos-rhel8-kvm-lvm"
+    screen = _on_a_terminal(["probe", "--root", str(root)], 80)
+    lines = screen.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    words = {word for line in lines for word in line.split()}
+    system = read_root(root)
+    for device in system.devices:
+        assert device.name in words
+        assert all(name in words for name in device.schedulers), device.name
+    assert "HWQ" in words and "MODEL" in words, "columns that do not fit go to a further block"

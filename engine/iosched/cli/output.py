@@ -18,15 +18,30 @@ def write(text: str) -> None:
 
 def _markdown(markdown: str, hyperlinks: bool) -> Any:
     """rich Markdown whose code blocks keep every line whole."""
-    from rich.markdown import CodeBlock, Markdown
+    from rich.markdown import CodeBlock, Markdown, TableElement
+    from rich.table import Table
     from rich.text import Text
 
     class WholeLines(CodeBlock):
         def __rich_console__(self, console: Any, options: Any) -> Any:
             yield Text(str(self.text).rstrip(), style="bold", no_wrap=True, overflow="ignore", end="\n")
 
+    class WholeIds(TableElement):
+        """A table whose first column (the ids that explain takes) is never wrapped or cut; the others wrap."""
+
+        def __rich_console__(self, console: Any, options: Any) -> Any:
+            for table in super().__rich_console__(console, options):
+                assert isinstance(table, Table)
+                rows = [self.header.row] if self.header and self.header.row else []
+                rows += self.body.rows if self.body else []
+                first = table.columns[0]
+                first.no_wrap = True
+                first.min_width = max((row.cells[0].content.cell_len for row in rows if row.cells), default=0)
+                yield table
+
     class Plain(Markdown):
-        elements: ClassVar = {**Markdown.elements, "fence": WholeLines, "code_block": WholeLines}
+        elements: ClassVar = {**Markdown.elements, "fence": WholeLines, "code_block": WholeLines,
+                              "table_open": WholeIds}  # fmt: skip
 
     return Plain(markdown, hyperlinks=hyperlinks)
 

@@ -44,8 +44,16 @@ def cmd_probe(args: argparse.Namespace) -> int:
 
         write(yaml.safe_dump(json.loads(json.dumps(data)), sort_keys=False, allow_unicode=False, width=120))
     else:
-        write(render_text(system, layout(args.root)))
+        write(render_text(system, layout(args.root), terminal_width()))
     return 0
+
+
+def terminal_width() -> int | None:
+    """The terminal's width when the output goes to one; None on a pipe or file (lines stay whole)."""
+    import os
+    import sys
+
+    return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None
 
 
 def printable(value: Any) -> str:
@@ -55,7 +63,9 @@ def printable(value: Any) -> str:
     return " ".join(clean(str(value)).split())
 
 
-def render_text(system, layout_name: str) -> str:
+def render_text(system, layout_name: str, width: int | None = None) -> str:
+    """The probe summary; on a terminal of ``width`` columns long values wrap and the device table is split
+    into blocks of columns that fit."""
     host = system.host
     release = host.os_release.get("PRETTY_NAME") or host.os_release.get("NAME") or "?"
     lines = [
@@ -67,21 +77,31 @@ def render_text(system, layout_name: str) -> str:
         f"Command line    {printable(host.cmdline or '?')}",
         "Writeback       " + (printable(" ".join(f"{k}={v}" for k, v in sorted(system.sysctls.items()))) or "?"),
         f"Mounts          {len(system.mounts)}",
-        "",
-        _table(system.devices),
     ]
+    tail: list[str] = []
     if system.tuners:
-        lines += ["", "Other tuners:"]
+        tail += ["", "Other tuners:"]
         for tuner in system.tuners:
             state = "" if tuner.active else " (not active)"
             settings = ", ".join(f"{k}={v}" for k, v in tuner.settings.items()) or "no block or writeback settings"
-            lines.append("  " + printable(f"{tuner.kind} {tuner.name}{state}: {settings}"))
+            tail.append("  " + printable(f"{tuner.kind} {tuner.name}{state}: {settings}"))
     if system.missing:
-        lines += ["", "Not found in this capture:", *(f"  {printable(m)}" for m in system.missing)]
-    return "\n".join(lines)
+        tail += ["", "Not found in this capture:", *(f"  {printable(m)}" for m in system.missing)]
+    return "\n".join([*_fill(lines, width, 16), "", _table(system.devices, width), *_fill(tail, width, 4)])
 
 
-def _table(devices) -> str:
+def _fill(lines: list[str], width: int | None, indent: int) -> list[str]:
+    """Lines wrapped at ``width`` with a hanging indent (as they are when there is no width)."""
+    if width is None:
+        return lines
+    import textwrap
+
+    return [textwrap.fill(line, width, subsequent_indent=" " * indent, break_on_hyphens=False) for line in lines]
+
+
+def _table(devices, width: int | None) -> str:
+    from iosched.render.table import text_table
+
     header = ("DEVICE", "KIND", "HW", "SCHEDULER", "OFFERED", "PATH", "ROT", "HWQ", "ON", "HOLDERS", "MODEL")
     rows = [header]
     for d in devices:
@@ -93,6 +113,4 @@ def _table(devices) -> str:
         ))  # fmt: skip
     if len(rows) == 1:
         return "No block devices found."
-    cells = [[printable(c) for c in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells)
+    return text_table([[printable(c) for c in row] for row in rows], width)
