@@ -45,6 +45,8 @@ class Context(Struct):
     io_path: str | None = None
     symptoms: str | None = None
     """What the user has seen, comma-separated (``dirty-stall``)."""
+    hw_queues: str | None = None
+    """How many hardware queues the device has (one directory each under ``/sys/block/DEV/mq/``), when known."""
     scheduler: str | None = None
     """The scheduler the device has now, when it was read from the system (it beats any default)."""
     persist: str | None = None
@@ -185,24 +187,40 @@ def _resolve_alias(kb: Kb, name: str, io_path: str, kernel: KernelVersion) -> st
 
 
 def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: str, kernel: KernelVersion,
-                      distro: Distribution | None) -> tuple[str | None, str]:  # fmt: skip
+                      distro: Distribution | None, queues: int | None = None) -> tuple[str | None, str]:  # fmt: skip
     """The scheduler a device gets with no tuning, and why: the most specific default of the distribution
-    that applies (udev rules before driver and kernel defaults), else the kernel's default for the hardware."""
+    that applies (udev rules before driver and kernel defaults), else the kernel's default for the hardware
+    and, where it is known, its number of hardware queues (several give none, as elevator_get_default())."""
     if io_path == "bio":
         return None, "the device has no elevator"
+    several = io_path == "blk-mq" and queues is not None and queues > 1 and not hardware.facts.get("hw.intelligent")
+    several_why = f"the kernel gives none to a device with {queues} hardware queues (elevator_get_default)"
     if distro is not None:
         rotational = bool(hardware.facts.get("hw.rotational"))
         rows = [row for row in distro.default_schedulers
                 if row.applies(hardware.id, device, rotational, io_path, kernel)]  # fmt: skip
         if rows:
             row = max(rows, key=lambda row: row.precedence)
+            if several and row.via in ("kernel", "kconfig"):
+                return "none", several_why
             name = _resolve_alias(kb, row.elevator, io_path, kernel)
             return name, f"{distro.name}: {row.devices} get {row.elevator} ({row.via})"
     default = next((name for path, name in hardware.default_elevator.items() if path == io_path), None)
     available = {e.name for e in kb.elevators_on(kernel, io_path)}
     if default not in available and "none" in available and io_path == "blk-mq":
         return "none", f"kernel {kernel} has no blk-mq schedulers but none"
+    if several:
+        return "none", several_why
     return default, f"the kernel's default for a {hardware.title} on {io_path}"
+
+
+def _queues(value: str | None) -> int | None:
+    """The number of hardware queues given in a context, checked."""
+    if value is None:
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise ContextError(f"refusing hw_queues {value!r}: a whole number from 1 to 65535 (ls /sys/block/DEV/mq/)")
+    return int(value)
 
 
 def resolve(kb: Kb, ctx: Context) -> Resolved:
@@ -250,7 +268,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     if cache is None:
         assumed.append(_assumption(kb, "cache"))
         cache = str(assumed[-1].value)
-    boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro)
+    queues = _queues(ctx.hw_queues)
+    boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro, queues)
     if ctx.scheduler is not None:
         previous: str | None = _choice("scheduler", ctx.scheduler, sorted(kb.elevators))
         previous_why = "read from the system"
@@ -268,6 +287,9 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         "io_path": io_path,
         "cache": _choice("cache", cache, CACHES),
     }
+    if queues is not None:
+        facts["hw.queues"] = queues
+        facts["hw.multiqueue"] = queues > 1
     if cls is not None:
         facts["device.class"] = cls.id
     if previous is not None:

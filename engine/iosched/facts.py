@@ -18,7 +18,8 @@ class Fact(Struct):
 FACTS: dict[str, Fact] = {
     "hw": Fact("str", "hardware preset id (hdd, ssd, nvme, virtual, san, raid, dasd, emmc, smr)"),
     "hw.rotational": Fact("bool", "the device has spinning media (queue/rotational = 1)"),
-    "hw.multiqueue": Fact("bool", "the device has several hardware queues (NVMe and the like)"),
+    "hw.multiqueue": Fact("bool", "the device has several hardware queues (NVMe and the like; absent when not known)"),
+    "hw.queues": Fact("number", "how many hardware queues the device has (/sys/block/DEV/mq/), when it was read"),
     "hw.zoned": Fact("bool", "zoned block device (host-managed or host-aware SMR, ZNS)"),
     "hw.intelligent": Fact("bool", "the storage schedules I/O itself (array, SAN, RAID controller)"),
     "hw.virtual": Fact("bool", "a virtual machine's disk, scheduled again by the host"),

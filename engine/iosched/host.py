@@ -112,6 +112,7 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
         "io_path": device.io_path, "scheduler": device.scheduler if device.scheduler in kb.elevators else None,
         "serial": device.serial if device.serial and compiled(SERIAL).fullmatch(device.serial) else None,
         "wwn": device.wwn if device.wwn and compiled(SERIAL).fullmatch(device.wwn) else None,
+        "hw_queues": str(device.nr_hw_queues) if device.nr_hw_queues else None,
     }  # fmt: skip
     if fs in filesystems:
         values |= {"fs": fs, "mountpoint": mountpoint, "mount_options": options}

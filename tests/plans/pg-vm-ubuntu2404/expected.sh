@@ -1,12 +1,13 @@
 #!/bin/sh
 # iosched VERSION plan (KB KBVERSION): iosched advise --hw virtual --workload db --distro ubuntu2404 --device sda --fs ext4
-# sda: scheduler none (kernel 6.8, blk-mq)
+# sda: scheduler unchanged (kernel 6.8, blk-mq)
 # WARNING IOS902 (data-loss): Keep write barriers on; this write cache is not protected against power loss. Guides that suggest nobarrier assume a battery-backed cache. With a volatile cache, turning barriers off risks file system corruption and data loss on power failure.
 # WARNING write-barriers-data-loss (data-loss): Turning off write barriers or cache flushes can corrupt the file system on power loss: Barriers (cache flushes and FUA writes on journal commits) are what make a volatile disk write cache safe. With them off, a power failure can leave the journal and the data it describes out of order on disk: severe file system corruption and lost data. Only storage whose whole write cache survives power loss (battery- or flash-backed controller cache, drives with power-loss protection) can safely run without them, and then the gain is the cost of the flushes.
 # WARNING IOS121 (performance): Do not persist a scheduler with elevator= on this kernel; it has no effect. elevator= on the kernel command line only ever set the default of legacy single-queue devices. It does nothing on 5.0 and later kernels (the parser was removed in 5.4; since 5.5 it only logs a warning). Use the udev rule in this plan instead, as the pgbench article's GRUB edit would silently not work here.
-# WARNING stacked-schedulers-in-vm (performance): In a virtual machine the guest and the host both schedule the same I/O: The guest's scheduler orders requests for a virtual disk whose layout it cannot see, and the host (and often the storage behind it) schedules them again. The two can work against each other. SUSE recommends the simplest scheduler in guests (noop on the legacy path; none is the blk-mq counterpart), and the pgbench article measured a gain from noop in an Ubuntu server VM (kernel 4.4). Red Hat's RHEL 8/9 table says "Virtual guest: Use mq-deadline. With a host bus adapter (HBA) driver that is multi-queue capable, use none", which is also what the kernel picks by itself (mq-deadline for a single queue, none for several). Red Hat also warns that "Guests using storage accessed by iSCSI, SR-IOV, or physical device passthrough should not use the noop scheduler", because the host cannot reorder that I/O; keep mq-deadline (or bfq) there. virtio-blk disks are blk-mq since 3.13 (RHEL 7.2) and never offer noop. Measure before and after changing it.
+# WARNING IOS150 (performance): This virtual disk's scheduler depends on its hardware queues: mq-deadline with one, none with several; count them with ls /sys/block/DEV/mq/ (or plan with --probe). How many hardware queues a virtio-blk or virtio-scsi disk has is set by the hypervisor (QEMU 5.2 and later give one per vCPU), not by the distribution. With one queue the kernel's default, mq-deadline, is what Red Hat advises for guests; with several, none is (Red Hat: "with a multi-queue capable driver, use none"), and the kernel picks it by itself. The plan leaves the scheduler alone until it knows which case this is: pass --hw-queues N (the number of entries in /sys/block/DEV/mq/), or plan the machine itself with --probe.
 # WARNING elevator-param-ignored-on-blk-mq (performance): The elevator= boot parameter never selects a blk-mq scheduler: elevator= only set the default for the legacy single-queue path. Devices on blk-mq (NVMe always, SCSI from 4.19 or with scsi_mod.use_blk_mq=1, every device from 5.0) ignore it. From 5.4 the kernel no longer parses it and from 5.5 it only logs a warning. Use a udev rule or TuneD to set the scheduler per device.
 # WARNING virtio-multiqueue-default-none (performance): Multi-queue virtual disks default to none, single-queue ones to mq-deadline: QEMU 5.2 and later give a virtio-blk or virtio-scsi disk one request queue per vCPU by default, so in a guest with several vCPUs the disk has several hardware queues and the kernel picks none; a single-vCPU guest, older machine types and many other hypervisors give one queue and mq-deadline. SUSE's bfq rule for single-queue rotational disks then applies to some guests and not to others. Read /sys/block/vdX/mq/ (one directory per hardware queue) and queue/scheduler instead of assuming a default for virtual disks.
+# WARNING stacked-schedulers-in-vm (performance): In a virtual machine the guest and the host both schedule the same I/O: The guest's scheduler orders requests for a virtual disk whose layout it cannot see, and the host (and often the storage behind it) schedules them again. The two can work against each other. SUSE recommends the simplest scheduler in guests (noop on the legacy path; none is the blk-mq counterpart), and the pgbench article measured a gain from noop in an Ubuntu server VM (kernel 4.4). Red Hat's RHEL 8/9 table says "Virtual guest: Use mq-deadline. With a host bus adapter (HBA) driver that is multi-queue capable, use none", which is also what the kernel picks by itself (mq-deadline for a single queue, none for several). Red Hat also warns that "Guests using storage accessed by iSCSI, SR-IOV, or physical device passthrough should not use the noop scheduler", because the host cannot reorder that I/O; keep mq-deadline (or bfq) there. virtio-blk disks are blk-mq since 3.13 (RHEL 7.2) and never offer noop. Measure before and after changing it.
 set -u
 R="${IOSCHED_ROOT:-}"
 APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
@@ -25,9 +26,6 @@ write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "c
 
 # checks: nothing changes if any fails
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
-[ -d "$R"/sys/block/sda/queue ] || die 'no such block device: sda'
-writable "$R"/sys/block/sda/queue/scheduler || die 'cannot write /sys/block/sda/queue/scheduler'
-offers "$R"/sys/block/sda/queue/scheduler none || die 'sda does not offer none'
 
 # the undo journal first: nothing changes before it is written
 DIR="$R/var/lib/iosched"
@@ -58,9 +56,6 @@ journal_file() {
     journal "remove_file $(q "$1")"
   fi
 }
-journal_scheduler "$R"/sys/block/sda/queue/scheduler
-journal_dir "$R"/sys/block/sda/queue/iosched
-journal_file /etc/udev/rules.d/60-iosched.rules
 cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
 if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
 if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
@@ -81,14 +76,8 @@ trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
 # apply
-# Use the none elevator on sda (IOS105)
-write_scheduler "$R"/sys/block/sda/queue/scheduler none
 
 # persist
-write_file "$R"/etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
-# sda: virtual disk, db workload
-ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sda", ATTR{queue/scheduler}="none"'
-if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
 
 DONE=1
 echo "iosched: applied; to undo: sh $JOURNAL"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# iosched VERSION plan (KB KBVERSION): iosched advise --hw virtual --workload db --distro rhel9 --device vda
+# iosched VERSION plan (KB KBVERSION): iosched advise --hw virtual --workload db --distro rhel9 --device vda --hw-queues 1
 # vda: scheduler mq-deadline (kernel 5.14, blk-mq)
 # WARNING IOS121 (performance): Do not persist a scheduler with elevator= on this kernel; it has no effect. elevator= on the kernel command line only ever set the default of legacy single-queue devices. It does nothing on 5.0 and later kernels (the parser was removed in 5.4; since 5.5 it only logs a warning). Use the udev rule in this plan instead, as the pgbench article's GRUB edit would silently not work here.
 # WARNING elevator-param-ignored-on-blk-mq (performance): The elevator= boot parameter never selects a blk-mq scheduler: elevator= only set the default for the legacy single-queue path. Devices on blk-mq (NVMe always, SCSI from 4.19 or with scsi_mod.use_blk_mq=1, every device from 5.0) ignore it. From 5.4 the kernel no longer parses it and from 5.5 it only logs a warning. Use a udev rule or TuneD to set the scheduler per device.

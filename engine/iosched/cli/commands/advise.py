@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("text", "markdown", "json", "sh", "ansible")
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
-                 "mount_options", "goal", "io_path", "symptoms", "persist")  # fmt: skip
+                 "mount_options", "goal", "io_path", "hw_queues", "symptoms", "persist")  # fmt: skip
 PERSIST_HELP = ("how to persist: auto (default: a TuneD profile where the host runs TuneD, else udev rules and "
                 "sysctl.d; the boot loader for boot parameters), or udev, tuned, sysctl, grub, zipl, or a list "
                 "such as udev,sysctl")  # fmt: skip
@@ -56,6 +56,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--mount-options", dest="mount_options", metavar="OPTS", help="its current mount options")
     p.add_argument("--goal", choices=GOALS, help="objective (default: the workload's)")
     p.add_argument("--io-path", dest="io_path", choices=IO_PATHS, help="override the block path")
+    p.add_argument("--hw-queues", dest="hw_queues", metavar="N", help="its hardware queues (ls /sys/block/DEV/mq)")
     p.add_argument(
         "--symptom", dest="symptoms", choices=SYMPTOMS, help="what you have seen (dirty-stall: writers pause)"
     )

@@ -1,0 +1,80 @@
+#!/bin/sh
+# iosched VERSION plan (KB KBVERSION): iosched advise --hw virtual --workload db --distro debian12 --device vda --hw-queues 4
+# vda: scheduler none (kernel 6.1, blk-mq)
+# WARNING IOS121 (performance): Do not persist a scheduler with elevator= on this kernel; it has no effect. elevator= on the kernel command line only ever set the default of legacy single-queue devices. It does nothing on 5.0 and later kernels (the parser was removed in 5.4; since 5.5 it only logs a warning). Use the udev rule in this plan instead, as the pgbench article's GRUB edit would silently not work here.
+# WARNING elevator-param-ignored-on-blk-mq (performance): The elevator= boot parameter never selects a blk-mq scheduler: elevator= only set the default for the legacy single-queue path. Devices on blk-mq (NVMe always, SCSI from 4.19 or with scsi_mod.use_blk_mq=1, every device from 5.0) ignore it. From 5.4 the kernel no longer parses it and from 5.5 it only logs a warning. Use a udev rule or TuneD to set the scheduler per device.
+# WARNING virtio-multiqueue-default-none (performance): Multi-queue virtual disks default to none, single-queue ones to mq-deadline: QEMU 5.2 and later give a virtio-blk or virtio-scsi disk one request queue per vCPU by default, so in a guest with several vCPUs the disk has several hardware queues and the kernel picks none; a single-vCPU guest, older machine types and many other hypervisors give one queue and mq-deadline. SUSE's bfq rule for single-queue rotational disks then applies to some guests and not to others. Read /sys/block/vdX/mq/ (one directory per hardware queue) and queue/scheduler instead of assuming a default for virtual disks.
+# WARNING stacked-schedulers-in-vm (performance): In a virtual machine the guest and the host both schedule the same I/O: The guest's scheduler orders requests for a virtual disk whose layout it cannot see, and the host (and often the storage behind it) schedules them again. The two can work against each other. SUSE recommends the simplest scheduler in guests (noop on the legacy path; none is the blk-mq counterpart), and the pgbench article measured a gain from noop in an Ubuntu server VM (kernel 4.4). Red Hat's RHEL 8/9 table says "Virtual guest: Use mq-deadline. With a host bus adapter (HBA) driver that is multi-queue capable, use none", which is also what the kernel picks by itself (mq-deadline for a single queue, none for several). Red Hat also warns that "Guests using storage accessed by iSCSI, SR-IOV, or physical device passthrough should not use the noop scheduler", because the host cannot reorder that I/O; keep mq-deadline (or bfq) there. virtio-blk disks are blk-mq since 3.13 (RHEL 7.2) and never offer noop. Measure before and after changing it.
+set -u
+R="${IOSCHED_ROOT:-}"
+APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
+
+die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
+offers() { tr -d '[]' < "$1" | tr ' ' '\n' | grep -qx "$2"; }
+active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
+write_value() { printf '%s\n' "$2" > "$1" || die "could not write $2 to ${1#"$R"}"; }
+write_scheduler() {
+  write_value "$1" "$2"
+  [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
+}
+write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
+
+# checks: nothing changes if any fails
+[ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
+
+# the undo journal first: nothing changes before it is written
+DIR="$R/var/lib/iosched"
+mkdir -p "$DIR" || die "cannot create $DIR"
+JOURNAL="${IOSCHED_JOURNAL:-}"
+if [ -z "$JOURNAL" ]; then
+  JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
+fi
+cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD' || die "cannot write the undo journal $JOURNAL"
+#!/bin/sh
+# iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
+R="${IOSCHED_ROOT:-}"
+FAILED=0
+failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
+restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
+restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
+remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+IOSCHED_JOURNAL_HEAD
+journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
+journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
+journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
+journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
+journal_file() {
+  if [ -e "$R$1" ]; then
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
+  else
+    journal "remove_file $(q "$1")"
+  fi
+}
+cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
+if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+echo "iosched: undone"
+IOSCHED_JOURNAL_TAIL
+
+DONE=0
+rollback() { sh "$JOURNAL" >&2; }
+on_exit() { if [ "$DONE" != 1 ]; then echo "iosched: failed; rolling back" >&2; rollback; fi; }
+on_signal() {
+  trap - EXIT INT TERM HUP
+  echo "iosched: interrupted by $1; rolling back what was applied" >&2
+  rollback
+  exit 130
+}
+trap on_exit EXIT
+trap 'on_signal INT' INT
+trap 'on_signal TERM' TERM
+trap 'on_signal HUP' HUP
+# apply
+
+# persist
+
+DONE=1
+echo "iosched: applied; to undo: sh $JOURNAL"
