@@ -149,11 +149,34 @@
       });
   };
 
+  /* Opened from disk (file://), a browser lets no page fetch: search, the advisor and folder links need a web
+     server. Every page says so, and how to serve it, instead of failing quietly. */
+  const warnFromDisk = () => {
+    const content = document.querySelector(".md-content__inner");
+    if (location.protocol !== "file:" || !content || content.querySelector("[data-ios-from-disk]")) return;
+    content.prepend(el("div", { class: "admonition warning", "data-ios-from-disk": "" }, [
+      el("p", { class: "admonition-title" }, ["Opened from disk"]),
+      el("p", {}, [
+        "Search, the advisor and links to sections need a web server; a browser allows none of them from file://. ",
+        "In the repository run ", el("code", {}, ["make serve"]), " and open ", el("code", {}, ["http://127.0.0.1:8000/"]),
+        ", or serve the built copy: ", el("code", {}, ["python3 -m http.server -b 127.0.0.1 -d build/site 8000"]), ".",
+      ]),
+    ]));
+  };
+
+  /* Each widget is set up once, whichever of the page load and the theme's document$ comes first (from
+     file:// the theme's instant navigation cannot start, and document$ may never emit). */
   const init = () => {
-    document.querySelectorAll("[data-ios-matrix]").forEach(initMatrix);
-    document.querySelectorAll("[data-ios-advisor]").forEach(initAdvisor);
+    warnFromDisk();
+    for (const [selector, setUp] of [["[data-ios-matrix]", initMatrix], ["[data-ios-advisor]", initAdvisor]]) {
+      for (const root of document.querySelectorAll(`${selector}:not([data-ios-ready])`)) {
+        root.setAttribute("data-ios-ready", "");
+        setUp(root);
+      }
+    }
   };
 
   if (typeof document$ !== "undefined") document$.subscribe(init);
-  else document.addEventListener("DOMContentLoaded", init);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
 })();

@@ -55,3 +55,17 @@ def test_pages_load_offline_with_the_palette_toggle(kb, served: str, browser_pag
     page.locator("label[for='__palette_1']").first.click()
     assert page.locator("body").get_attribute("data-md-color-scheme") == "slate"
     assert len(requests) > 3
+
+
+def test_opened_from_disk_every_page_says_how_to_serve_it(built_site, served: str, browser_page) -> None:
+    """From file:// a browser fetches nothing, so search, the advisor and folder links cannot work: every page
+    says so and how to serve the site; served over HTTP it says nothing of the kind."""
+    page, _ = browser_page
+    page.goto(served, wait_until="load")
+    assert page.locator("[data-ios-from-disk]").count() == 0
+    disk = page.context.browser.new_context().new_page()
+    for html in ("index.html", "reference/advisor/index.html", "reference/sysctls/index.html"):
+        disk.goto((built_site / html).as_uri(), wait_until="load")
+        banner = disk.locator("[data-ios-from-disk]")
+        banner.wait_for(timeout=10_000)
+        assert "make serve" in banner.inner_text(), html
