@@ -63,9 +63,21 @@ def test_multipath_is_planned_on_the_dm_device_and_lvm_on_its_disks(capsys) -> N
     assert lvm and all("(vda)" in reason for reason in lvm.values())
 
 
-def test_verify_flips_from_differs_to_ok_as_the_capture_changes(tmp_path: Path, capsys) -> None:
+def _multiqueue_guest(tmp_path: Path) -> Path:
+    """The Debian guest's capture with four hardware queues on vda and an old admin's udev rule that gives vd* disks
+    mq-deadline at boot: the plan moves vda to none, and must persist it (its rule sorts after the old one)."""
     root = tmp_path / "host"
     shutil.copytree(CAPTURES / "debian12-vm-live", root, symlinks=True)
+    for n in range(1, 4):
+        shutil.copytree(root / "sys/block/vda/mq/0", root / f"sys/block/vda/mq/{n}")
+    old = root / "etc/udev/rules.d/10-old-admin.rules"
+    old.parent.mkdir(parents=True, exist_ok=True)
+    old.write_text('ACTION=="add|change", KERNEL=="vd*", ATTR{queue/scheduler}="mq-deadline"\n')
+    return root
+
+
+def test_verify_flips_from_differs_to_ok_as_the_capture_changes(tmp_path: Path, capsys) -> None:
+    root = _multiqueue_guest(tmp_path)
     code, out, _ = run(capsys, "verify", "--root", str(root), "--workload", "db", "--format", "json")
     before = json.loads(out)
     assert code == 1 and not before["compliant"]
@@ -89,8 +101,7 @@ def test_verify_flips_from_differs_to_ok_as_the_capture_changes(tmp_path: Path, 
 
 
 def test_a_later_udev_rule_that_sets_the_scheduler_wins_and_verify_says_so(tmp_path: Path, capsys) -> None:
-    root = tmp_path / "host"
-    shutil.copytree(CAPTURES / "debian12-vm-live", root, symlinks=True)
+    root = _multiqueue_guest(tmp_path)
     _, out, _ = run(capsys, "advise", "--root", str(root), "--workload", "db", "--format", "json")
     (plan,) = [p for p in json.loads(out)["plans"] if p["device"] == "vda"]
     (step,) = [s for s in plan["steps"] if s["kind"] == "scheduler"]
