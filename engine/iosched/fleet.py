@@ -85,6 +85,16 @@ class Planner:
         return FleetHost(name=name, plan=planned, workload=user.workload)
 
 
+def targetable(host: FleetHost) -> FleetHost:
+    """``host``, or, when a playbook could not target its name safely, ``host`` reported with the reason."""
+    from iosched.render.plan_ansible import host_problem
+
+    problem = host_problem(host.name) if host.plan is not None else None
+    if problem is None:
+        return host
+    return FleetHost(name=host.name, error=f"left out of the playbook: {problem}", workload=host.workload)
+
+
 def change_lines(host: HostPlan) -> tuple[str, ...]:
     """A host's changes, one line each: ``sda scheduler mq-deadline -> none (IOS105)``."""
     lines = []

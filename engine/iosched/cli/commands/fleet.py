@@ -128,9 +128,15 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     if args.format == "json":
         write(json.dumps(_document(kb, hosts, summary), indent=1, ensure_ascii=False))
     elif args.format == "ansible":
+        from iosched.fleet import targetable
+        from iosched.render.escape import untrusted
         from iosched.render.plan_ansible import PlaybookError
         from iosched.render.plan_ansible import render as as_ansible
 
+        hosts = [targetable(h) for h in hosts]
+        for h in hosts:
+            if h.plan is None:
+                print(f"iosched: {untrusted(h.name, 80)}: not in the playbook: {untrusted(h.error)}", file=sys.stderr)
         try:
             write(as_ansible(kb, [(h.name, h.plan.plans) for h in hosts if h.plan is not None]))
         except PlaybookError as exc:
