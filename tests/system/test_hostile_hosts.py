@@ -5,6 +5,7 @@ planned, and two documents claiming one name never silently replace each other."
 from __future__ import annotations
 
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -118,3 +119,40 @@ def test_a_play_for_a_name_the_inventory_gives_a_group_runs_on_none_of_its_hosts
         assert not [line for line in done.stdout.splitlines() if line.startswith(("ok:", "changed:", "fatal:"))]
         assert "web1 " not in done.stdout.split("PLAY RECAP")[1], done.stdout  # ended before any task ran
     assert not (tmp_path / "root").exists()
+
+
+CAPTURES = Path(__file__).parent / "captures"
+
+
+def claiming(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> Path:
+    """A probe document of another machine that gives ``name`` as its hostname."""
+    assert main(["probe", "--root", str(CAPTURES / "sos-rhel8-kvm-lvm"), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    document["host"]["hostname"] = name
+    path = tmp_path / "claim.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_a_document_claiming_another_hosts_name_replaces_nothing(tmp_path: Path, capsys) -> None:
+    cache = cache_of(tmp_path, "debian.dev.local", "db1.example.org")
+    claim = claiming(tmp_path, capsys, "debian.dev.local")
+    code, out, err = fleet(capsys, str(cache), str(claim), "--workload", "db", "--format", "json")
+    assert code == 0, err
+    hosts = [h for h in json.loads(out)["hosts"] if h["host"] == "debian.dev.local"]
+    assert len(hosts) == 2 and all(not h["plans"] and "2 documents" in h["errors"][0] for h in hosts), hosts
+    code, out, err = fleet(capsys, str(claim), str(cache), "--workload", "db", "--format", "ansible")
+    assert code == 0, err
+    assert [p["hosts"] for p in yaml.load(out, Loader=_Loader)] == [["db1.example.org"]] * 2
+    assert err.count("iosched: debian.dev.local: not in the playbook: 2 documents") == 2, err
+
+
+def test_documents_that_agree_on_a_host_plan_it_once(tmp_path: Path, capsys) -> None:
+    """A fact cache and a --tree directory of one inventory hold the same facts: one plan, no error."""
+    first, second = cache_of(tmp_path, "db1.example.org"), tmp_path / "tree"
+    shutil.copytree(first, second)
+    code, out, err = fleet(capsys, str(first), str(second), "--workload", "db", "--format", "json")
+    assert code == 0, err
+    hosts = json.loads(out)["hosts"]
+    assert [bool(h["plans"]) for h in hosts] == [False, True]
+    assert "the same plan" in hosts[0]["errors"][0]
