@@ -1,0 +1,111 @@
+"""Untrusted text in captures and probe documents: what lsblk and udev escape is decoded once, as the UTF-8
+it spells, and never reaches a probe document as a control character; iosched reads back every probe
+document it writes; a damaged probe document is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from probe_helpers import scratch
+
+from iosched.cli import main
+from iosched.grammar import UNSEEN_RANGES
+from iosched.system.reader import read_root
+
+UNSEEN = frozenset(chr(c) for first, last in UNSEEN_RANGES for c in range(first, last + 1)) | {"\t", "\n", "\r"}
+
+
+def lsblk_escaped(text: str) -> str:
+    """``text`` as ``lsblk -P`` prints it (util-linux include/carefulputc.h, fputs_quoted_case): ``"``, ``\\``,
+    `````, ``$`` and every byte that is not printable ASCII as ``\\xNN``."""
+    return "".join(chr(b) if 0x20 <= b < 0x7F and chr(b) not in '"\\`$' else f"\\x{b:02x}" for b in text.encode())
+
+
+def udev_encoded(text: str) -> str:
+    """``text`` as udev's ``*_ENC`` properties hold it (systemd src/shared/device-nodes.c, encode_devnode_name):
+    multi-byte UTF-8 kept, every other byte outside ``0-9A-Za-z#+-.:=@_`` as ``\\xNN``."""
+    out = []
+    for char in text:
+        if len(char.encode()) > 1 or (char.isascii() and (char.isalnum() or char in "#+-.:=@_")):
+            out.append(char)
+        else:
+            out.append("".join(f"\\x{b:02x}" for b in char.encode()))
+    return "".join(out)
+
+
+def capture(root: Path, model: str, vendor: str, hostname: str = "h1") -> Path:
+    """A capture whose lsblk -P, udev record and sysfs each give a device ``model`` and ``vendor``."""
+    block = root / "sos_commands" / "block"
+    block.mkdir(parents=True)
+    (root / "sos_commands" / "host").mkdir()
+    (root / "sos_commands" / "host" / "hostname").write_text(f"{hostname}\n")
+    (block / "lsblk_-O_-P").write_text(
+        f'NAME="sda" KNAME="sda" MAJ:MIN="8:0" MODEL="{lsblk_escaped(model)}" VENDOR="{lsblk_escaped(vendor)}" '
+        'ROTA="1" SCHED="mq-deadline" TYPE="disk" PKNAME=""\n'
+    )
+    (block / "udevadm_info_.dev.sdb").write_text(
+        f"P: /devices/virtual/block/sdb\nN: sdb\nE: DEVNAME=/dev/sdb\nE: DEVTYPE=disk\nE: SUBSYSTEM=block\n"
+        f"E: ID_MODEL_ENC={udev_encoded(model)}\nE: ID_VENDOR_ENC={udev_encoded(vendor)}\n"
+    )
+    sdc = root / "sys" / "block" / "sdc"
+    (sdc / "device").mkdir(parents=True)
+    (sdc / "queue").mkdir()
+    (sdc / "dev").write_text("8:32\n")
+    (sdc / "queue" / "scheduler").write_text("[mq-deadline] none\n")
+    (sdc / "device" / "model").write_text(f"{model}\n", errors="surrogateescape")
+    (sdc / "device" / "vendor").write_text(f"{vendor}\n", errors="surrogateescape")
+    return root
+
+
+def strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*strings(k), *strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+@pytest.mark.parametrize(
+    ("encoded", "expected"),
+    [("WDC\\x20WD10EZEX-\\xc3\\xa9", "WDC WD10EZEX-é"), ("Disk\\x20\\xe6\\x97\\xa5", "Disk 日"),
+     ("\\xe6\\x97abc", "\ufffdabc"), ("Ünï\\x20x", "Ünï x")],
+)  # fmt: skip
+def test_udev_escapes_of_utf8_decode_to_the_characters_they_spell(tmp_path: Path, encoded: str, expected) -> None:
+    """A cut sequence shows as U+FFFD, never as Latin-1 letters and C1 controls."""
+    root = capture(tmp_path / "c", "x", "y")
+    record = root / "sos_commands" / "block" / "udevadm_info_.dev.sdb"
+    record.write_text(record.read_text().replace("ID_MODEL_ENC=x", f"ID_MODEL_ENC={encoded}"))
+    device = read_root(root).device("sdb")
+    assert device is not None and device.model == expected
+
+
+HOSTILE = st.text(
+    st.one_of(st.characters(codec="utf-8"), st.sampled_from("\x1b\x07\n\r\t\x00\x7f\x9b\u202e\u2028\\\"$`")),
+    min_size=1, max_size=40,
+)  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(model=HOSTILE, vendor=HOSTILE, hostname=HOSTILE)
+def test_probe_json_carries_no_control_characters_and_advise_reads_it_back(model, vendor, hostname, capsys) -> None:
+    with scratch() as tmp:
+        root = capture(Path(tmp) / "c", model, vendor, hostname)
+        assert main(["probe", "--root", str(root), "--format", "json"]) == 0
+        out = capsys.readouterr().out
+        document = json.loads(out)
+        for text in strings(document["devices"]):
+            assert not UNSEEN & set(text), text
+        for device in document["devices"]:
+            if device["name"] in ("sda", "sdb") and model.strip() and model.isprintable():
+                assert device["model"] == " ".join(model.split()), device
+        path = Path(tmp) / "probe.json"
+        path.write_text(out)
+        code = main(["advise", "--context", str(path), "--workload", "db", "--format", "json"])
+        captured = capsys.readouterr()
+        assert code == 0, captured.err
