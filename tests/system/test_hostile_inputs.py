@@ -109,3 +109,77 @@ def test_probe_json_carries_no_control_characters_and_advise_reads_it_back(model
         code = main(["advise", "--context", str(path), "--workload", "db", "--format", "json"])
         captured = capsys.readouterr()
         assert code == 0, captured.err
+
+
+# ------------------------------------------------------------------------------------------------ damaged documents
+
+PROBED = Path(__file__).parent / "captures" / "sos-rhel8-kvm-lvm"
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=10), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def probe_document() -> dict:
+    import io
+    from contextlib import redirect_stdout
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["probe", "--root", str(PROBED), "--format", "json"]) == 0
+    return json.loads(out.getvalue())
+
+
+def paths(value: object, at: tuple = ()) -> list[tuple]:
+    """Every place in a JSON value: keys of mappings and indices of lists."""
+    found = [at] if at else []
+    if isinstance(value, dict):
+        found += [p for k, v in value.items() for p in paths(v, (*at, k))]
+    elif isinstance(value, list):
+        found += [p for i, v in enumerate(value) for p in paths(v, (*at, i))]
+    return found
+
+
+@st.composite
+def damaged(draw: st.DrawFn) -> dict:
+    """A probe document with one to three fields removed, replaced by any JSON value, or added."""
+    document = probe_document()
+    for _ in range(draw(st.integers(1, 3))):
+        where = draw(st.sampled_from(paths(document)))
+        parent = document
+        for key in where[:-1]:
+            parent = parent[key]
+        how = draw(st.sampled_from(["delete", "replace", "add"]))
+        if how == "delete":
+            del parent[where[-1]]
+        elif how == "replace":
+            parent[where[-1]] = draw(JSON_VALUES)
+        elif isinstance(parent, dict):
+            parent[draw(st.text(max_size=10))] = draw(JSON_VALUES)
+    return document
+
+
+def test_a_device_without_kind_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
+    document = probe_document()
+    del document["devices"][0]["kind"]
+    path = tmp_path / "probe.json"
+    path.write_text(json.dumps(document))
+    assert main(["advise", "--context", str(path), "--workload", "db"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "devices[0]" in err and "kind" in err, err
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(document=damaged())
+def test_a_damaged_probe_document_plans_or_is_one_line_and_exit_2(document: dict, capsys) -> None:
+    with scratch() as tmp:
+        path = Path(tmp) / "probe.json"
+        path.write_text(json.dumps(document))
+        code = main(["advise", "--context", str(path), "--workload", "db", "--format", "json"])
+        err = capsys.readouterr().err
+        assert code in (0, 2), err
+        if code == 2:
+            assert err.startswith("iosched: error: ") and err.count("\n") == 1, err
+        assert main(["fleet", str(path), "--workload", "db", "--format", "json"]) == 0
+        capsys.readouterr()
