@@ -5,6 +5,7 @@ document it writes; a damaged probe document is one line and exit 2."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,57 @@ def test_a_damaged_probe_document_plans_or_is_one_line_and_exit_2(document: dict
             assert err.startswith("iosched: error: ") and err.count("\n") == 1, err
         assert main(["fleet", str(path), "--workload", "db", "--format", "json"]) == 0
         capsys.readouterr()
+
+
+# ------------------------------------------------------------------------------------------------ hard links
+
+
+def counting_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The bytes of every read of a capture's file, as the reader asks for them."""
+    from iosched.system import source
+
+    sizes: list[int] = []
+    real = source._read_bounded
+
+    def counted(fd: int, limit: int) -> bytes:
+        data = real(fd, limit)
+        sizes.append(len(data))
+        return data
+
+    monkeypatch.setattr(source, "_read_bounded", counted)
+    return sizes
+
+
+def queue_capture(root: Path) -> Path:
+    queue = root / "sys" / "block" / "sda" / "queue"
+    queue.mkdir(parents=True)
+    (root / "sys" / "block" / "sda" / "dev").write_text("8:0\n")
+    (queue / "scheduler").write_text("[mq-deadline] none\n")
+    return queue
+
+
+def test_a_file_hard_linked_many_times_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from iosched.system.source import MAX_BYTES
+
+    queue = queue_capture(tmp_path / "c")
+    big = queue / "a0"
+    big.write_text("1" * (MAX_BYTES - 1))  # just under the limit of one file
+    for i in range(1, 300):
+        os.link(big, queue / f"a{i}")
+    sizes = counting_reads(monkeypatch)
+    system = read_root(tmp_path / "c")
+    assert system.device("sda") is not None
+    assert sum(sizes) < 2 * MAX_BYTES, f"{sum(sizes) // MAX_BYTES} MiB read"
+
+
+def test_the_bytes_read_from_one_capture_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from iosched.system.source import MAX_BYTES, MAX_TOTAL_BYTES
+
+    queue = queue_capture(tmp_path / "c")
+    for i in range(MAX_TOTAL_BYTES // MAX_BYTES + 40):
+        with (queue / f"a{i}").open("wb") as fh:  # sparse: no disk, all the reading
+            fh.truncate(MAX_BYTES - 1)
+    sizes = counting_reads(monkeypatch)
+    system = read_root(tmp_path / "c")
+    assert sum(sizes) <= MAX_TOTAL_BYTES + MAX_BYTES
+    assert any("read budget" in line for line in system.missing), system.missing
