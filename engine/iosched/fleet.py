@@ -85,6 +85,39 @@ class Planner:
         return FleetHost(name=name, plan=planned, workload=user.workload)
 
 
+def targetable(host: FleetHost) -> FleetHost:
+    """``host``, or, when a playbook could not target its name safely, ``host`` reported with the reason."""
+    from iosched.render.plan_ansible import host_problem
+
+    problem = host_problem(host.name) if host.plan is not None else None
+    if problem is None:
+        return host
+    return FleetHost(name=host.name, error=f"left out of the playbook: {problem}", workload=host.workload)
+
+
+def one_per_name(hosts: Sequence[FleetHost]) -> list[FleetHost]:
+    """Every host name planned at most once. Documents that plan a host alike (a fact cache and a ``--tree``
+    directory of one inventory) give one plan, the last; documents that name one host but plan it differently
+    are all reported and none is planned: a capture's hostname is only its claim, and no document may steer
+    the plan of the host another one describes."""
+    planned: dict[str, list[int]] = defaultdict(list)
+    for i, host in enumerate(hosts):
+        if host.plan is not None:
+            planned[host.name].append(i)
+    result = list(hosts)
+    for name, indices in planned.items():
+        alike = all(_plans(hosts[i]) == _plans(hosts[indices[-1]]) for i in indices)
+        why = ("read again from a later document with the same plan, which is the one planned" if alike
+               else f"{len(indices)} documents name this host and plan it differently; none is planned")  # fmt: skip
+        for i in indices[:-1] if alike else indices:
+            result[i] = FleetHost(name=name, error=why, workload=hosts[i].workload)
+    return result
+
+
+def _plans(host: FleetHost) -> tuple[Plan, ...]:
+    return host.plan.plans if host.plan is not None else ()
+
+
 def change_lines(host: HostPlan) -> tuple[str, ...]:
     """A host's changes, one line each: ``sda scheduler mq-deadline -> none (IOS105)``."""
     lines = []

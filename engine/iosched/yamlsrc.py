@@ -126,6 +126,8 @@ def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise YamlError(f"file is not UTF-8 text (byte {exc.start})") from None
+    if "\\u" in text and text.lstrip()[:1] in ("{", "["):
+        text = _astral_escapes(text)
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
         root = _compose(loader)
@@ -143,6 +145,19 @@ def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
         raise YamlError(f"YAML: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     finally:
         loader.dispose()
+
+
+def _astral_escapes(json_text: str) -> str:
+    r"""JSON's surrogate-pair escapes (``\ud83d\ude00``, how ``json.dumps`` writes a character beyond U+FFFF
+    in ASCII) as the one YAML escape of the character (``\U0001f600``): PyYAML refuses each half."""
+    import re
+
+    def joined(match: re.Match[str]) -> str:
+        high, low = int(match[2], 16), int(match[3], 16)
+        return f"{match[1]}\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08x}"
+
+    pair = r"(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})"
+    return re.sub(pair, joined, json_text, flags=re.IGNORECASE)
 
 
 def read_bytes(path: AnyPath, limit: int) -> bytes:

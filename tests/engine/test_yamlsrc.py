@@ -98,3 +98,14 @@ def test_a_fifo_is_not_a_regular_file(tmp_path: Path) -> None:
         read(fifo)  # opened without blocking: no writer is needed to get here
     done = _advise("--context", str(fifo))
     assert done.returncode == 2 and "not a regular file" in done.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.text() | st.integers() | st.booleans(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=12))  # fmt: skip
+def test_json_in_ascii_reads_back_whatever_it_holds(value: object) -> None:
+    """``json.dumps`` writes a character beyond U+FFFF as a surrogate-pair escape, which YAML has not got."""
+    import json
+
+    assert parse(json.dumps({"v": value}, ensure_ascii=True)).data == {"v": value}

@@ -35,8 +35,14 @@ Roots. ``iosched_root`` (default empty) prefixes the files the playbook writes u
 a system, or only ``iosched_root`` to tune real devices while the files go to a scratch directory. The
 handlers run only when ``iosched_root`` is empty.
 
-Safety. Host names must be inventory hostnames of letters, digits, dots, dashes and underscores, and every
-value and path its grammar (:mod:`iosched.grammar`); anything else raises :class:`PlaybookError`. Plan data
+Targets. A play reaches only the hosts it was planned for: ``hosts:`` lists their names, each of which
+:func:`host_problem` accepts (Ansible would read no part of it as pattern syntax, and it is not a name Ansible
+gives a group or its implicit localhost), and a first task ends the play on any host that is not a key of
+``iosched_plans``, for a name that is not in the inventory can still match a group of that name. Only
+:data:`EVERY_HOST` (``iosched advise`` without ``--host``) targets ``all``; no host name can.
+
+Safety. Every value and path has its grammar (:mod:`iosched.grammar`); anything else, and a host name
+:func:`host_problem` refuses, raises :class:`PlaybookError`. Plan data
 reaches the YAML only through PyYAML's safe dumper, tagged ``!unsafe`` so Ansible never evaluates a
 template in it, and reaches the script only on stdin, never in its text.
 """
@@ -52,12 +58,24 @@ from iosched.grammar import DEVICE, NAME, PATH, WORD, matches
 from iosched.kb import Kb
 from iosched.persist import files, sysctld, tuned, tuned_base, udev
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
-from iosched.render.escape import one_line, sh_comment, terminal
+from iosched.render.escape import one_line, sh_comment, terminal, untrusted
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 
 HOST = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
-"""An inventory hostname the playbook accepts."""
-EVERY_HOST = "all"
+"""An inventory hostname the playbook accepts: none of the characters Ansible's host patterns give a meaning
+(``, : ! & * ? [ ] ~``, white space, Jinja's braces)."""
+ANSIBLE_NAMES = {
+    "all": "Ansible's group of every inventory host",
+    "ungrouped": "Ansible's group of the hosts no other group lists",
+    "localhost": "Ansible's implicit name for the machine that runs the playbook",
+    "127.0.0.1": "Ansible's implicit name for the machine that runs the playbook",
+}
+"""Names a host pattern never reads as one inventory host (ansible-core lib/ansible/inventory/manager.py,
+``_enumerate_matches``: a pattern matches groups first, ``all`` and ``ungrouped`` among them, and a name in
+``C.LOCALHOST`` that no inventory lists is the control node)."""
+EVERY_HOST = None
+"""The host "name" of a plan for every inventory host (``iosched advise`` without ``--host``)."""
+_EVERY_KEY = "all"
 RUNTIME_KINDS = tuple(name for name in STEP_ORDER if STEP_KINDS[name].runtime)
 SAVED = "/var/lib/iosched/previous"
 RELOAD_UDEV = "Reload udev rules"
@@ -181,9 +199,28 @@ def _checked(pattern: str, value: str | None, what: str) -> str:
     return value
 
 
-def _host(name: str) -> str:
+def host_problem(name: object) -> str | None:
+    """Why a play for ``name`` could reach more than the inventory host of that name, or None when it cannot.
+
+    ansible-core (lib/ansible/inventory/manager.py) splits ``hosts:`` on ``,`` and ``:``
+    (``split_host_pattern``), strips white space, reads a leading ``!`` or ``&`` as exclusion or intersection
+    (``order_patterns``), a leading ``~`` as a regular expression, ``*``, ``?`` and ``[`` as a glob and
+    ``[a:b]`` as a subscript (``_match_one_pattern``), and matches group names before host names
+    (``_enumerate_matches``). A name in :data:`HOST` has none of that syntax; :data:`ANSIBLE_NAMES` are the
+    group and host names Ansible gives itself."""
     if not isinstance(name, str) or not HOST.fullmatch(name):
-        raise PlaybookError(f"refusing host name {name!r}: an inventory hostname of letters, digits, '.', '-', '_'")
+        return "not an inventory hostname of letters, digits, '.', '-', '_' (Ansible reads the rest as patterns)"
+    if name in ANSIBLE_NAMES:
+        return ANSIBLE_NAMES[name]
+    return None
+
+
+def _host(name: str | None) -> str:
+    if name is None:  # EVERY_HOST
+        return _EVERY_KEY
+    problem = host_problem(name)
+    if problem is not None:
+        raise PlaybookError(f"refusing host name {untrusted(name, 80)}: {problem}")
     return name
 
 
@@ -259,7 +296,7 @@ def _play_vars(plans: dict[str, Any]) -> dict[str, Any]:
     """The plans, and what every task derives from them and from the user's variables."""
     return {
         "iosched_plans": plans,
-        "iosched_host": f"{{{{ iosched_plans[inventory_hostname] | default(iosched_plans['{EVERY_HOST}']) }}}}",
+        "iosched_host": f"{{{{ iosched_plans[inventory_hostname] | default(iosched_plans['{_EVERY_KEY}']) }}}}",
         "iosched_etc": "{{ iosched_root | default('') }}",
         "iosched_sys": "{{ iosched_sys_root | default(iosched_etc) }}",
         "iosched_pick": "{{ 'every' if iosched_apply_consider | default(false) | bool else 'recommended' }}",
@@ -416,8 +453,18 @@ def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, An
     return tasks
 
 
-def render(kb: Kb, hosts: Sequence[tuple[str, Sequence[Plan]]]) -> str:
-    """The playbook for ``(inventory hostname, plans of its devices)`` pairs. The name ``all`` targets every
+def _targets(names: Sequence[str], tags: Sequence[str]) -> dict[str, Any]:
+    """A play's ``hosts`` and ``pre_tasks``: the planned names, and a first task (with ``tags``) that ends the
+    play on any other host those names reach; :data:`EVERY_HOST` targets ``all``."""
+    if _EVERY_KEY in names:
+        return {"hosts": [_EVERY_KEY]}
+    guard = {"name": "End the play on a host this plan was not made for", "ansible.builtin.meta": "end_host",
+             "when": "inventory_hostname not in iosched_plans", **({"tags": list(tags)} if tags else {})}  # fmt: skip
+    return {"hosts": list(names), "pre_tasks": [guard]}
+
+
+def render(kb: Kb, hosts: Sequence[tuple[str | None, Sequence[Plan]]]) -> str:
+    """The playbook for ``(inventory hostname, plans of its devices)`` pairs. :data:`EVERY_HOST` targets every
     host of the inventory; its plans apply to each host not named."""
     if not hosts:
         raise PlaybookError("no hosts to plan")
@@ -428,8 +475,7 @@ def render(kb: Kb, hosts: Sequence[tuple[str, Sequence[Plan]]]) -> str:
     present = {step.kind for plan in every_plan for step in plan.steps}
     kinds = [kind for kind in STEP_ORDER if kind in present]
     paths = [_checked(PATH, p, "file") for p in dict.fromkeys(p for _, plans in hosts for p in files(plans))]
-    plans = {name: _host_data(kb, host_plans, paths) for name, host_plans in hosts}
-    pattern = [EVERY_HOST] if EVERY_HOST in plans else list(plans)
+    plans = {name: _host_data(kb, host_plans, paths) for name, (_, host_plans) in zip(names, hosts, strict=True)}
     play_vars = _play_vars(plans)
     head = [
         f"# iosched {sh_comment(__version__)} plan (KB {sh_comment(kb.version)}) for {len(plans)} host(s).",
@@ -440,12 +486,14 @@ def render(kb: Kb, hosts: Sequence[tuple[str, Sequence[Plan]]]) -> str:
     ]
     import yaml
 
-    common = {"hosts": pattern, "become": True, "gather_facts": False}
+    # the apply play's guard is tagged always, so that --tags never skips it; the undo play's inherits its tags
+    apply, undo = _targets(names, ["always"]), _targets(names, [])
+    common = {"become": True, "gather_facts": False}
     plays = [
-        {"name": "Apply the iosched plan", **common, "vars": play_vars, "handlers": _handlers(),
-         "tasks": _apply_tasks(kinds, paths)},
-        {"name": "Undo the iosched plan", **common, "tags": ["never", "undo"], "vars": play_vars,
-         "handlers": _handlers()[:1], "tasks": _undo_tasks(kinds, paths)},
+        {"name": "Apply the iosched plan", "hosts": apply.pop("hosts"), **common, "vars": play_vars, **apply,
+         "handlers": _handlers(), "tasks": _apply_tasks(kinds, paths)},
+        {"name": "Undo the iosched plan", "hosts": undo.pop("hosts"), **common, "tags": ["never", "undo"],
+         "vars": play_vars, **undo, "handlers": _handlers()[:1], "tasks": _undo_tasks(kinds, paths)},
     ]  # fmt: skip
     body = yaml.dump(plays,
         Dumper=_dumper(play_vars), sort_keys=False, explicit_start=True, allow_unicode=True, width=120,

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, cast
 
+from iosched.render.escape import one_line
 from iosched.system import listings
 from iosched.system.model import Device, DeviceKind, IoPath
 from iosched.system.source import Source
@@ -272,7 +273,8 @@ def _from_udev(props: dict[str, str]) -> Facts:
              ("vendor", "ID_VENDOR_ENC"), ("vendor", "ID_VENDOR"), ("model", "ID_MODEL_ENC"), ("model", "ID_MODEL"),
              ("dm_uuid", "DM_UUID"), ("dm_name", "DM_NAME"))  # fmt: skip
     for key, prop in pairs:
-        value = listings.unescape(props.get(prop, "")).strip()
+        value = props.get(prop, "")
+        value = listings.unescape(value) if prop.endswith("_ENC") else one_line(value)
         if value:
             f.setdefault(key, value)
     if props.get("DEVTYPE") == "partition":
@@ -372,9 +374,10 @@ def _word(value: Any, allowed: tuple[str, ...]) -> str | None:
 
 
 def _text(value: Any) -> str | None:
+    """A device's text field (model, serial ...), from whichever source: one line, at most 256 characters."""
     if value is None:
         return None
-    return str(value).strip()[:256] or None
+    return one_line(str(value))[:256] or None
 
 
 def _size(f: Facts) -> int | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from iosched.render.escape import one_line
+
 DEVICE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+!-]{0,63}")
 # lsblk's right-aligned columns (SCOLS_FL_RIGHT in util-linux misc-utils/lsblk.c); all others are left-aligned
 LSBLK_RIGHT = frozenset({
@@ -18,7 +20,7 @@ LSBLK_RIGHT = frozenset({
 })  # fmt: skip
 TREE_UNITS = ("│ ", "| ", "  ", "├─", "└─", "|-", "`-")
 _PAIR = re.compile(r'([A-Z][A-Z0-9:%_-]*)="((?:[^"\\]|\\.)*)"')
-_HEX = re.compile(r"\\x([0-9a-fA-F]{2})")
+_ESCAPES = re.compile(r"(?:\\x[0-9a-fA-F]{2})+")
 
 
 @dataclass(frozen=True)
@@ -28,8 +30,13 @@ class LsblkRow:
 
 
 def unescape(text: str) -> str:
-    r"""``\x20``-style escapes (lsblk -P, udev's ``*_ENC`` values) decoded."""
-    return _HEX.sub(lambda m: chr(int(m.group(1), 16)), text)
+    r"""A value as ``lsblk -P`` and udev's ``*_ENC`` properties escape it, decoded once, on one line.
+
+    Both write ``\xNN`` for each byte outside a safe set (util-linux include/carefulputc.h,
+    ``fputs_quoted_case``; systemd src/shared/device-nodes.c, ``encode_devnode_name``), so a run of escapes
+    is the UTF-8 bytes of the text (U+FFFD for a broken sequence). What they spell is shown, never acted on:
+    control characters and invisible marks become ``?`` and line breaks spaces (:func:`one_line`)."""
+    return one_line(_ESCAPES.sub(lambda m: bytes.fromhex(m[0].replace("\\x", "")).decode("utf-8", "replace"), text))
 
 
 def lsblk_pairs(text: str) -> list[dict[str, str]]:

@@ -8,12 +8,17 @@ model declares; anything else is a :class:`ProbeDocumentError` naming the field.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, get_args
 
 from iosched.grammar import UNSEEN
-from iosched.system.model import SCHEMA_VERSION, Device, Host, Mount, System, Tuner
+from iosched.render.escape import untrusted
+from iosched.struct import Struct
+from iosched.system.model import SCHEMA_VERSION, Device, DeviceKind, Host, Mount, System, Tuner, TunerKind
+from iosched.vocab import IO_PATHS
 
 _NAME = re.compile(r"[A-Za-z0-9!._:+-]{1,64}")
+_CHOICES = {"DeviceKind": get_args(DeviceKind), "TunerKind": get_args(TunerKind), "IoPath | None": IO_PATHS}
+"""Fields whose annotation is a closed set of words, by annotation."""
 _CONTROL = re.compile(rf"[{UNSEEN}]")
 
 
@@ -41,25 +46,42 @@ def _strings(value: object, where: str) -> tuple[str, ...]:
     return tuple(_text(v, f"{where}[]") for v in value)
 
 
+def _list(value: object, where: str, most: int = 4096) -> list:
+    """A list of at most ``most`` records; null or absent is none."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > most:
+        raise ProbeDocumentError(f"{where}: expected a list of at most {most} entries")
+    return value
+
+
 def _mapping(value: object, where: str) -> dict[str, str]:
     if not isinstance(value, dict):
         raise ProbeDocumentError(f"{where}: expected a mapping")
     return {_text(k, where, 256): _text(v, f"{where}.{k}") for k, v in value.items()}
 
 
-def _record(cls: type, data: object, where: str, names: frozenset[str] = frozenset()) -> Any:
+def _record(cls: type[Struct], data: object, where: str, names: frozenset[str] = frozenset()) -> Any:
     """One record from a mapping: strings, optional strings, lists of strings, mappings, bools and ints."""
     if not isinstance(data, dict):
         raise ProbeDocumentError(f"{where}: expected a mapping")
     known = cls.__annotations__
-    unknown = sorted(set(data) - set(known))
+    unknown = sorted(map(str, set(data) - set(known)))
     if unknown:
-        raise ProbeDocumentError(f"{where}: unknown field(s) {', '.join(map(str, unknown))}")
+        raise ProbeDocumentError(f"{where}: unknown field(s) {untrusted(', '.join(unknown), 120)}")
+    missing = sorted(cls.__required__ - set(data))
+    if missing:
+        raise ProbeDocumentError(f"{where}: missing field(s) {', '.join(missing)}")
     values: dict[str, Any] = {}
     for name, value in data.items():
         annotation = str(known[name])
         at = f"{where}.{name}"
-        if name in names and not (value is None and name != "name"):
+        if annotation in _CHOICES:
+            choices = _CHOICES[annotation]
+            if value not in choices and not (value is None and "None" in annotation):
+                raise ProbeDocumentError(f"{at}: expected one of {', '.join(map(str, choices))}")
+            values[name] = value
+        elif name in names and not (value is None and name != "name"):
             if not isinstance(value, str) or not _NAME.fullmatch(value):
                 raise ProbeDocumentError(f"{at}: not a kernel device name")
             values[name] = value
@@ -87,16 +109,14 @@ def from_document(data: object) -> System:
     assert isinstance(data, dict)
     if data.get("schema_version") != SCHEMA_VERSION:
         raise ProbeDocumentError(f"schema_version {data.get('schema_version')!r} is not {SCHEMA_VERSION}")
-    devices = data.get("devices")
-    if not isinstance(devices, list) or len(devices) > 4096:
-        raise ProbeDocumentError("devices: expected a list of at most 4096 devices")
+    devices = _list(data.get("devices"), "devices")
     device_names = frozenset({"name", "parent"})
     return System(
         host=_record(Host, data["host"], "host"),
         devices=tuple(_record(Device, d, f"devices[{i}]", device_names) for i, d in enumerate(devices)),
         sysctls=_mapping(data.get("sysctls", {}), "sysctls"),
-        mounts=tuple(_record(Mount, m, f"mounts[{i}]") for i, m in enumerate(data.get("mounts", []) or [])),
-        tuners=tuple(_record(Tuner, t, f"tuners[{i}]") for i, t in enumerate(data.get("tuners", []) or [])),
+        mounts=tuple(_record(Mount, m, f"mounts[{i}]") for i, m in enumerate(_list(data.get("mounts"), "mounts"))),
+        tuners=tuple(_record(Tuner, t, f"tuners[{i}]") for i, t in enumerate(_list(data.get("tuners"), "tuners"))),
         missing=_strings(data.get("missing", []), "missing"),
         source=_text(data.get("source", ""), "source"),
     )

@@ -2,7 +2,8 @@
 
 Every reader goes through a :class:`Source`, never through ``open``: a file is read only when it is a
 regular file inside the root (symlinks are followed only while they stay inside), at most ``MAX_BYTES``
-long, and text. Anything refused is remembered in ``refused`` with a short reason, so a capture full of
+long, and text; a file is read once however many names (hard links) it has, and a capture at most
+``MAX_TOTAL_BYTES`` in all. Anything refused is remembered in ``refused`` with a short reason, so a capture full of
 garbage gives a clean :class:`~iosched.system.model.System` with a list of what could not be read.
 """
 
@@ -17,6 +18,9 @@ from pathlib import Path
 from iosched.grammar import UNSEEN
 
 MAX_BYTES = 1024 * 1024
+MAX_TOTAL_BYTES = 256 * 1024 * 1024
+"""What one capture may make iosched read in all, each file (inode) counted once: enough for the largest
+supportconfig reports, and a bound on a tree of many large files."""
 MAX_VALUE = 4096
 MAX_ENTRIES = 4096
 MAX_REFUSED = 200
@@ -125,6 +129,9 @@ class TreeSource(Source):
         self.root = os.path.realpath(root)
         self._prefix = self.root.rstrip("/") + "/"
         self._sos: dict[str, str] | None = None
+        self._read: dict[tuple[int, int, int], bytes] = {}
+        self._spent = 0
+        self._spent_noted = False
 
     def _inside(self, rel: str) -> str | None:
         """The real path of ``rel`` when it stays inside the root."""
@@ -152,13 +159,13 @@ class TreeSource(Source):
         except OSError:
             return None
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            data = _read_bounded(fd, limit)
+            data = self._bytes(fd, limit, rel)
         except OSError:
             return None
         finally:
             os.close(fd)
+        if data is None:
+            return None
         if len(data) > limit and head:
             data = data[: data.rfind(b"\n", 0, limit) + 1]
         elif len(data) > limit:
@@ -168,6 +175,25 @@ class TreeSource(Source):
             self.refuse(rel, "binary")
             return None
         return clean(data.decode("utf-8", errors="replace"))
+
+    def _bytes(self, fd: int, limit: int, rel: str) -> bytes | None:
+        """Up to ``limit`` + 1 bytes of the regular file open on ``fd``: read once per inode, and only while
+        the capture's read budget lasts."""
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        key = (info.st_dev, info.st_ino, limit)
+        if key in self._read:
+            return self._read[key]
+        if self._spent >= MAX_TOTAL_BYTES:
+            if not self._spent_noted:
+                self._spent_noted = True
+                spent = f"not read, nor any file after it: the {MAX_TOTAL_BYTES >> 20} MiB read budget is spent"
+                self.refused.insert(0, f"{rel}: {spent}")
+            return None
+        data = self._read[key] = _read_bounded(fd, limit)
+        self._spent += len(data)
+        return data
 
     def listdir(self, rel: str) -> list[str]:
         full = self._inside(rel)

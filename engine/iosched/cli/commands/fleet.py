@@ -92,7 +92,7 @@ def _progress(total_hint: int):
 
 def cmd_fleet(args: argparse.Namespace) -> int:
     from iosched.context import Context
-    from iosched.fleet import FleetHost, Planner, summarise
+    from iosched.fleet import FleetHost, Planner, one_per_name, summarise
     from iosched.kbcache import load_checked
 
     kb = load_checked(args.kb)
@@ -123,14 +123,20 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar[0].stop()
-    hosts = _one_per_name(hosts)
+    hosts = one_per_name(hosts)
     summary = summarise(hosts)
     if args.format == "json":
         write(json.dumps(_document(kb, hosts, summary), indent=1, ensure_ascii=False))
     elif args.format == "ansible":
+        from iosched.fleet import targetable
+        from iosched.render.escape import untrusted
         from iosched.render.plan_ansible import PlaybookError
         from iosched.render.plan_ansible import render as as_ansible
 
+        hosts = [targetable(h) for h in hosts]
+        for h in hosts:
+            if h.plan is None:
+                print(f"iosched: {untrusted(h.name, 80)}: not in the playbook: {untrusted(h.error)}", file=sys.stderr)
         try:
             write(as_ansible(kb, [(h.name, h.plan.plans) for h in hosts if h.plan is not None]))
         except PlaybookError as exc:
@@ -140,17 +146,6 @@ def cmd_fleet(args: argparse.Namespace) -> int:
 
         write_markdown(as_markdown(hosts, summary), args.format)
     return 0
-
-
-def _one_per_name(hosts: list) -> list:
-    """A host read twice (a fact cache and a --tree of one inventory) is planned from its last document; the
-    earlier ones are reported as superseded, so every inventory name has one plan."""
-    from iosched.fleet import FleetHost
-
-    last = {h.name: i for i, h in enumerate(hosts) if h.plan is not None}
-    return [h if h.plan is None or last[h.name] == i
-            else FleetHost(name=h.name, error="read again from a later document, which is the one planned")
-            for i, h in enumerate(hosts)]  # fmt: skip
 
 
 def _document(kb, hosts, summary) -> dict:
