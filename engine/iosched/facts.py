@@ -63,6 +63,7 @@ FACTS: dict[str, Fact] = {
             ("dirty_pct_of_limit", "peak dirty plus writeback memory, in percent of the dirty limit"),
             ("hung_dirty", "hung-task reports of writers stuck in balance_dirty_pages"),
             ("hung_io", "hung-task reports of tasks waiting on I/O (io_schedule)"),
+            ("stack_dirty_share", "share, in percent, of /proc/PID/stack samples in balance_dirty_pages"),
         )
     },
 }

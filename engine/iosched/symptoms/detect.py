@@ -16,12 +16,13 @@ FORMATS: tuple[tuple[str, Callable[[str], bool], Reader], ...] = (
     ("sadf -d", sar.looks_like_sadf, sar.read_sadf),
     ("iostat -x", iostat.looks_like, iostat.read_text),
     ("sar -d", sar.looks_like_sar, sar.read_sar),
+    ("vmstat 1", vmstat1.looks_like, vmstat1.read),
     ("/proc/diskstats", diskstats.looks_like, diskstats.read),
     ("/proc/pressure/io", proc.looks_like_psi, proc.read_psi),
     ("/proc/meminfo", proc.looks_like_meminfo, proc.read_meminfo),
     ("/proc/vmstat", proc.looks_like_vmstat, proc.read_vmstat),
-    ("vmstat 1", vmstat1.looks_like, vmstat1.read),
     ("hung-task reports", hungtask.looks_like, hungtask.read),
+    ("/proc/PID/stack samples", hungtask.looks_like_stacks, hungtask.read_stacks),
 )  # fmt: skip
 """In the order they are tried: the more specific first (a kernel log can quote anything)."""
 

@@ -11,7 +11,17 @@ from iosched.symptoms.observe import Observation, Observed, facts
 _METRIC = {"util": "util", "queue": "queue", "r_await": "r_await", "w_await": "w_await", "await": "await",
            "r_s": "r_s", "rkb_s": "rkb_s", "rareq_kib": "rareq_kib", "write_share": "wkb_s",
            "read_merge_pct": "rrqm_s", "intervals": "util"}  # fmt: skip
-_HOST = {"psi_some": "psi_some", "psi_full": "psi_full", "dirty_pct_of_limit": "dirty_kib"}
+_HOST = {
+    "psi_some": "psi_some",
+    "psi_full": "psi_full",
+    "dirty_pct_of_limit": "dirty_kib",
+    "stack_dirty_share": "stack_dirty",
+    "hung_dirty": "hung_dirty",
+    "hung_io": "hung_io",
+}
+
+
+_SYSFS = {"scheduler.now": "scheduler", "hw.rotational": "rotational"}
 
 
 class Evidence(NamedTuple):
@@ -59,8 +69,13 @@ def _evidence(observed: Observed, device: str, cause: Any, known: Mapping[str, A
             continue
         o = _observation(observed, device, fact)
         value = known[fact]
-        out.append(Evidence(fact, round(value, 2) if isinstance(value, float) else value,
-                            window(o) if o else "", o.source if o else "the capture"))  # fmt: skip
+        if o is not None:
+            where, source = window(o), o.source
+        else:
+            attribute = _SYSFS.get(fact)
+            where = "as read from the capture's sysfs" if attribute else "over the inputs"
+            source = f"sys/block/{device}/queue/{attribute}" if attribute else "every input"
+        out.append(Evidence(fact, round(value, 2) if isinstance(value, float) else value, where, source))
     return tuple(out)
 
 

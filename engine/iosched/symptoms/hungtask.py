@@ -46,3 +46,40 @@ def _when(line: str) -> float | None:
     if m := _SYSLOG_TIME.match(line):
         return timestamp(m[1])
     return None
+
+
+_STACK_LINE = re.compile(r"^\[<[0-9a-fx]+>\] (\S+)")
+
+
+def looks_like_stacks(text: str) -> bool:
+    lines = [line for line in text.splitlines()[:200] if line.strip()]
+    return sum(bool(_STACK_LINE.match(line)) for line in lines) >= max(1, len(lines) // 2)
+
+
+def read_stacks(text: str, source: str) -> Reading:
+    """Samples of ``/proc/PID/stack`` (one after another, each after a clock line or a blank line), as SUSE
+    TID 7015931 asks: the share of samples in balance_dirty_pages is how long the writer is throttled."""
+    samples: list[tuple[float | None, set[str]]] = []
+    fresh = True
+    for line in text.splitlines():
+        if (t := timestamp(line)) is not None or not line.strip():
+            if t is not None:
+                samples.append((t, set()))
+                fresh = False
+            else:
+                fresh = True
+            continue
+        if m := _STACK_LINE.match(line):
+            if fresh or not samples:
+                samples.append((None, set()))
+                fresh = False
+            samples[-1][1].add(m[1].split("+")[0])
+    samples = [(t, frames) for t, frames in samples if frames]
+    if not samples:
+        return empty(source, "/proc/PID/stack samples", "no stack lines")
+    clock = all(t is not None for t, _ in samples)
+    host = []
+    for k, (t, frames) in enumerate(samples, 1):
+        dirty = any(f.startswith("balance_dirty_pages") for f in frames)
+        host.append(Sample(t if clock and t is not None else float(k), {"stack_dirty": float(dirty)}))
+    return Reading(source, "/proc/PID/stack samples", {}, host, [], clock)

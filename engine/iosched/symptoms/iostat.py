@@ -30,7 +30,7 @@ COLUMNS: dict[str, tuple[str, float]] = {
 
 _HEADER = re.compile(r"^Device:?\s")
 _SKIP = re.compile(r"^(Linux|avg-cpu:|\s+[\d.,]+(\s+[\d.,]+){4,}\s*$)")
-NAME = re.compile(r"[A-Za-z0-9_.:+-]{1,64}")
+NAME = re.compile(r"[A-Za-z0-9_.:+/!-]{1,64}")
 
 
 def looks_like(text: str) -> bool:

@@ -46,6 +46,8 @@ class Observed(NamedTuple):
     stacked: dict[str, tuple[str, ...]]
     counts: dict[str, float]
     """Events summed over every reading: hung-task reports."""
+    means: dict[str, float]
+    """Host metrics averaged over their samples (the share of stack samples in balance_dirty_pages)."""
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -84,24 +86,29 @@ def observe(readings: list[Reading], parents: Mapping[str, str] | None = None,
                 best[device] = (reading, samples)
     devices: dict[str, dict[str, Observation]] = {}
     series: dict[str, list[Sample]] = {}
+    gaps: list[str] = []
     for device, (reading, samples) in sorted(best.items()):
         if whole_disk(device, best, parents) is None:
             continue
         found = {m: o for m in UNITS if (o := _observe(device, m, samples, reading))}
         if "util" in found:
             devices[device], series[device] = found, samples
+            if "r_await" not in found:
+                gaps.append(f"{device}: {reading.fmt} has no r_await: reads waiting behind writes cannot be told")
     host: dict[str, Observation] = {}
     for reading in readings:
         for metric in UNITS:
             o = _observe("host", metric, reading.host, reading)
             if o and (metric not in host or o.n > host[metric].n):
                 host[metric] = o
-    missing = [m for r in readings for m in r.missing]
+    missing = [m for r in readings for m in r.missing] + gaps
     notes = [f"{r.source}: {n}" for r in readings for n in r.notes]
     stacked = {d: slaves[d] for d in devices if slaves.get(d)}
     counts = {m: sum(s.values.get(m, 0.0) for r in readings for s in r.host) for m in EVENTS
               if any(m in s.values for r in readings for s in r.host)}  # fmt: skip
-    return Observed(devices, series, host, missing, notes, stacked, counts)
+    means = {m: sum(v) / len(v) for m in ("stack_dirty",)
+             if (v := [s.values[m] for r in readings for s in r.host if m in s.values])}  # fmt: skip
+    return Observed(devices, series, host, missing, notes, stacked, counts, means)
 
 
 def _dirty_share(observed: Observed, dirty_ratio: float | None) -> float | None:
@@ -144,6 +151,8 @@ def facts(observed: Observed, device: str, dirty_ratio: float | None = None) -> 
         if metric in host:
             out[f"obs.{metric}.median"] = host[metric].median
     out |= {f"obs.{metric}": count for metric, count in observed.counts.items()}
+    if "stack_dirty" in observed.means:
+        out["obs.stack_dirty_share"] = 100 * observed.means["stack_dirty"]
     if (share := _dirty_share(observed, dirty_ratio)) is not None:
         out["obs.dirty_pct_of_limit"] = share
     return out

@@ -25,7 +25,7 @@ def looks_like_sar(text: str) -> bool:
 
 
 def looks_like_sadf(text: str) -> bool:
-    return any(SADF_HEADER.match(line) for line in text.splitlines()[:50])
+    return re.search(r"^# hostname;interval;timestamp;DEV;", text, re.MULTILINE) is not None
 
 
 def read_sar(text: str, source: str) -> Reading:
@@ -87,6 +87,9 @@ def read_sadf(text: str, source: str) -> Reading:
     for n, line in enumerate(text.splitlines(), 1):
         if SADF_HEADER.match(line):
             header = line[2:].split(";")
+            continue
+        if line.startswith("#"):  # another activity's section: its lines are not disk lines
+            header = None
             continue
         if header is None or not line.strip() or line.startswith("#"):
             continue

@@ -36,6 +36,7 @@ HOST_METRICS = {
     "iowait": "%",
     "hung_dirty": "reports",
     "hung_io": "reports",
+    "stack_dirty": "share of stack samples",
 }
 """For the whole host: PSI, dirty and writeback memory, blocked processes, hung-task reports."""
 

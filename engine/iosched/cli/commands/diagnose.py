@@ -117,7 +117,8 @@ def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str) -> dict[str, 
         try:
             plan = advise(kb, Context.from_mapping({**context, "hw": hw}))
         except ContextError as exc:
-            raise UsageError(str(exc)) from None
+            out[d.device] = f"No plan for {d.device}: {exc}"
+            continue
         if fmt == "json":
             from iosched.render.plan_json import document
 
@@ -126,6 +127,32 @@ def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str) -> dict[str, 
             from iosched.render.plan_markdown import render
 
             out[d.device] = render(kb, plan)
+    return out
+
+
+def symptom_context(kb: Any, paths: list[Any], data: dict[str, Any]) -> dict[str, Any]:
+    """``advise --symptoms``: the context ``data`` with what the causes found in ``paths`` imply; what the user
+    said wins, symptoms add up. The device is the one named, else the only one with a cause."""
+    from iosched.symptoms.diagnosis import diagnose
+    from iosched.symptoms.observe import observe
+
+    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False))
+    observed = observe(found)
+    if not observed.devices:
+        raise UsageError(observed.missing[0] if observed.missing else "--symptoms: no device measurements")
+    diagnosed = [d for d in diagnose(kb, observed) if d.plan]
+    if data.get("device"):
+        diagnosed = [d for d in diagnosed if d.device == data["device"]]
+    elif len(diagnosed) > 1:
+        names = ", ".join(d.device for d in diagnosed)
+        raise UsageError(f"--symptoms: causes found on {names}; name one with --device")
+    if not diagnosed:
+        return data
+    out = {"device": diagnosed[0].device, **data}
+    for key, value in diagnosed[0].plan.items():
+        if key == "symptoms" and out.get("symptoms"):
+            out[key] = ",".join(dict.fromkeys((*str(out[key]).split(","), value)))
+        out.setdefault(key, value)
     return out
 
 
