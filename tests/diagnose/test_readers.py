@@ -93,3 +93,24 @@ def test_the_first_of_several_iostat_reports_is_left_out() -> None:
     reports = (scenario("healthy") / "iostat-x-t.txt").read_text().count("\nDevice ")
     assert len(reading.devices[device("healthy")]) == reports - 1
     assert reading.clock
+
+
+def test_hung_task_report_waiting_on_io() -> None:
+    reading = read(PUBLIC / "scality-restblockdriver-32-hung-task.log")
+    assert reading.fmt == "hung-task reports"
+    assert [s.values for s in reading.host] == [{"hung_dirty": 0.0, "hung_io": 1.0}]
+    observed = observe([reading])
+    assert observed.counts == {"hung_dirty": 0.0, "hung_io": 1.0}
+
+
+def test_stack_samples_of_the_dirty_flush_writer() -> None:
+    """The writer's stack, 5 samples a second (capture.sh): every sample is read, none invented as throttled
+    (on this kernel the stack does not name balance_dirty_pages)."""
+    path = scenario("dirty-flush") / "stack.log"
+    reading = read(path)
+    lines = path.read_text().splitlines()
+    clock = [k for k, line in enumerate(lines) if re.fullmatch(r"\d{10}\.\d+", line)]
+    stacks = sum(1 for k in clock if k + 1 < len(lines) and lines[k + 1].startswith("[<"))
+    assert len(reading.host) == stacks > len(clock) // 2  # a running writer has an empty stack
+    balance = "balance_dirty_pages" in path.read_text()
+    assert any(s.values["stack_dirty"] for s in reading.host) == balance

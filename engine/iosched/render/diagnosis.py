@@ -66,7 +66,8 @@ def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagn
     if not diagnoses:
         parts += ["No device measurements were read, so there is no diagnosis.", ""]
     for d in diagnoses:
-        parts += [f"## {markdown_text(d.device)}: {markdown_text(headline(d))}", "", "### Evidence", "",
+        on = f" (on {', '.join(observed.stacked[d.device])})" if d.device in observed.stacked else ""
+        parts += [f"## {markdown_text(d.device + on)}: {markdown_text(headline(d))}", "", "### Evidence", "",
                   _evidence_table(d), ""]  # fmt: skip
         for f in d.findings:
             c = f.cause
@@ -100,6 +101,7 @@ def document(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: di
         "devices": [
             {
                 "device": d.device,
+                "stacked_on": list(observed.stacked.get(d.device, ())),
                 "verdict": "healthy" if d.healthy else ("cause" if d.findings else "unknown"),
                 "headline": headline(d),
                 "causes": [

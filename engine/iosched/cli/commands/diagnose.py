@@ -177,5 +177,6 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     if args.format == "json":
         write(rd.render_json(observed, diagnoses, planned))
     else:
-        write_markdown(rd.render_markdown(kb, observed, diagnoses, planned), args.format)
+        charts = args.format == "markdown"  # a terminal shows the numbers; a ticket and the site the chart
+        write_markdown(rd.render_markdown(kb, observed, diagnoses, planned, charts), args.format)
     return 0
