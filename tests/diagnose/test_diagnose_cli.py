@@ -73,9 +73,10 @@ def test_root_tree_like_a_sosreport(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_probe_samples_this_machine(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["diagnose", "--probe", "--seconds", "2", "--format", "json"], capsys)
     doc = json.loads(out)
-    assert doc["devices"], "a Linux machine has at least one block device in /proc/diskstats"
+    assert doc["devices"] or any("no I/O at all" in note for note in doc["notes"])
     for found in doc["devices"]:
-        assert found["observations"]["util"]["n"] == 2
+        assert found["observations"]["util"]["n"] == 2 and found["observations"]["util"]["clock"]
+    assert {"psi_some", "dirty_kib"} <= set(doc["host"]) or not Path("/proc/pressure/io").exists()
 
 
 def test_advise_symptoms_sets_what_the_cause_implies(kb) -> None:

@@ -89,9 +89,10 @@ def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagn
             parts += ["### Plan", "", plans[d.device], ""]
         if charts and (svg := chart(observed, d.device)):
             parts += ["### Over time", "", svg, ""]
-    if observed.missing or observed.notes:
-        parts += ["## Not read", ""] + [f"- {markdown_text(m)}" for m in observed.missing]
-        parts += [f"- note: {markdown_text(n)}" for n in observed.notes] + [""]
+    if observed.missing:
+        parts += ["## Not read", "", *(f"- {markdown_text(m)}" for m in observed.missing), ""]
+    if observed.notes:
+        parts += ["## Notes", "", *(f"- {markdown_text(n)}" for n in observed.notes), ""]
     return "\n".join(parts).rstrip() + "\n"
 
 

@@ -47,4 +47,4 @@ def sample(seconds: int, read: Callable[[str], str], now: Callable[[], float],
             except OSError:
                 continue
             lines += [f"{now():.6f}", text.rstrip("\n")]
-    return [read_text("\n".join(lines), f"/{rel} (sampled)") for rel, lines in logs.items() if lines]
+    return [read_text("\n".join(lines), "sampled live") for lines in logs.values() if lines]

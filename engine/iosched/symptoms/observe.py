@@ -12,6 +12,8 @@ BUSY = 80.0
 """%util at or above which an interval counts as busy."""
 _PARTITION = re.compile(r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+|loop\d+)(?=p))p?\d+")
 EVENTS = ("hung_dirty", "hung_io")
+MOVED = ("util", "r_s", "w_s", "rkb_s", "wkb_s")
+"""A device none of whose samples moves any of these did no I/O in the window."""
 DEFAULT_DIRTY_RATIO = 20
 """vm.dirty_ratio when the capture does not say (mm/page-writeback.c)."""
 
@@ -87,8 +89,12 @@ def observe(readings: list[Reading], parents: Mapping[str, str] | None = None,
     devices: dict[str, dict[str, Observation]] = {}
     series: dict[str, list[Sample]] = {}
     gaps: list[str] = []
+    idle: list[str] = []
     for device, (reading, samples) in sorted(best.items()):
         if whole_disk(device, best, parents) is None:
+            continue
+        if not any(any(s.values.get(m, 0) for m in MOVED) for s in samples):
+            idle.append(device)
             continue
         found = {m: o for m in UNITS if (o := _observe(device, m, samples, reading))}
         if "util" in found:
@@ -103,6 +109,8 @@ def observe(readings: list[Reading], parents: Mapping[str, str] | None = None,
                 host[metric] = o
     missing = [m for r in readings for m in r.missing] + gaps
     notes = [f"{r.source}: {n}" for r in readings for n in r.notes]
+    if idle:
+        notes.append(f"no I/O at all in the window, so nothing to diagnose: {', '.join(idle)}")
     stacked = {d: slaves[d] for d in devices if slaves.get(d)}
     counts = {m: sum(s.values.get(m, 0.0) for r in readings for s in r.host) for m in EVENTS
               if any(m in s.values for r in readings for s in r.host)}  # fmt: skip

@@ -76,6 +76,9 @@ def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
                 return f.read()
 
         found += sample(args.seconds, read, time.time, time.sleep)
+        from iosched.system.reader import open_source
+
+        src = open_source(path_argument("/"))  # this machine's sysfs: schedulers, stacking, vm.dirty_ratio
     if not found:
         raise UsageError("nothing to read: give FILE..., --root DIR or --probe")
     return found, src
