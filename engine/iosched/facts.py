@@ -44,6 +44,29 @@ FACTS: dict[str, Fact] = {
         "bool", "the user has seen writers stall in balance_dirty_pages (--symptom dirty-stall)"
     ),
     "mount.barriers": Fact("bool", "the file system is mounted with write barriers (absent when not known)"),
+    **{
+        f"obs.{name}": Fact("number", text)
+        for name, text in (
+            ("intervals", "measured intervals of the device in the window (iosched diagnose)"),
+            ("util.median", "median %util over the window"),
+            ("util.busy_share", "share of intervals, in percent, with %util of 80 or more"),
+            ("queue.median", "median queue depth (aqu-sz, avgqu-sz) over the window"),
+            ("r_await.median", "median read latency in ms (r_await)"),
+            ("w_await.median", "median write latency in ms (w_await)"),
+            ("await.median", "median latency in ms of reads and writes together (await)"),
+            ("write_share", "writes' share, in percent, of the kilobytes moved in the window"),
+            ("r_s.median", "median reads per second"),
+            ("rkb_s.median", "median KiB read per second"),
+            ("rareq_kib.median", "median size of a read request in KiB"),
+            ("read_merge_pct", "share, in percent, of read requests merged into others"),
+            ("psi_some.median", "median share of time, in percent, that some task waited on I/O (PSI)"),
+            ("psi_full.median", "median share of time, in percent, that all tasks waited on I/O (PSI)"),
+            ("dirty_pct_of_limit", "peak dirty plus writeback memory, in percent of the dirty limit"),
+            ("hung_dirty", "hung-task reports of writers stuck in balance_dirty_pages"),
+            ("hung_io", "hung-task reports of tasks waiting on I/O (io_schedule)"),
+            ("stack_dirty_share", "share, in percent, of /proc/PID/stack samples in balance_dirty_pages"),
+        )
+    },
 }
 
 

@@ -600,3 +600,43 @@ class Rule(Sourced):
         expected = {e.expect for e in self.examples}
         if expected != {"fires", "silent"}:
             raise Invalid("examples: give at least one that fires and one that stays silent", "KB110")
+
+
+class CauseExample(Struct):
+    """Observed facts and whether the cause is named on them; ``kb check`` verifies each."""
+
+    facts: dict[Annotated[str, Constrain(r"[a-z][a-z0-9_.]{0,63}")], bool | int | float | str]
+    expect: Literal["fires", "silent"]
+
+
+class Cause(Sourced):
+    """Why a disk is slow, as ``iosched diagnose`` names it: a condition over observed facts (numbers read
+    from iostat, sar, /proc snapshots), the facts it cites as evidence, and the context it gives the plan."""
+
+    id: Annotated[str, Constrain(r"IOD\d{3}")]
+    name: Annotated[str, Constrain(r"[a-z0-9][a-z0-9-]*")]
+    summary: Text
+    priority: int = 50
+    """Higher first, when several causes fit one device."""
+    when: Condition
+    evidence: tuple[Annotated[str, Constrain(r"[a-z][a-z0-9_.]{0,63}")], ...]
+    healthy: bool = False
+    """The cause is "no I/O problem here": it leads to no plan."""
+    plan: dict[Literal["goal", "symptoms", "workload"], Word] = {}  # noqa: RUF012 - Structs are frozen
+    """The context the cause gives ``advise`` for this device."""
+    advice: Text
+    rationale: Text
+    examples: tuple[CauseExample, ...]
+
+    def check(self) -> None:
+        from iosched.facts import FACTS
+        from iosched.rules import unknown_facts
+
+        unknown = sorted({*unknown_facts(self.when), *(f for f in self.evidence if f not in FACTS)})
+        if unknown:
+            raise Invalid(f"unknown facts {', '.join(unknown)}", "KB105")
+        if {e.expect for e in self.examples} != {"fires", "silent"}:
+            raise Invalid("examples: give at least one that fires and one that stays silent", "KB110")
+        for n, example in enumerate(self.examples, 1):
+            if self.when.evaluate(example.facts) != (example.expect == "fires"):
+                raise Invalid(f"example {n} expects {example.expect}, but the cause does not agree", "KB109")

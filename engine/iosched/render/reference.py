@@ -706,6 +706,32 @@ def rule(kb: Any, item: Any, style: Style) -> str:
     )
 
 
+@renders("causes")
+def cause(kb: Any, item: Any, style: Style) -> str:
+    examples = table(
+        ("observed", "expect"),
+        ((", ".join(f"`{k}={str(v).lower() if isinstance(v, bool) else v}`" for k, v in e.facts.items()), e.expect)
+         for e in item.examples),
+    )  # fmt: skip
+    plan = ", ".join(f"`{k}: {v}`" for k, v in item.plan.items())
+    return join(
+        heading(style, f"{item.id} `{item.name}`", item.id),
+        item.summary,
+        facts_list(
+            [
+                ("Priority", item.priority),
+                ("Plan", "no I/O problem here" if item.healthy else plan or None),
+                ("Evidence", ", ".join(f"`{f}`" for f in item.evidence)),
+            ]
+        ),
+        f"**When:** `{item.when.describe()}`",
+        f"**What to do:** {item.advice}",
+        f"**Why:** {item.rationale}",
+        "**Examples** (checked by `iosched kb check`):\n\n" + examples,
+        sources_block(kb, style, item.sources),
+    )
+
+
 def diagnostic_code(code: str) -> str:
     """What a ``kb check`` code reports."""
     text = CODES[code]

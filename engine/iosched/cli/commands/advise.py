@@ -60,6 +60,14 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument(
         "--symptom", dest="symptoms", choices=SYMPTOMS, help="what you have seen (dirty-stall: writers pause)"
     )
+    p.add_argument(
+        "--symptoms",
+        dest="symptom_files",
+        type=path_argument,
+        nargs="+",
+        metavar="FILE",
+        help="iostat, sar or /proc captures: the causes iosched diagnose finds set goal and symptoms",
+    )
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
     p.add_argument("--context", type=path_argument, metavar="FILE", help="YAML or JSON file with the same fields")
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
@@ -102,6 +110,10 @@ def _context(args: argparse.Namespace, kb=None):
     if args.context:
         data.update(_read_context(args.context))
     data.update({k: getattr(args, k) for k in CONTEXT_FLAGS if getattr(args, k) is not None})
+    if getattr(args, "symptom_files", None):
+        from iosched.cli.commands.diagnose import symptom_context
+
+        data = symptom_context(kb, args.symptom_files, data)
     try:
         return Context.from_mapping(data)
     except ContextError as exc:

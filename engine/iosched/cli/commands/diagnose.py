@@ -1,0 +1,185 @@
+"""``iosched diagnose``: why is this disk slow? iostat, sar, /proc snapshots and kernel logs in; the cause,
+its evidence and the plan out."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from iosched.cli import path_argument
+from iosched.cli.output import write, write_markdown
+from iosched.errors import UsageError
+
+FORMATS = ("text", "markdown", "json")
+MAX_SECONDS = 3600
+
+
+def seconds(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected whole seconds from 1 to {MAX_SECONDS}, got {text!r}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "diagnose", parents=[common], help="why is this disk slow: iostat, sar, /proc snapshots in, a cause out",
+        description="Read iostat -x (text or JSON), sar -d, sadf -d, /proc/diskstats snapshots, /proc/pressure/io, "
+        "/proc/meminfo, /proc/vmstat, vmstat 1 or kernel hung-task reports (recognised by content), name the "
+        "cause per device with its evidence, and plan the fix.",
+    )  # fmt: skip
+    p.add_argument("files", nargs="*", type=path_argument, metavar="FILE", help="captured outputs, any order")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--root", type=path_argument, metavar="DIR",
+                       help="a captured tree, sosreport or supportconfig: its /proc files, sar reports, logs and "
+                       "sysfs (scheduler, stacking)")  # fmt: skip
+    where.add_argument("--probe", action="store_true", help="sample this machine's diskstats, PSI and meminfo")
+    p.add_argument("--seconds", type=seconds, default=10, metavar="N", help="with --probe: how long (default 10)")
+    p.add_argument("--hw", help="hardware preset for the plan (iosched list hardware)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.set_defaults(func=cmd_diagnose)
+
+
+def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
+    """The readings the arguments name, and the capture's Source (None without --root)."""
+    from iosched.symptoms.detect import read_bytes
+
+    found = []
+    for path in args.files:
+        try:
+            data = path.read_bytes() if path.is_file() else None
+        except OSError as exc:
+            raise UsageError(f"{path}: {exc.strerror or exc}") from None
+        if data is None:
+            raise UsageError(f"{path}: not a file")
+        found.append(read_bytes(data, str(path)))
+    src = None
+    if args.root is not None:
+        from iosched.symptoms.capture import from_source
+        from iosched.system.reader import ProbeError, open_source
+
+        try:
+            src = open_source(args.root)
+        except ProbeError as exc:
+            raise UsageError(str(exc)) from None
+        found += list(from_source(src))
+    if args.probe:
+        import time
+
+        from iosched.symptoms.capture import sample
+
+        def read(rel: str) -> str:
+            with open(f"/{rel}", encoding="utf-8", errors="replace") as f:
+                return f.read()
+
+        found += sample(args.seconds, read, time.time, time.sleep)
+        from iosched.system.reader import open_source
+
+        src = open_source(path_argument("/"))  # this machine's sysfs: schedulers, stacking, vm.dirty_ratio
+    if not found:
+        raise UsageError("nothing to read: give FILE..., --root DIR or --probe")
+    return found, src
+
+
+def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, tuple[str, ...]], Any]:
+    """From a capture's sysfs: per device its scheduler and rotational flag, partitions' disks, dm slaves,
+    and vm.dirty_ratio."""
+    if src is None:
+        return {}, {}, {}, None
+    from iosched.system.blockdevs import read_devices
+
+    devices, _ = read_devices(src)
+    facts = {d.name: {k: v for k, v in (("scheduler.now", d.scheduler), ("hw.rotational", d.rotational))
+                      if v is not None} for d in devices}  # fmt: skip
+    parents = {d.name: d.parent for d in devices if d.parent}
+    slaves = {d.name: tuple(d.slaves) for d in devices if d.slaves}
+    ratio = src.value("proc/sys/vm/dirty_ratio")
+    return facts, parents, slaves, float(ratio) if ratio and ratio.isdigit() else None
+
+
+def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str) -> dict[str, Any]:
+    """Each device's plan for the context its causes give: the plan itself with --hw, else the command."""
+    from iosched.context import Context, ContextError
+    from iosched.engine import advise
+
+    out: dict[str, Any] = {}
+    for d in diagnoses:
+        if not d.plan:
+            continue
+        context = {"device": d.device, **d.plan}
+        if "scheduler.now" in d.facts:
+            context["scheduler"] = d.facts["scheduler.now"]
+        if hw is None:
+            flags = " ".join(f"--{k.replace('_', '-') if k != 'symptoms' else 'symptom'} {v}"
+                             for k, v in context.items() if k != "scheduler")  # fmt: skip
+            out[d.device] = f"Name the hardware to get the steps: `iosched advise --hw HW {flags}`"
+            continue
+        try:
+            plan = advise(kb, Context.from_mapping({**context, "hw": hw}))
+        except ContextError as exc:
+            out[d.device] = f"No plan for {d.device}: {exc}"
+            continue
+        if fmt == "json":
+            from iosched.render.plan_json import document
+
+            out[d.device] = document(kb, plan)
+        else:
+            from iosched.render.plan_markdown import render
+
+            out[d.device] = render(kb, plan)
+    return out
+
+
+def symptom_context(kb: Any, paths: list[Any], data: dict[str, Any]) -> dict[str, Any]:
+    """``advise --symptoms``: the context ``data`` with what the causes found in ``paths`` imply; what the user
+    said wins, symptoms add up. The device is the one named, else the only one with a cause."""
+    from iosched.symptoms.diagnosis import diagnose
+    from iosched.symptoms.observe import observe
+
+    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False))
+    observed = observe(found)
+    if not observed.devices:
+        raise UsageError(observed.missing[0] if observed.missing else "--symptoms: no device measurements")
+    diagnosed = [d for d in diagnose(kb, observed) if d.plan]
+    if data.get("device"):
+        diagnosed = [d for d in diagnosed if d.device == data["device"]]
+    elif len(diagnosed) > 1:
+        names = ", ".join(d.device for d in diagnosed)
+        raise UsageError(f"--symptoms: causes found on {names}; name one with --device")
+    if not diagnosed:
+        return data
+    out = {"device": diagnosed[0].device, **data}
+    for key, value in diagnosed[0].plan.items():
+        if key == "symptoms" and out.get("symptoms"):
+            out[key] = ",".join(dict.fromkeys((*str(out[key]).split(","), value)))
+        out.setdefault(key, value)
+    return out
+
+
+def cmd_diagnose(args: argparse.Namespace) -> int:
+    from iosched.kbcache import load_checked
+    from iosched.render import diagnosis as rd
+    from iosched.symptoms.diagnosis import diagnose
+    from iosched.symptoms.observe import observe
+
+    if args.seconds != 10 and not args.probe:
+        raise UsageError("--seconds goes with --probe")
+    kb = load_checked(args.kb)
+    if args.hw is not None and kb.get(args.hw) is None:
+        raise UsageError(f"unknown hardware {args.hw!r}; valid: {', '.join(h.id for h in kb.section('hardware'))}")
+    found, src = readings(args)
+    facts, parents, slaves, ratio = device_knowledge(src)
+    observed = observe(found, parents, slaves)
+    if not observed.devices and not observed.host:
+        raise UsageError(observed.missing[0] if observed.missing else "no measurements in the input")
+    diagnoses = diagnose(kb, observed, facts, ratio)
+    planned = plans(kb, diagnoses, args.hw, args.format)
+    if args.format == "json":
+        write(rd.render_json(observed, diagnoses, planned))
+    else:
+        charts = args.format == "markdown"  # a terminal shows the numbers; a ticket and the site the chart
+        write_markdown(rd.render_markdown(kb, observed, diagnoses, planned, charts), args.format)
+    return 0

@@ -1,0 +1,133 @@
+"""A diagnosis as Markdown for a ticket (evidence first, then the cause, then the plan, then a chart per
+device) and as JSON (the contract in README.md, "iosched diagnose --format json")."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from iosched.render.chart import bar_chart
+from iosched.render.escape import markdown_cell, markdown_text
+from iosched.symptoms.clock import shown
+from iosched.symptoms.diagnosis import DeviceDiagnosis
+from iosched.symptoms.observe import Observed
+
+SCHEMA_VERSION = 1
+CHART_ROWS = 24
+NO_CAUSE = "no cause in the KB fits these numbers"
+
+
+def headline(d: DeviceDiagnosis) -> str:
+    if not d.findings:
+        return NO_CAUSE
+    if d.healthy:
+        return "no I/O problem here"
+    also = [f.cause.id for f in d.findings[1:]]
+    return d.findings[0].cause.summary.rstrip(".") + (f" (also {', '.join(also)})" if also else "")
+
+
+def _evidence_table(d: DeviceDiagnosis) -> str:
+    rows = {e.fact: e for f in d.findings for e in f.evidence}
+    if not rows:
+        rows = {}
+    lines = ["| observed | value | window | source |", "|---|---|---|---|"]
+    shown_facts = rows or dict.fromkeys(d.facts)
+    for fact in shown_facts:
+        e = rows.get(fact)
+        value = e.value if e else d.facts[fact]
+        value = round(value, 2) if isinstance(value, float) else value
+        window, source = (e.window, e.source) if e else ("", "")
+        lines.append(f"| `{fact}` | {markdown_cell(str(value))} | {markdown_cell(window)} | {markdown_cell(source)} |")
+    return "\n".join(lines)
+
+
+def chart(observed: Observed, device: str) -> str | None:
+    """%util, r_await and w_await over time (the highest value in each of up to 24 slices of the window)."""
+    samples = observed.series.get(device, [])
+    if len(samples) < 2:
+        return None
+    metrics = [m for m in ("util", "r_await", "w_await", "await") if any(m in s.values for s in samples)]
+    size = -(-len(samples) // CHART_ROWS)
+    rows = []
+    clock = observed.devices[device]["util"].clock
+    for k in range(0, len(samples), size):
+        part = samples[k : k + size]
+        label = shown(part[-1].t)[11:] if clock else f"#{int(part[-1].t)}"
+        rows.append((label, [max((s.values[m] for s in part if m in s.values), default=None) for m in metrics]))
+    names = {"util": "%util", "r_await": "r_await (ms)", "w_await": "w_await (ms)", "await": "await (ms)"}
+    return bar_chart([names[m] for m in metrics], rows, f"{device}: the highest value in each slice of the window")
+
+
+def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagnosis],
+                    plans: dict[str, str], charts: bool = True) -> str:  # fmt: skip
+    """``plans``: device -> the plan's Markdown, or a line saying how to get it."""
+    parts = ["# Diagnosis", ""]
+    if not diagnoses:
+        parts += ["No device measurements were read, so there is no diagnosis.", ""]
+    for d in diagnoses:
+        on = f" (on {', '.join(observed.stacked[d.device])})" if d.device in observed.stacked else ""
+        parts += [f"## {markdown_text(d.device + on)}: {markdown_text(headline(d))}", "", "### Evidence", "",
+                  _evidence_table(d), ""]  # fmt: skip
+        for f in d.findings:
+            c = f.cause
+            parts += [
+                f"### {c.id} `{c.name}`",
+                "",
+                c.summary,
+                "",
+                f"**What to do:** {c.advice}",
+                "",
+                f"**Why:** {c.rationale}",
+                "",
+                "**Sources:** " + ", ".join(f"`{s}`" for s in c.sources),
+                "",
+            ]
+        if not d.findings:
+            parts += [f"{NO_CAUSE.capitalize()}: neither a cause nor a healthy device. The numbers are above.", ""]
+        if d.device in plans:
+            parts += ["### Plan", "", plans[d.device], ""]
+        if charts and (svg := chart(observed, d.device)):
+            parts += ["### Over time", "", svg, ""]
+    if observed.missing:
+        parts += ["## Not read", "", *(f"- {markdown_text(m)}" for m in observed.missing), ""]
+    if observed.notes:
+        parts += ["## Notes", "", *(f"- {markdown_text(n)}" for n in observed.notes), ""]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def document(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "devices": [
+            {
+                "device": d.device,
+                "stacked_on": list(observed.stacked.get(d.device, ())),
+                "verdict": "healthy" if d.healthy else ("cause" if d.findings else "unknown"),
+                "headline": headline(d),
+                "causes": [
+                    {
+                        "id": f.cause.id,
+                        "name": f.cause.name,
+                        "summary": f.cause.summary,
+                        "sources": list(f.cause.sources),
+                        "evidence": [e._asdict() for e in f.evidence],
+                    }
+                    for f in d.findings
+                ],
+                "facts": d.facts,
+                "plan_context": d.plan,
+                "plan": plans.get(d.device),
+                "observations": {m: {**o._asdict(), "unit": o.unit} for m, o in observed.devices[d.device].items()},
+            }
+            for d in diagnoses
+        ],
+        "host": {m: {**o._asdict(), "unit": o.unit} for m, o in observed.host.items()},
+        "events": observed.counts,
+        "missing": observed.missing,
+        "notes": observed.notes,
+    }
+
+
+def render_json(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: dict[str, Any]) -> str:
+    return json.dumps(document(observed, diagnoses, plans), indent=2, sort_keys=False)

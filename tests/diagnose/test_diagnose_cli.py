@@ -1,0 +1,96 @@
+"""`iosched diagnose` and `advise --symptoms` as a user meets them: the ticket's order, the chart, the JSON
+contract (README), a live probe, a sosreport-like tree."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from diagnose_helpers import device, inputs, scenario
+
+from iosched.cli import main
+from iosched.cli.commands.diagnose import symptom_context
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(args) == 0
+    return capsys.readouterr().out
+
+
+def test_markdown_ticket_has_evidence_then_cause_then_plan_then_chart(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["diagnose", *map(str, inputs("flood-none")), "--root", str(scenario("flood-none") / "root"),
+               "--format", "markdown"], capsys)  # fmt: skip
+    dev = device("flood-none")
+    section = out[out.index(f"## {dev}:") :]
+    order = [section.index(mark) for mark in ("### Evidence", "### IOD003", "### Plan", "### Over time", "<svg")]
+    assert order == sorted(order)
+    assert "iosched advise --hw HW --device" in section and "--goal latency" in section
+    assert section.count('class="bar"') >= 2 * 20  # %util and r_await, one bar per slice
+
+
+def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["diagnose", *map(str, inputs("saturation")), "--format", "json"], capsys)
+    doc = json.loads(out)
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert doc["schema_version"] == 1 and '"schema_version": 1' in readme
+    for key in doc:
+        assert f"`{key}`" in readme, key
+    (found,) = [d for d in doc["devices"] if d["device"] == device("saturation")]
+    for key in found:
+        assert f"`devices[].{key}" in readme, key
+    assert found["verdict"] == "cause" and found["causes"][0]["id"] == "IOD004"
+    util = found["observations"]["util"]
+    assert util["unit"] == "%" and util["n"] >= 25 and util["start"] < util["end"] and util["clock"] is True
+
+
+def test_plan_with_hardware_is_the_usual_plan(kb, capsys: pytest.CaptureFixture[str]) -> None:
+    """A loop device cannot be tuned: the plan says so in one line instead of failing the diagnosis."""
+    out = run(["diagnose", *map(str, inputs("dirty-flush")), "--hw", "hdd", "--format", "json"], capsys)
+    (found,) = [d for d in json.loads(out)["devices"] if d["device"] == device("dirty-flush")]
+    assert found["plan_context"] == {"symptoms": "dirty-stall"}
+    assert found["plan"].startswith(f"No plan for {device('dirty-flush')}: ")
+
+
+def test_root_tree_like_a_sosreport(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """sos keeps /proc files and sar's text reports under the root: the same readings come from there."""
+    root = tmp_path / "sosreport-host"
+    shutil.copytree(scenario("saturation") / "root", root)
+    (root / "sos_commands").mkdir()
+    (root / "var" / "log" / "sa").mkdir(parents=True)
+    shutil.copy(scenario("saturation") / "sar-d.txt", root / "var" / "log" / "sa" / "sar26")
+    out = run(["diagnose", "--root", str(root), "--format", "json"], capsys)
+    doc = json.loads(out)
+    (found,) = [d for d in doc["devices"] if d["device"] == device("saturation")]
+    assert found["causes"][0]["id"] == "IOD004"
+    assert found["observations"]["util"]["source"] == "sar -d (var/log/sa/sar26)"
+    assert found["facts"]["scheduler.now"] == "none"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_probe_samples_this_machine(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(["diagnose", "--probe", "--seconds", "2", "--format", "json"], capsys)
+    doc = json.loads(out)
+    assert doc["devices"] or any("no I/O at all" in note for note in doc["notes"])
+    for found in doc["devices"]:
+        assert found["observations"]["util"]["n"] == 2 and found["observations"]["util"]["clock"]
+    assert {"psi_some", "dirty_kib"} <= set(doc["host"]) or not Path("/proc/pressure/io").exists()
+
+
+def test_advise_symptoms_sets_what_the_cause_implies(kb) -> None:
+    flood = [scenario("flood-none") / "iostat-x-t.txt"]
+    assert symptom_context(kb, flood, {"hw": "ssd"}) == {"device": device("flood-none"), "hw": "ssd",
+                                                           "goal": "latency"}  # fmt: skip
+    assert symptom_context(kb, flood, {"hw": "ssd", "goal": "throughput"})["goal"] == "throughput"
+    assert symptom_context(kb, [scenario("healthy") / "iostat-x-t.txt"], {"hw": "ssd"}) == {"hw": "ssd"}
+    dirty = [scenario("dirty-flush") / f for f in ("iostat-x-t.txt", "meminfo.log", "proc-vmstat.log",
+                                                   "pressure-io.log")]  # fmt: skip
+    assert symptom_context(kb, dirty, {"symptoms": "dirty-stall"})["symptoms"] == "dirty-stall"
+
+
+def test_advise_symptoms_reaches_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["advise", "--hw", "ssd", "--symptoms", str(scenario("flood-none") / "iostat-x-t.txt")])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{device('flood-none')} is a loop device" in err
