@@ -18,6 +18,7 @@ DISTRIBUTIONS = {
     "sos-sles12sp5-legacy-mpath": "sles12sp5",
     "sos-ubuntu2404-nvme-md": "ubuntu2404",
     "scc-sles15sp5-sap-vmware": "sles15sp5",
+    "sos-rhel6-san-mpath": "rhel6",
 }
 LAYOUTS = {"debian12-vm-live": "tree", "scc-sles15sp5-sap-vmware": "supportconfig"}
 

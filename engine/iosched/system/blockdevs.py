@@ -41,6 +41,15 @@ LSBLK_KINDS: dict[str, DeviceKind] = {
     "linear": "md",
 }  # fmt: skip
 DM_TYPES = frozenset({"lvm", "mpath", "crypt", "dm"})
+LSBLK_QUEUE = {
+    "RA": "read_ahead_kb", "RQ-SIZE": "nr_requests", "RQ_SIZE": "nr_requests", "MIN-IO": "minimum_io_size",
+    "MIN_IO": "minimum_io_size", "OPT-IO": "optimal_io_size", "OPT_IO": "optimal_io_size",
+    "PHY-SEC": "physical_block_size", "PHY_SEC": "physical_block_size", "LOG-SEC": "logical_block_size",
+    "LOG_SEC": "logical_block_size", "ROTA": "rotational",
+}  # fmt: skip
+"""lsblk's columns that print a ``queue/`` attribute as it is (util-linux misc-utils/lsblk.c, device_get_data:
+``queue/read_ahead_kb``, ``queue/nr_requests`` ...; ``-P`` of util-linux 2.39+ spells them with ``_``). They stand
+in for sysfs where a capture copied less of ``queue/`` (sos 3.x copies only ``queue/scheduler``)."""
 BIO_KINDS = frozenset({"dm", "md", "zram", "ram"})
 
 
@@ -53,6 +62,8 @@ def read_devices(src: Source) -> tuple[tuple[Device, ...], list[str]]:
         for name, found in layer.items():
             entry = facts.setdefault(name, {})
             for key, value in found.items():
+                if key == "queue" and "queue" in entry:
+                    entry["queue"] = {**value, **entry["queue"]}
                 entry.setdefault(key, value)
     _link_stacks(facts)
     devices = tuple(_device(name, facts[name]) for name in sorted(facts, key=_natural))
@@ -246,6 +257,11 @@ def _lsblk_cells(f: Facts, cells: dict[str, str]) -> None:
     for column, key in mapping.items():
         if cells.get(column):
             f.setdefault(key, cells[column].strip())
+    queue = {
+        attr: cells[column].strip() for column, attr in LSBLK_QUEUE.items() if cells.get(column, "").strip().isdigit()
+    }
+    if queue:
+        f.setdefault("queue", {}).update({k: v for k, v in queue.items() if k not in f["queue"]})
     if cells.get("SCHED") and ELEVATOR.fullmatch(cells["SCHED"]):
         f.setdefault("scheduler", cells["SCHED"])
     if cells.get("TYPE") in DM_TYPES and cells.get("NAME"):
@@ -304,7 +320,7 @@ def _device(name: str, f: Facts) -> Device:
         zoned=_word(f.get("zoned"), ("none", "host-aware", "host-managed")),
         write_cache=_word(f.get("write_cache"), ("write back", "write through")),
         nr_hw_queues=f.get("nr_hw_queues"),
-        queue=dict(f.get("queue", {})),
+        queue=dict(f.get("queue", {})) if own_queue else {},
         iosched=dict(f.get("iosched", {})),
         holders=tuple(f.get("holders", ())),
         slaves=tuple(f.get("slaves", ())),
@@ -360,6 +376,8 @@ def _gaps(device: Device) -> list[str]:
         gaps.append("active scheduler")
     if device.rotational is None:
         gaps.append("rotational")
+    if device.scheduler is not None and "read_ahead_kb" not in device.queue:
+        gaps.append("read-ahead (queue/read_ahead_kb, lsblk -t)")
     return gaps
 
 

@@ -19,6 +19,8 @@ LSBLK_RIGHT = frozenset({
 TREE_UNITS = ("│ ", "| ", "  ", "├─", "└─", "|-", "`-")
 _PAIR = re.compile(r'([A-Z][A-Z0-9:%_-]*)="((?:[^"\\]|\\.)*)"')
 _HEX = re.compile(r"\\x([0-9a-fA-F]{2})")
+_KERNEL_NAME_AFTER = re.compile(r"(\S+) \((\S+)\)")
+"""``mpathb (dm-2)``: util-linux of the RHEL 6 era prints a stacked device's kernel name after its name."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,9 @@ def lsblk_table(text: str) -> list[LsblkRow]:
             continue
         cells = _cells(line, columns)
         depth, name = _tree_depth(cells.get("NAME", ""))
+        if both := _KERNEL_NAME_AFTER.fullmatch(name):
+            name = both[1]
+            cells["KNAME"] = cells.get("KNAME") or both[2]
         if not DEVICE_NAME.fullmatch(name):
             continue
         cells["NAME"] = name

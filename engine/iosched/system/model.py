@@ -21,7 +21,8 @@ EMPTY: dict[str, str] = MappingProxyType({})  # type: ignore[assignment]
 DeviceKind = Literal[
     "disk", "partition", "dm", "md", "loop", "zram", "ram", "nvme", "mmc", "dasd", "virtio", "optical", "other",
 ]  # fmt: skip
-TunerKind = Literal["tuned", "udev", "sysctl.d", "kernel-cmdline", "saptune", "sapconf"]
+TunerKind = Literal["tuned", "ktune", "udev", "sysctl.d", "kernel-cmdline", "saptune", "sapconf"]
+"""``ktune`` is tuned 0.2 (RHEL 6), whose ktune service sets the elevator at boot; ``tuned`` is TuneD 2."""
 
 
 class Device(Struct):

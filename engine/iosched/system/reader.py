@@ -11,6 +11,7 @@ from pathlib import Path
 from iosched.system.blockdevs import read_devices
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.host import read_host
+from iosched.system.ktune import is_tuned_02, read_ktune
 from iosched.system.model import System, Tuner
 from iosched.system.mounts import read_mounts
 from iosched.system.sap import read_sapconf, read_saptune
@@ -72,8 +73,9 @@ def read_source(src: Source, name: str) -> System:
 
 
 def read_tuners(src: Source, cmdline: str | None) -> tuple[tuple[Tuner, ...], list[str]]:
-    """Other tuners in the order they act: boot, sysctl.d, udev at device add, then the tuning daemons."""
-    tuned, tuned_gaps = read_tuned(src)
+    """Other tuners in the order they act: boot, sysctl.d, udev at device add, then the tuning daemons (tuned 0.2's
+    ktune or TuneD 2, never both: tuned 0.2 answers ``tuned-adm active`` too)."""
+    tuned, tuned_gaps = read_ktune(src, cmdline) if is_tuned_02(src) else read_tuned(src)
     saptune, saptune_gaps = read_saptune(src)
     tuners = [*read_cmdline_tuner(cmdline), *read_sysctl_tuners(src), *read_udev_tuners(src), *tuned, *saptune,
               *read_sapconf(src)]  # fmt: skip
