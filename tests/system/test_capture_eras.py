@@ -97,3 +97,48 @@ def test_rhel6_missing_lists_the_read_ahead_no_file_of_the_capture_shows(kb: Kb)
     for name in ("sda", "sdb", "dm-1"):
         assert "read_ahead_kb" not in system.device(name).queue
         assert any(m.startswith(f"{name}:") and "read-ahead" in m for m in system.missing)
+
+
+SOS3 = capture("sos-sles12sp5-legacy-mpath")
+SOS4_LINKS = capture("sos-rhel9-nvme-links")
+
+
+def lsblk_columns(text: str) -> dict[str, dict[str, str]]:
+    """``lsblk -t``: whole-disk name -> its cells, split on blanks (the test's own reading; SCHED may be blank)."""
+    header, *rows = text.splitlines()
+    labels = header.split()
+    found = {}
+    for row in rows:
+        if row[:1].isalnum():
+            words = row.split()
+            found[words[0]] = dict(zip(labels, words if len(words) == len(labels) else [], strict=False))
+    return found
+
+
+def test_sos3_takes_queue_values_from_lsblk_t_where_it_copied_only_the_scheduler(kb: Kb) -> None:
+    assert {p.name for p in SOS3.glob("sys/block/*/queue/*")} == {"scheduler"}
+    system = probed(SOS3, kb)
+    table = lsblk_columns((SOS3 / "sos_commands/block/lsblk_-t").read_text())
+    assert table
+    for name, cells in table.items():
+        queue = system.device(name).queue
+        assert queue["read_ahead_kb"] == cells["RA"] and queue["nr_requests"] == cells["RQ-SIZE"]
+        assert queue["minimum_io_size"] == cells["MIN-IO"] and queue["rotational"] == cells["ROTA"]
+        assert queue["scheduler"] == (SOS3 / f"sys/block/{name}/queue/scheduler").read_text().strip()
+    assert not [m for m in system.missing if "read-ahead" in m]
+
+
+def test_sos4_reads_whole_queue_directories_through_relative_sys_block_links(kb: Kb) -> None:
+    system = probed(SOS4_LINKS, kb)
+    for link in (SOS4_LINKS / "sys/block").iterdir():
+        target = link.readlink()
+        assert link.is_symlink() and not target.is_absolute() and str(target).startswith("../devices/")
+        queue = link / "queue"
+        device = system.device(link.name)
+        assert device.queue == {p.name: p.read_text().strip() for p in queue.iterdir()}
+    partitions = [line.split()[3] for line in (SOS4_LINKS / "proc/partitions").read_text().splitlines()[2:]]
+    disks = {d.name for d in system.devices if d.kind != "partition"}
+    assert disks == {p.name for p in (SOS4_LINKS / "sys/block").iterdir()}
+    assert {d.name: d.parent for d in system.devices if d.kind == "partition"} == {
+        name: next(d for d in disks if name.startswith(d)) for name in partitions if name not in disks
+    }

@@ -19,6 +19,7 @@ DISTRIBUTIONS = {
     "sos-ubuntu2404-nvme-md": "ubuntu2404",
     "scc-sles15sp5-sap-vmware": "sles15sp5",
     "sos-rhel6-san-mpath": "rhel6",
+    "sos-rhel9-nvme-links": "rhel9",
 }
 LAYOUTS = {"debian12-vm-live": "tree", "scc-sles15sp5-sap-vmware": "supportconfig"}
 

@@ -7,7 +7,7 @@ fills what is still unknown. The dicts then become :class:`~iosched.system.model
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any, cast
 
 from iosched.system import listings
@@ -191,11 +191,24 @@ def _saved_layers(src: Source) -> Iterator[dict[str, Facts]]:
     for rows in tables:
         yield _from_lsblk_table(rows, aliases)
     yield {dm: {"dm_name": name, **({"dm_uuid": uuid} if uuid else {})} for dm, (name, uuid) in maps.items()}
-    yield {name: {"devno": devno, "size_bytes": size} for name, (devno, size) in numbers.items()}
+    yield {
+        name: {"devno": devno, "size_bytes": size, **_partition_of(name, numbers)}
+        for name, (devno, size) in numbers.items()
+    }
     for command in src.command_names("ls "):
         if command.rstrip("/").endswith(("/sys/block", ".sys.block")):
             text = src.command(command) or ""
             yield {name: {"link": target} for name, target in listings.block_links(text).items()}
+
+
+def _partition_of(name: str, names: Collection[str]) -> Facts:
+    """``{"parent": disk}`` when ``name`` is a partition of another listed device, named as the kernel names
+    partitions (block/partitions/core.c, bdev_add_partition: the disk's name, ``p`` when it ends in a digit, the
+    number)."""
+    match = re.fullmatch(r"(.+?)(p?)(\d+)", name)
+    if match is None or match[1] not in names or match[1][-1].isdigit() != bool(match[2]):
+        return {}
+    return {"parent": match[1]}
 
 
 def _is_pairs(text: str) -> bool:
