@@ -142,3 +142,42 @@ def test_sos4_reads_whole_queue_directories_through_relative_sys_block_links(kb:
     assert {d.name: d.parent for d in system.devices if d.kind == "partition"} == {
         name: next(d for d in disks if name.startswith(d)) for name in partitions if name not in disks
     }
+
+
+SCC_ZVM = capture("scc-sles15sp5-zvm-dasd")
+
+
+def test_supportconfig_reads_the_scheduler_grep_whose_glob_the_shell_expanded(kb: Kb) -> None:
+    text = (SCC_ZVM / "fs-diskio.txt").read_text()
+    label = next(line for line in text.splitlines() if line.startswith("# /usr/bin/grep ''"))
+    assert "*" not in label
+    raw = dict(re.findall(r"^/sys/block/([^/]+)/queue/scheduler:(.*)$", text, re.MULTILINE))
+    system = probed(SCC_ZVM, kb)
+    assert raw
+    for name, line in raw.items():
+        device = system.device(name)
+        assert device is not None
+        assert device.schedulers == tuple(w.strip("[]") for w in line.split() if line.split() != ["none"])
+        assert device.scheduler == (re.search(r"\[(\S+)\]", line)[1] if "[" in line else None)  # type: ignore[index]
+
+
+def test_supportconfig_on_zvm_takes_the_hypervisor_from_lscpu_not_its_summary(kb: Kb) -> None:
+    summary = (SCC_ZVM / "basic-environment.txt").read_text()
+    assert re.search(r"^Hypervisor:\s+None$", summary, re.MULTILINE)
+    assert re.search(r"^\s+Hypervisor:\s+z/VM", (SCC_ZVM / "hardware.txt").read_text(), re.MULTILINE)
+    system = probed(SCC_ZVM, kb)
+    assert system.host.virtualization == "zvm" and system.host.arch == "s390x"
+    assert {d.kind for d in system.devices if d.name.startswith("dasd") and not d.parent} == {"dasd"}
+
+
+def test_supportconfig_reads_vm_sysctls_from_memory_txt_and_skips_files_not_found(kb: Kb) -> None:
+    text = (SCC_ZVM / "memory.txt").read_text()
+    assert "2>/dev/null | grep ^vm" in text
+    expected = dict(re.findall(r"^(vm\.dirty_\w+) = (\S+)$", text, re.MULTILINE))
+    system = probed(SCC_ZVM, kb)
+    assert expected and {k: v for k, v in system.sysctls.items() if k in expected} == expected
+    assert "# /etc/fstab - File not found" in (SCC_ZVM / "fs-diskio.txt").read_text()
+    from iosched.system.supportconfig import read_supportconfig
+
+    files = read_supportconfig(SCC_ZVM).files
+    assert not [path for path in files if "not found" in path.lower() or path.startswith("etc/fstab")]
