@@ -181,3 +181,35 @@ def test_supportconfig_reads_vm_sysctls_from_memory_txt_and_skips_files_not_foun
 
     files = read_supportconfig(SCC_ZVM).files
     assert not [path for path in files if "not found" in path.lower() or path.startswith("etc/fstab")]
+
+
+def test_a_disks_file_system_is_the_one_mounted_on_what_is_stacked_on_it(kb: Kb) -> None:
+    """RHEL 6: ext4 nobarrier on an LV over partitions of three multipath maps reaches every map under it."""
+    from iosched.host import context_for
+
+    line = next(x for x in (RHEL6 / "proc/mounts").read_text().splitlines() if "nobarrier" in x)
+    source, mountpoint, fstype, options = line.split()[:4]
+    system = probed(RHEL6, kb)
+    lv = next(d for d in system.devices if d.dm_name and source.endswith(d.dm_name))
+    maps = [d for d in system.devices if (d.dm_uuid or "").startswith("mpath-")]
+    assert len(maps) == 3
+    for device in maps:
+        ctx = context_for(kb, system, device, Context(workload="db"))
+        assert (ctx.fs, ctx.mountpoint, ctx.mount_options) == (fstype, mountpoint, options), device.name
+    assert set(lv.slaves) == {h for m in maps for h in m.holders}
+
+
+def test_a_disk_with_boot_on_one_partition_and_lvm_on_another_never_carries_boot(kb: Kb) -> None:
+    """vda holds /boot on vda1 and the root LV on vda2: its file system is the LV's. A context cannot name ``/``
+    (not a plain path), so none is given rather than /boot's."""
+    from iosched.host import context_for
+
+    root = capture("sos-rhel8-kvm-lvm")
+    mounts = {x.split()[1]: x.split() for x in (root / "proc/mounts").read_text().splitlines()}
+    system = probed(root, kb)
+    ctx = context_for(kb, system, system.device("vda"), Context(workload="db"))
+    assert mounts["/boot"][0] == "/dev/vda1" and mounts["/"][0].startswith("/dev/mapper/")
+    assert (ctx.mountpoint, ctx.fs) == (None, None)
+    vdb = context_for(kb, system, system.device("vdb"), Context(workload="db"))
+    (data,) = [m for m in mounts.values() if m[0] == "/dev/vdb"]
+    assert (vdb.mountpoint, vdb.fs, vdb.mount_options) == (data[1], data[2], data[3])
