@@ -88,7 +88,8 @@ def _stacked_on(system: System, device: Device) -> list[Device]:
     """The device and everything built on it, nearest first: its partitions, and what holds them or it (LVM,
     dm-crypt, multipath maps and their partitions, md), through any number of layers."""
     by_name = {d.name: d for d in system.devices}
-    found, queue, seen = [], [device], {device.name}
+    found: list[Device] = []
+    queue, seen = [device], {device.name}
     while queue and len(found) < 256:
         current = queue.pop(0)
         found.append(current)
@@ -122,7 +123,7 @@ def _mount(system: System, device: Device) -> tuple[str | None, str | None, str 
         mounts.setdefault(mount.device.removeprefix("/dev/"), []).append(mount)
     found = [m for d in _stacked_on(system, device) for name in sorted(_mount_names(d)) for m in mounts.get(name, [])]
     data = [m for m in found if not (m.mountpoint == "/boot" or m.mountpoint.startswith("/boot/"))]
-    chosen = (data or found or [None])[0]
+    chosen = next(iter(data or found), None)
     if chosen is None or not compiled(PATH).fullmatch(chosen.mountpoint):
         return None, None, None
     return chosen.fstype, chosen.mountpoint, ",".join(chosen.options)
