@@ -213,3 +213,59 @@ def test_a_disk_with_boot_on_one_partition_and_lvm_on_another_never_carries_boot
     vdb = context_for(kb, system, system.device("vdb"), Context(workload="db"))
     (data,) = [m for m in mounts.values() if m[0] == "/dev/vdb"]
     assert (vdb.mountpoint, vdb.fs, vdb.mount_options) == (data[1], data[2], data[3])
+
+
+RHEL8 = capture("sos-rhel8-kvm-lvm")
+
+
+def with_customer_profile(tmp_path: Path, body: str) -> Path:
+    """The RHEL 8 capture with a customer's TuneD profile, including the vendor's, made active."""
+    root = tmp_path / "root"
+    shutil.copytree(RHEL8, root, symlinks=True)
+    base = (root / "etc/tuned/active_profile").read_text().split()[0]
+    (root / "etc/tuned/customer").mkdir(parents=True)
+    (root / "etc/tuned/customer/tuned.conf").write_text(f"[main]\ninclude={base}\n\n{body}")
+    (root / "etc/tuned/active_profile").write_text("customer\n")
+    return root
+
+
+def disk_tuners(system: System) -> dict[str | None, tuple[str, ...]]:
+    return {t.section: t.devices for t in system.tuners if t.kind == "tuned" and t.section}
+
+
+@pytest.mark.parametrize(
+    ("body", "customer"),
+    [
+        ("[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nelevator=none\n", {"vdb"}),
+        ("[disk_db]\ntype=disk\ndevices_udev_regex=^ID_SERIAL=pgdata01$\npriority=-1\nelevator=none\n", {"vdb"}),
+        ("[disk_db]\ntype=disk\ndevices=!vdb, vd*\npriority=-1\nelevator=none\n", {"vda"}),
+        ("[disk_db]\ntype=disk\ndevices=vdb\nelevator=none\n", set()),  # the vendor's [disk] took every disk first
+    ],
+)
+def test_a_tuned_disk_section_sets_only_the_disks_tuned_gives_it(
+    tmp_path: Path, kb: Kb, body: str, customer: set[str]
+) -> None:
+    root = with_customer_profile(tmp_path, body)
+    system = probed(root, kb)
+    serial = (root / "sos_commands/block/udevadm_info_.dev.vdb").read_text()
+    assert "ID_SERIAL=pgdata01" in serial
+    scoped = disk_tuners(system)
+    disks = {d.name for d in system.devices if d.kind != "partition"}
+    assert sorted(n for devices in scoped.values() for n in devices) == sorted(disks)  # each disk to one unit
+    assert set(scoped.get("disk_db", ())) == customer
+    assert set(scoped["disk"]) == disks - customer
+    for section in scoped:
+        (tuner,) = [t for t in system.tuners if t.section == section]
+        assert tuner.settings.get("scheduler") == ("none" if section == "disk_db" else None)
+    (everywhere,) = [t for t in system.tuners if t.kind == "tuned" and t.section is None]
+    assert "scheduler" not in everywhere.settings and "queue/read_ahead_kb" not in everywhere.settings
+
+
+def test_the_plan_names_the_customer_section_that_competes_and_verify_says_it_wins(
+    tmp_path: Path, kb: Kb, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = with_customer_profile(tmp_path, "[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nelevator=bfq\n")
+    assert main(["advise", "--root", str(root), "--workload", "db", "--persist", "udev", "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert "vdb scheduler: the TuneD profile customer [disk_db] sets bfq after iosched's udev rule" in out
+    assert "vda scheduler: the TuneD profile customer" not in out  # [disk_db] does not reach vda

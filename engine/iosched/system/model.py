@@ -79,7 +79,10 @@ class Tuner(Struct):
     """Setting names as plans spell them (``scheduler``, ``queue/read_ahead_kb``, ``vm.dirty_ratio``) to values."""
     active: bool = True
     devices: tuple[str, ...] = ()
-    """Kernel-name globs the tuner is limited to (a udev rule's ``KERNEL==``); empty: every device."""
+    """Kernel-name globs the tuner is limited to (a udev rule's ``KERNEL==``, the disks a TuneD section's
+    ``devices=`` or ``devices_udev_regex=`` gives it); empty: every device."""
+    section: str | None = None
+    """The section of a TuneD profile that sets these values, when it is limited to some disks."""
 
 
 class Host(Struct):
