@@ -269,3 +269,18 @@ def test_the_plan_names_the_customer_section_that_competes_and_verify_says_it_wi
     out = capsys.readouterr().out
     assert "vdb scheduler: the TuneD profile customer [disk_db] sets bfq after iosched's udev rule" in out
     assert "vda scheduler: the TuneD profile customer" not in out  # [disk_db] does not reach vda
+
+
+def test_each_disk_names_the_driver_of_the_adapter_it_hangs_off(kb: Kb) -> None:
+    """From where sys/block/NAME leads (a saved ls -lanR, or the link itself) to the SCSI host's proc_name."""
+    listing = (SOS3 / "sos_commands/block/ls_-lanR_.sys.block").read_text()
+    hosts = dict(re.findall(r" (sd[a-z]+) -> \S+/host(\d+)/", listing))
+    system = probed(SOS3, kb)
+    assert hosts
+    for disk, host in hosts.items():
+        driver = (SOS3 / f"sys/class/scsi_host/host{host}/proc_name").read_text().strip()
+        assert system.device(disk).driver == driver
+    nvme = probed(SOS4_LINKS, kb)
+    assert {d.name: d.driver for d in nvme.devices if d.kind != "partition"} == {"nvme0n1": "nvme"}
+    rhel8 = probed(RHEL8, kb)
+    assert rhel8.device("vda").driver == "virtio_blk" and rhel8.device("dm-0").driver is None

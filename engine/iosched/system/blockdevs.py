@@ -66,6 +66,10 @@ def read_devices(src: Source) -> tuple[tuple[Device, ...], list[str]]:
                     entry["queue"] = {**value, **entry["queue"]}
                 entry.setdefault(key, value)
     _link_stacks(facts)
+    hosts = listings.scsi_hosts(src.command("lsscsi -H") or "")
+    for f in facts.values():
+        if f.get("link") and not f.get("driver"):
+            f["driver"] = _adapter_driver(src, f["link"], hosts)
     devices = tuple(_device(name, facts[name]) for name in sorted(facts, key=_natural))
     missing = [] if devices else ["block devices (sys/block, lsblk)"]
     for device in devices:
@@ -126,6 +130,8 @@ def _from_sysfs(src: Source, base: str) -> Facts:
         if value is not None:
             f[key] = value
     f["sysfs"] = "devno" in f or "size" in f
+    if (target := src.link(base)) is not None:
+        f["link"] = target
     udev = _from_udev(_udev_database(src, f.get("devno")))
     if udev.get("serial"):  # ID_SERIAL is what udev rules match on; it wins over the sysfs serial
         f["serial"] = udev["serial"]
@@ -136,6 +142,19 @@ def _from_sysfs(src: Source, base: str) -> Facts:
     for key, value in udev.items():
         f.setdefault(key, value)
     return f
+
+
+def _adapter_driver(src: Source, target: str, hosts: dict[str, str]) -> str | None:
+    """The adapter driver from where ``sys/block/NAME`` leads: a SCSI host's ``proc_name`` (sysfs, else
+    ``lsscsi -H``), an NVMe controller, a virtio-blk device."""
+    if scsi := re.search(r"/host(\d+)/", target):
+        name = src.value(f"sys/class/scsi_host/host{scsi.group(1)}/proc_name") or hosts.get(scsi.group(1))
+        return name if name and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) else None
+    if re.search(r"/nvme(?:-subsystem)?/nvme", target):
+        return "nvme"
+    if re.search(r"/virtio\d+/block/", target):
+        return "virtio_blk"
+    return None
 
 
 def _udev_database(src: Source, devno: str | None) -> dict[str, str]:
@@ -344,6 +363,7 @@ def _device(name: str, f: Facts) -> Device:
         dm_uuid=_text(f.get("dm_uuid")),
         dm_name=_text(f.get("dm_name")),
         parent=f.get("parent") if kind == "partition" else None,
+        driver=f.get("driver") if kind != "partition" else None,
         size_bytes=_size(f),
         removable=_flag(f.get("removable")),
     )

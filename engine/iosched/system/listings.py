@@ -207,3 +207,13 @@ def scheduler_lines(text: str) -> dict[str, str]:
         if match and DEVICE_NAME.fullmatch(match.group(1)):
             found[match.group(1)] = match.group(2)
     return found
+
+
+def scsi_hosts(text: str) -> dict[str, str]:
+    """``lsscsi -H``: SCSI host number -> its driver (``[0]    megaraid_sas``)."""
+    found = {}
+    for line in text.splitlines():
+        match = re.match(r"\[(\d+)\]\s+([A-Za-z0-9_-]{1,64})(?:\s|$)", line)
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found

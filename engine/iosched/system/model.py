@@ -56,6 +56,9 @@ class Device(Struct):
     """``dm/name`` of a device-mapper device (its ``/dev/mapper/`` name)."""
     parent: str | None = None
     """The whole disk a partition belongs to."""
+    driver: str | None = None
+    """The driver of the adapter the disk hangs off: a SCSI host's ``proc_name`` (``megaraid_sas``, ``mpt3sas``,
+    ``virtio_scsi``, ``storvsc``), ``nvme`` or ``virtio_blk``; from where ``sys/block/NAME`` leads."""
     size_bytes: int | None = None
     removable: bool | None = None
     hw: str | None = None
