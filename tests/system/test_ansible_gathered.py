@@ -78,6 +78,11 @@ def test_fleet_reads_the_host_under_its_inventory_name_as_sysfs_and_os_release_s
     assert system.host.os_release["ID"] == release["ID"]
     assert system.host.os_release["VERSION_ID"].split(".")[0] == release["VERSION_ID"].split(".")[0]
     assert system.host.kernel == Path("/proc/sys/kernel/osrelease").read_text().strip()
+    (cached,) = gathered["cache"].iterdir()
+    raw = json.loads(json.loads(cached.read_text())["__payload__"])
+    if raw.get("ansible_virtualization_type") in ("docker", "container", "podman", "lxc"):
+        assert system.host.virtualization is None  # a container says nothing of the machine under it
+        assert any(m.startswith("virtualization") for m in system.missing)
 
     assert main(["fleet", str(gathered[form]), "--format", "json"]) == 0
     (host,) = json.loads(capsys.readouterr().out)["hosts"]

@@ -56,3 +56,14 @@ def test_a_damaged_wrapped_entry_is_one_line_under_its_host(tmp_path: Path, cont
     (host,) = read_facts(tmp_path)
     assert host.name == "db01" and host.system is None
     assert host.error is not None and error in host.error and "\n" not in host.error
+
+
+def test_the_yaml_cache_plugin_wraps_entries_the_same_way(tmp_path: Path) -> None:
+    """The interposer wraps every cache plugin's entries, so a YAML cache file holds __payload__ too."""
+    import yaml
+
+    facts = raw_facts(str(REAL))
+    (tmp_path / "s1_db01").write_text(yaml.safe_dump({"__payload__": json.dumps(facts)}))
+    (host,) = read_facts(tmp_path)
+    assert host.name == "db01" and host.error is None and host.system is not None
+    assert host.system.host.kernel == facts["ansible_kernel"]
