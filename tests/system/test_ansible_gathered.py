@@ -28,6 +28,15 @@ HOST = "db01.example.com"
 """An inventory name that is not the machine's host name: the reader must use the inventory's."""
 
 
+def sysfs_schedulers() -> dict[str, str | None]:
+    """Each block device of this machine and its active elevator, as sysfs shows it now."""
+    found = {}
+    for path in Path("/sys/block").iterdir():
+        scheduler = path / "queue" / "scheduler"
+        found[path.name] = bracketed(scheduler.read_text()) if scheduler.exists() else None
+    return found
+
+
 @pytest.fixture(scope="module")
 def gathered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The fact cache, the ``--tree`` directory and the console output of one real fact gathering each."""
@@ -46,10 +55,14 @@ def gathered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         assert done.returncode == 0, done.stdout + done.stderr
         return done.stdout
 
+    before = sysfs_schedulers()
     ansible("ansible-playbook", "gather.yml")
     ansible("ansible", "all", "-m", "setup", "--tree", str(work / "tree"))
     (work / "console.txt").write_text(ansible("ansible", "all", "-m", "setup"))
-    return {"cache": work / "facts", "tree": work / "tree", "console": work / "console.txt"}
+    after = sysfs_schedulers()
+    (work / "stable.json").write_text(json.dumps({n: s for n, s in before.items() if after.get(n, "") == s}))
+    return {"cache": work / "facts", "tree": work / "tree", "console": work / "console.txt",
+            "stable": work / "stable.json"}  # fmt: skip
 
 
 def test_the_cache_is_in_the_wrapped_form_of_the_installed_ansible_core(gathered: dict[str, Path]) -> None:
@@ -67,12 +80,11 @@ def test_fleet_reads_the_host_under_its_inventory_name_as_sysfs_and_os_release_s
     (facts,) = read_facts(gathered[form])
     assert facts.name == HOST and facts.error is None and facts.system is not None
     system = facts.system
-    block = Path("/sys/block")
+    stable = json.loads(gathered["stable"].read_text())  # devices no other process changed while facts were gathered
+    assert any(not name.startswith("loop") for name in stable)
     disks = {d.name for d in system.devices if d.kind != "partition"}
-    assert disks == {p.name for p in block.iterdir()}
-    for name in disks:
-        scheduler = block / name / "queue" / "scheduler"
-        active = bracketed(scheduler.read_text()) if scheduler.exists() else None
+    assert set(stable) <= disks
+    for name, active in stable.items():
         assert system.device(name).scheduler == active, name
     release = parse_os_release(Path("/etc/os-release").read_text())
     assert system.host.os_release["ID"] == release["ID"]
@@ -93,4 +105,5 @@ def test_fleet_reads_the_host_under_its_inventory_name_as_sysfs_and_os_release_s
     named = {p["device"] for p in host["plans"]} | {s["device"] for s in host["skipped"]}
     assert named == {d.name for d in system.devices}
     for plan in host["plans"]:
-        assert plan["previous_scheduler"] == bracketed((block / plan["device"] / "queue" / "scheduler").read_text())
+        assert plan["previous_scheduler"] == stable.get(plan["device"], plan["previous_scheduler"])
+    assert any(plan["device"] in stable for plan in host["plans"])
