@@ -284,3 +284,9 @@ def test_each_disk_names_the_driver_of_the_adapter_it_hangs_off(kb: Kb) -> None:
     assert {d.name: d.driver for d in nvme.devices if d.kind != "partition"} == {"nvme0n1": "nvme"}
     rhel8 = probed(RHEL8, kb)
     assert rhel8.device("vda").driver == "virtio_blk" and rhel8.device("dm-0").driver is None
+
+
+def test_rhel6_a_ktune_script_is_listed_as_not_read(kb: Kb) -> None:
+    name = (RHEL6 / "etc/tune-profiles/active-profile").read_text().strip()
+    assert (RHEL6 / "etc/tune-profiles" / name / "ktune.sh").is_file()
+    assert any(name in m and "ktune.sh" in m for m in probed(RHEL6, kb).missing)

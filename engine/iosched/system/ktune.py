@@ -68,6 +68,8 @@ def read_ktune(src: Source, cmdline: str | None) -> tuple[list[Tuner], list[str]
     sysctl = src.first(["etc/ktune.d/tunedadm.conf", f"etc/tune-profiles/{name}/sysctl.ktune"])
     if sysctl is not None:
         found_settings |= {key: settings.value(v) for key, v in parse_sysctl_conf(sysctl[1]).items()}
+    if src.text(f"etc/tune-profiles/{name}/ktune.sh") is not None:  # a shell script (multiply_disk_readahead ...)
+        missing.append(f"tuned 0.2 profile {name}: what ktune.sh sets (a script, not read)")
     devices = device_globs(values.get("ELEVATOR_TUNE_DEVS", ""))
     elevator = settings.value(values.get("ELEVATOR", ""))
     if elevator and devices and "scheduler" not in cmdline_settings(cmdline or ""):
