@@ -290,3 +290,33 @@ def test_rhel6_a_ktune_script_is_listed_as_not_read(kb: Kb) -> None:
     name = (RHEL6 / "etc/tune-profiles/active-profile").read_text().strip()
     assert (RHEL6 / "etc/tune-profiles" / name / "ktune.sh").is_file()
     assert any(name in m and "ktune.sh" in m for m in probed(RHEL6, kb).missing)
+
+
+def test_rhel6_verify_says_ktune_wins_over_a_udev_rule_at_boot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    root = tmp_path / "root"
+    shutil.copytree(RHEL6, root, symlinks=True)
+    assert main(["advise", "--root", str(root), "--workload", "desktop", "--format", "json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert "tuned 0.2's ktune service enterprise-storage sets deadline after iosched's udev rule" in json.dumps(plan)
+    changed = {s["device"]: s["value"] for p in plan["plans"] for s in p["steps"] if s["kind"] == "scheduler"}
+    assert changed
+    for path, content in plan["files"].items():
+        (root / path.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
+        (root / path.lstrip("/")).write_text(content + "\n")
+    for device, value in changed.items():  # as if the plan ran: the value is live, the rule is written
+        scheduler = root / f"sys/block/{device}/queue/scheduler"
+        scheduler.write_text(
+            " ".join(
+                f"[{w}]" if w == value else w for w in scheduler.read_text().replace("[", "").replace("]", "").split()
+            )
+            + "\n"
+        )
+    assert main(["verify", "--root", str(root), "--workload", "desktop", "--format", "json"]) == 1
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    for device, value in changed.items():
+        (row,) = [r for r in rows if r["device"] == device and r["setting"] == "persist scheduler"]
+        assert row["status"] == "differs" and row["actual"] == f"{value}, but enterprise-storage sets deadline later"
