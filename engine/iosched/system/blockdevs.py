@@ -210,6 +210,7 @@ def _saved_layers(src: Source) -> Iterator[dict[str, Facts]]:
     for rows in tables:
         yield _from_lsblk_table(rows, aliases)
     yield {dm: {"dm_name": name, **({"dm_uuid": uuid} if uuid else {})} for dm, (name, uuid) in maps.items()}
+    yield _from_multipath(src)
     yield {
         name: {"devno": devno, "size_bytes": size, **_partition_of(name, numbers)}
         for name, (devno, size) in numbers.items()
@@ -228,6 +229,20 @@ def _partition_of(name: str, names: Collection[str]) -> Facts:
     if match is None or match[1] not in names or match[1][-1].isdigit() != bool(match[2]):
         return {}
     return {"parent": match[1]}
+
+
+def _from_multipath(src: Source) -> dict[str, Facts]:
+    """Maps and their paths from ``multipath -ll``; a map's ``dm/uuid`` is ``mpath-`` and its WWID
+    (multipath-tools libmultipath/devmapper.c, UUID_PREFIX)."""
+    found: dict[str, Facts] = {}
+    for command in ("multipath -ll", "multipath -v4 -ll"):
+        for dm, (name, wwid, paths) in listings.multipath_maps(src.command(command) or "").items():
+            f = found.setdefault(dm, {})
+            f.setdefault("dm_name", name)
+            f.setdefault("dm_uuid", f"mpath-{wwid}")
+            for path in paths:
+                _relate(found, dm, path, "mpath")
+    return found
 
 
 def _is_pairs(text: str) -> bool:

@@ -217,3 +217,24 @@ def scsi_hosts(text: str) -> dict[str, str]:
         if match:
             found[match.group(1)] = match.group(2)
     return found
+
+
+_MPATH_MAP = re.compile(r"^(?:(?P<name>[^\s(|`]\S*) \((?P<wwid>[^()]+)\)|(?P<bare>[^\s|`][^()]*?)) (?P<dm>dm-\d+) ")
+_MPATH_PATH = re.compile(r"^[\s|`+-]*[|`]- (?:\d+:\d+:\d+:\d+ )?(?P<dev>[A-Za-z][A-Za-z0-9!_-]{0,63}) \d+:\d+ ")
+
+
+def multipath_maps(text: str) -> dict[str, tuple[str, str, tuple[str, ...]]]:
+    """``multipath -ll`` (or ``-v4 -ll``): ``dm-N`` -> (map name, WWID, path devices). A map is named
+    ``NAME (WWID) dm-N VENDOR,PRODUCT``, or ``WWID dm-N ...`` without user-friendly names; its paths follow as
+    ``|- H:C:T:L sdX MAJ:MIN state ...`` lines."""
+    maps: dict[str, tuple[str, str]] = {}
+    paths: dict[str, list[str]] = {}
+    dm = None
+    for line in text.splitlines():
+        if header := _MPATH_MAP.match(line):
+            dm, wwid = header["dm"], (header["wwid"] or header["bare"] or "").strip()
+            maps.setdefault(dm, (header["name"] or wwid, wwid))  # -v4 may print a map twice
+            paths.setdefault(dm, [])
+        elif dm and (path := _MPATH_PATH.match(line)) and DEVICE_NAME.fullmatch(path["dev"]):
+            paths[dm] = [*dict.fromkeys([*paths[dm], path["dev"]])]
+    return {dm: (name, wwid, tuple(paths[dm])) for dm, (name, wwid) in maps.items()}
