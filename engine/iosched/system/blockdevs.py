@@ -233,7 +233,7 @@ def _partition_of(name: str, names: Collection[str]) -> Facts:
 
 def _from_multipath(src: Source) -> dict[str, Facts]:
     """Maps and their paths from ``multipath -ll``; a map's ``dm/uuid`` is ``mpath-`` and its WWID
-    (multipath-tools libmultipath/devmapper.c, UUID_PREFIX)."""
+    (multipath-tools libmultipath/devmapper.h, UUID_PREFIX)."""
     found: dict[str, Facts] = {}
     for command in ("multipath -ll", "multipath -v4 -ll"):
         for dm, (name, wwid, paths) in listings.multipath_maps(src.command(command) or "").items():
