@@ -116,15 +116,19 @@ def _mount_names(device: Device) -> set[str]:
 
 def _mount(system: System, device: Device) -> tuple[str | None, str | None, str | None]:
     """The file system, mount point and options a device carries: of the nearest mount on it or on anything
-    stacked on it (a partition, an LV, a multipath map, md), a data mount before /boot; nothing when that mount
-    point is not a plain path (``/`` itself), rather than another mount's."""
+    stacked on it (a partition, an LV, a multipath map, md) whose mount point a plan can name (``/`` itself is
+    not a plain path); a data mount before /boot, and never /boot when the device carries data mounts."""
     mounts: dict[str, list[Mount]] = {}
     for mount in system.mounts:
         mounts.setdefault(mount.device.removeprefix("/dev/"), []).append(mount)
-    found = [m for d in _stacked_on(system, device) for name in sorted(_mount_names(d)) for m in mounts.get(name, [])]
+    stacked = _stacked_on(system, device)
+    known = {d.name for d in system.devices}
+    names = [n for d in stacked for n in sorted(_mount_names(d))]
+    names += [n for d in stacked for h in d.holders if h not in known for n in (h, f"mapper/{h}")]  # a dm name
+    found = [m for name in names for m in mounts.get(name, [])]
     data = [m for m in found if not (m.mountpoint == "/boot" or m.mountpoint.startswith("/boot/"))]
-    chosen = next(iter(data or found), None)
-    if chosen is None or not compiled(PATH).fullmatch(chosen.mountpoint):
+    chosen = next((m for m in data or found if compiled(PATH).fullmatch(m.mountpoint)), None)
+    if chosen is None:
         return None, None, None
     return chosen.fstype, chosen.mountpoint, ",".join(chosen.options)
 

@@ -320,3 +320,34 @@ def test_rhel6_verify_says_ktune_wins_over_a_udev_rule_at_boot(
     for device, value in changed.items():
         (row,) = [r for r in rows if r["device"] == device and r["setting"] == "persist scheduler"]
         assert row["status"] == "differs" and row["actual"] == f"{value}, but enterprise-storage sets deadline later"
+
+
+def test_ansible_holders_named_by_dm_name_carry_their_mounts_to_the_disk(tmp_path: Path, kb: Kb) -> None:
+    """Ansible facts list an LV under its partition by dm name (``rhel-root``) without a dm device of its own."""
+    import json
+
+    from ansible_helpers import FIXTURES, raw_facts
+
+    from iosched.host import context_for
+    from iosched.system.ansible import read_facts
+
+    source = FIXTURES / "console/katello-ha.txt"
+    (host, *_) = read_facts(source)
+    assert host.system is not None
+    sda = host.system.device("sda")
+    holders = {h for p in host.system.devices if p.parent == "sda" for h in p.holders}
+    assert holders and not holders & {d.name for d in host.system.devices}
+    assert context_for(kb, host.system, sda, Context(workload="db")).mountpoint is None  # not /boot
+    facts = raw_facts(f"{source}:{host.source.rsplit(':', 1)[1]}")
+    mounted = {
+        m["device"].removeprefix("/dev/mapper/")
+        for m in raw_facts(f"{source}:{host.source.rsplit(':', 1)[1]}")["ansible_mounts"]
+    }
+    lv = sorted(holders - mounted)[0]  # the swap LV: nothing mounted on it yet
+    facts["ansible_mounts"] = [*facts["ansible_mounts"], {"device": f"/dev/mapper/{lv}", "mount": "/srv/data",
+                               "fstype": "xfs", "options": "rw,nobarrier"}]  # fmt: skip
+    (tmp_path / "katello").write_text(json.dumps(facts))
+    (changed,) = read_facts(tmp_path / "katello")
+    assert changed.system is not None
+    ctx = context_for(kb, changed.system, changed.system.device("sda"), Context(workload="db"))
+    assert (ctx.mountpoint, ctx.mount_options) == ("/srv/data", "rw,nobarrier")
