@@ -351,3 +351,14 @@ def test_ansible_holders_named_by_dm_name_carry_their_mounts_to_the_disk(tmp_pat
     assert changed.system is not None
     ctx = context_for(kb, changed.system, changed.system.device("sda"), Context(workload="db"))
     assert (ctx.mountpoint, ctx.mount_options) == ("/srv/data", "rw,nobarrier")
+
+
+def test_supportconfig_names_the_adapter_driver_from_lsscsi_h(kb: Kb) -> None:
+    root = capture("scc-sles15sp5-sap-vmware")
+    text = (root / "fs-diskio.txt").read_text()
+    drivers = dict(re.findall(r"^\[(\d+)\]\s+(\S+)$", text, re.MULTILINE))
+    hosts = dict(re.findall(r" (s[dr][a-z0-9]+) -> \S+/host(\d+)/", text))
+    system = probed(root, kb)
+    assert hosts and drivers
+    for device, host in hosts.items():
+        assert system.device(device).driver == drivers[host]
