@@ -67,3 +67,10 @@ def test_the_yaml_cache_plugin_wraps_entries_the_same_way(tmp_path: Path) -> Non
     (host,) = read_facts(tmp_path)
     assert host.name == "db01" and host.error is None and host.system is not None
     assert host.system.host.kernel == facts["ansible_kernel"]
+
+
+def test_a_cache_prefix_before_the_schema_key_is_not_part_of_the_host(tmp_path: Path) -> None:
+    """The jsonfile plugin writes ``<_prefix><key>`` (lib/ansible/plugins/cache/__init__.py), the key being s1_host."""
+    (tmp_path / "facts_s1_db01").write_text(wrap(raw_facts(str(REAL))))
+    (host,) = read_facts(tmp_path)
+    assert host.name == "db01" and host.system is not None

@@ -4,7 +4,8 @@
   ``ansible_*`` facts (the ``yaml`` cache plugin writes the same object as YAML, also read). ansible-core 2.19 and
   later wrap every cache entry (``lib/ansible/_internal/_plugins/_cache.py``, ``PluginInterposer``): the file is
   named ``s<schema>_<host>`` (``s1_db01``) and holds ``{"__payload__": "<the facts as JSON text>"}``; the host is
-  the part after ``s<schema>_``. Such a cache ignores files of the older form, and so does this reader when a
+  the part after ``s<schema>_`` (and after the plugin's ``_prefix``, when one is set). Such a cache ignores files
+  of the older form, and so does this reader when a
   wrapped file of the same host is beside them.
 - ``ansible HOSTS -m setup --tree DIR``: files named after the inventory hostname holding the module result,
   ``{"ansible_facts": {...}}``, or ``{"unreachable": true, "msg": ...}`` / ``{"failed": true, "msg": ...}``.
@@ -45,6 +46,8 @@ _OBJECT_START = re.compile(rb"\s*\{")
 _JSON_START = re.compile(rb"\s*(?:[{\[]|$)")
 _OK = ("SUCCESS", "CHANGED", "success")
 _WRAPPED_NAME = re.compile(r"s\d{1,9}_(?P<host>.+)", re.DOTALL)
+_PREFIXED_WRAPPED_NAME = re.compile(r".*?s\d{1,9}_(?P<host>.+)", re.DOTALL)
+"""With the jsonfile plugin's ``_prefix`` (``fact_caching_prefix``) before the schema key."""
 PAYLOAD = "__payload__"
 
 
@@ -131,7 +134,7 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
         return FactDoc(_shown(name), source, error=f"larger than {MAX_DOC_BYTES // (1024 * 1024)} MiB")
     try:
         result = json.loads(data) if _JSON_START.match(data) else _yaml(data)
-        wrapped = _WRAPPED_NAME.fullmatch(name)
+        wrapped = _PREFIXED_WRAPPED_NAME.fullmatch(name)
         if wrapped and isinstance(result, dict) and PAYLOAD in result:
             name = wrapped["host"]
             if not isinstance(result[PAYLOAD], str):
