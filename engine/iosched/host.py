@@ -10,6 +10,7 @@ loop, zram, ram and optical devices are skipped, each with its reason.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -22,7 +23,7 @@ from iosched.persist import location, precedence
 from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
-from iosched.system.model import Device, System
+from iosched.system.model import Device, Mount, System
 
 _USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist")
 
@@ -83,14 +84,53 @@ def _disks_under(device: Device, devices: dict[str, Device], depth: int = 0) -> 
     return found
 
 
+def _stacked_on(system: System, device: Device) -> list[Device]:
+    """The device and everything built on it, nearest first: its partitions, and what holds them or it (LVM,
+    dm-crypt, multipath maps and their partitions, md), through any number of layers."""
+    by_name = {d.name: d for d in system.devices}
+    found: list[Device] = []
+    queue, seen = [device], {device.name}
+    while queue and len(found) < 256:
+        current = queue.pop(0)
+        found.append(current)
+        above = [d for d in system.devices if d.parent == current.name]
+        above += [by_name[h] for h in current.holders if h in by_name]
+        for d in above:
+            if d.name not in seen:
+                seen.add(d.name)
+                queue.append(d)
+    return found
+
+
+def _mount_names(device: Device) -> set[str]:
+    """How ``/proc/mounts`` may name a device, below ``/dev/``: ``sda1``, ``dm-3``, ``mapper/vg-lv``, ``vg/lv``."""
+    names = {device.name}
+    if device.dm_name:
+        names.add(f"mapper/{device.dm_name}")
+        if (device.dm_uuid or "").startswith("LVM-"):  # /dev/VG/LV: dm_name is VG-LV with each '-' doubled
+            parts = re.split(r"(?<!-)-(?!-)", device.dm_name)
+            if len(parts) == 2:
+                names.add("/".join(p.replace("--", "-") for p in parts))
+    return names
+
+
 def _mount(system: System, device: Device) -> tuple[str | None, str | None, str | None]:
-    """The file system, mount point and options of the first mount on the device or one of its partitions."""
-    names = {device.name, *(d.name for d in system.devices if d.parent == device.name)}
+    """The file system, mount point and options a device carries: of the nearest mount on it or on anything
+    stacked on it (a partition, an LV, a multipath map, md) whose mount point a plan can name (``/`` itself is
+    not a plain path); a data mount before /boot, and never /boot when the device carries data mounts."""
+    mounts: dict[str, list[Mount]] = {}
     for mount in system.mounts:
-        source = mount.device.removeprefix("/dev/")
-        if source in names and compiled(PATH).fullmatch(mount.mountpoint):
-            return mount.fstype, mount.mountpoint, ",".join(mount.options)
-    return None, None, None
+        mounts.setdefault(mount.device.removeprefix("/dev/"), []).append(mount)
+    stacked = _stacked_on(system, device)
+    known = {d.name for d in system.devices}
+    names = [n for d in stacked for n in sorted(_mount_names(d))]
+    names += [n for d in stacked for h in d.holders if h not in known for n in (h, f"mapper/{h}")]  # a dm name
+    found = [m for name in names for m in mounts.get(name, [])]
+    data = [m for m in found if not (m.mountpoint == "/boot" or m.mountpoint.startswith("/boot/"))]
+    chosen = next((m for m in data or found if compiled(PATH).fullmatch(m.mountpoint)), None)
+    if chosen is None:
+        return None, None, None
+    return chosen.fstype, chosen.mountpoint, ",".join(chosen.options)
 
 
 def current_values(system: System, device: Device) -> dict[str, str]:

@@ -176,11 +176,12 @@ def test_random_fact_documents_never_crash(facts: dict) -> None:
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.one_of(_facts, _json), st.sampled_from(["cache", "tree", "console"]))
+@given(st.one_of(_facts, _json), st.sampled_from(["cache", "tree", "console", "wrapped"]))
 def test_random_documents_on_disk_become_one_host_each(tmp_path: Path, document, form: str) -> None:
     text = json.dumps(document)
-    text = {"tree": f'{{"ansible_facts": {text}}}', "console": f"web1 | SUCCESS => {text}\n"}.get(form, text)
-    path = tmp_path / "web1"
+    text = {"tree": f'{{"ansible_facts": {text}}}', "console": f"web1 | SUCCESS => {text}\n",
+            "wrapped": json.dumps({"__payload__": text})}.get(form, text)  # fmt: skip
+    path = tmp_path / ("s1_web1" if form == "wrapped" else "web1")
     path.write_text(text)
     (host,) = read_facts(path, {"rhel9"})
     assert host.name == "web1"

@@ -18,8 +18,15 @@ DISTRIBUTIONS = {
     "sos-sles12sp5-legacy-mpath": "sles12sp5",
     "sos-ubuntu2404-nvme-md": "ubuntu2404",
     "scc-sles15sp5-sap-vmware": "sles15sp5",
+    "sos-rhel6-san-mpath": "rhel6",
+    "sos-rhel9-nvme-links": "rhel9",
+    "scc-sles15sp5-zvm-dasd": "sles15sp5",
 }
-LAYOUTS = {"debian12-vm-live": "tree", "scc-sles15sp5-sap-vmware": "supportconfig"}
+LAYOUTS = {
+    "debian12-vm-live": "tree",
+    "scc-sles15sp5-sap-vmware": "supportconfig",
+    "scc-sles15sp5-zvm-dasd": "supportconfig",
+}
 
 
 def probed(name: str, distro_ids: set[str], hardware_ids: set[str]) -> System:
@@ -43,7 +50,7 @@ def test_layout_distribution_and_kernel(name: str, distro_ids: set[str], hardwar
         assert system.host.kernel == uname.read_text().split()[2]
     else:
         assert system.host.kernel in (root / "basic-environment.txt").read_text()
-    assert system.host.arch == "x86_64"
+    assert system.host.arch == ("s390x" if "zvm" in name else "x86_64")
     assert system.source == str(root)
 
 

@@ -31,7 +31,9 @@ PATHS = (
     "etc/udev/rules.d/60-x.rules", "etc/sysctl.d/99-x.conf", "etc/tuned/active_profile",
     "etc/tuned/x/tuned.conf", "etc/sysconfig/saptune", "sos_commands/block/lsblk", "sos_commands/block/lsblk_-O_-P",
     "sos_commands/kernel/uname_-a", "sos_commands/devicemapper/dmsetup_info_-c", "basic-environment.txt",
-    "fs-diskio.txt", "udev.txt",
+    "fs-diskio.txt", "udev.txt", "hardware.txt", "memory.txt", "tuned.txt", "sos_commands/block/lsblk_-t",
+    "etc/tune-profiles/active-profile", "etc/sysconfig/ktune", "etc/tune-profiles/x/ktune.sysconfig",
+    "sos_commands/tuned/tuned-adm_active",
 )  # fmt: skip
 SAMPLES = st.one_of(
     st.binary(max_size=300),

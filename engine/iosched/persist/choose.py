@@ -3,7 +3,8 @@
 
 Under ``auto`` a host whose probe shows TuneD running a profile keeps schedulers, read-ahead and sysctls in a
 TuneD profile (TuneD would otherwise set its own values over a udev rule, after boot and whenever a disk is
-added); other hosts use udev rules and sysctl.d. Either way a method that another tuner on the host would
+added); other hosts use udev rules and sysctl.d. A host on tuned 0.2 (RHEL 6) is one of the others: it never reads
+a TuneD 2 profile, so ``--persist tuned`` is refused there. Either way a method that another tuner on the host would
 override (:mod:`.precedence`) gives way to one that holds, when there is one. A scheduler goes with its
 elevator's tunables: only a udev rule sets the tunables after the scheduler, and a switch resets them.
 Boot parameters are kept by the host's boot loader (zipl on IBM Z, else GRUB), mount options in fstab.
@@ -86,6 +87,11 @@ def method_for(step: Step, asked: Sequence[str], tuners: Sequence[Tuner], *, dis
         chosen = next((m for m in asked if m in able), None)
         if chosen is None:
             raise PersistError(_refusal(step, asked, able, with_tunables))
+        if chosen == "tuned-profile" and any(t.kind == "ktune" for t in tuners):
+            raise PersistError(
+                "--persist tuned writes a TuneD 2 profile, which this host's tuned 0.2 (/etc/tune-profiles) never "
+                "reads: use --persist udev"
+            )
         if chosen == "tuned-profile" and not running:
             raise PersistError(
                 "--persist tuned builds on the TuneD profile the host runs, and none was read: "

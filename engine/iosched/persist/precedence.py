@@ -5,7 +5,8 @@ At boot the kernel command line acts first; then systemd-sysctl applies the sysc
 assignment wins. TuneD starts after both and sets its ``[disk]`` options again whenever a disk is added, after
 udev's rules for it ran, so it wins over udev rules; its ``[sysctl]`` plugin then applies ``/etc/sysctl.d``,
 ``/run/sysctl.d`` and ``/etc/sysctl.conf`` again (``reapply_sysctl``, on by default), so those files win over
-a TuneD profile's sysctls. saptune and sapconf apply their notes last. The probe lists the tuners in this
+a TuneD profile's sysctls. tuned 0.2's ktune init script (RHEL 6) writes its elevator at boot, after udev added
+the disks. saptune and sapconf apply their notes last. The probe lists the tuners in this
 order (:func:`iosched.system.reader.read_tuners`).
 """
 
@@ -23,8 +24,9 @@ from iosched.system.model import Tuner
 REAPPLIED = ("/etc/sysctl.d/", "/run/sysctl.d/")
 """Where the sysctl files are that TuneD applies again after its own sysctls (``/etc/sysctl.conf`` too)."""
 _LAST = ("saptune", "sapconf")
-_TUNER = {"tuned": "the TuneD profile", "udev": "the udev rule", "sysctl.d": "the sysctl file",
-          "kernel-cmdline": "the kernel command line", "saptune": "saptune", "sapconf": "sapconf"}  # fmt: skip
+_TUNER = {"tuned": "the TuneD profile", "ktune": "tuned 0.2's ktune service", "udev": "the udev rule",
+          "sysctl.d": "the sysctl file", "kernel-cmdline": "the kernel command line", "saptune": "saptune",
+          "sapconf": "sapconf"}  # fmt: skip
 _METHOD = {"udev-rule": f"iosched's udev rule ({udev.FILE})", "sysctl-d": f"iosched's sysctl file ({sysctld.FILE})",
            "tuned-profile": "iosched's TuneD profile"}  # fmt: skip
 
@@ -43,7 +45,9 @@ def _acts_after(method: str, tuner: Tuner, step: Step) -> bool:
     if tuner.kind in _LAST:
         return True
     if method == "udev-rule":
-        return tuner.kind == "tuned" or (tuner.kind == "udev" and basename(_file(tuner)) > basename(udev.FILE))
+        return tuner.kind in ("tuned", "ktune") or (
+            tuner.kind == "udev" and basename(_file(tuner)) > basename(udev.FILE)
+        )
     if method == "sysctl-d":
         return tuner.kind == "sysctl.d" and (basename(tuner.name) > basename(sysctld.FILE)
                                              or tuner.name == "/etc/sysctl.conf")  # fmt: skip
@@ -87,5 +91,6 @@ def describe(step: Step, tuner: Tuner) -> str:
     """``vdb scheduler: the udev rule /etc/udev/...:2 sets none after iosched's udev rule (...)``."""
     key = kind_of(step).tuner_key(step)
     where = f"{step.device} " if step.device else ""
-    return (f"{where}{kind_of(step).label(step)}: {_TUNER.get(tuner.kind, tuner.kind)} {tuner.name} sets "
+    name = f"{tuner.name} [{tuner.section}]" if tuner.section else tuner.name
+    return (f"{where}{kind_of(step).label(step)}: {_TUNER.get(tuner.kind, tuner.kind)} {name} sets "
             f"{tuner.settings[key]} after {_METHOD.get(step.persist_method, step.persist_method)}")  # fmt: skip

@@ -1,7 +1,12 @@
 """Ansible fact documents on disk, one per host, in the three forms Ansible writes them.
 
 - The ``jsonfile`` fact cache: a directory of files named after the inventory hostname, each one JSON object of
-  ``ansible_*`` facts (the ``yaml`` cache plugin writes the same object as YAML, also read).
+  ``ansible_*`` facts (the ``yaml`` cache plugin writes the same object as YAML, also read). ansible-core 2.19 and
+  later wrap every cache entry (``lib/ansible/_internal/_plugins/_cache.py``, ``PluginInterposer``): the file is
+  named ``s<schema>_<host>`` (``s1_db01``) and holds ``{"__payload__": "<the facts as JSON text>"}``; the host is
+  the part after ``s<schema>_`` (and after the plugin's ``_prefix``, when one is set). Such a cache ignores files
+  of the older form, and so does this reader when a
+  wrapped file of the same host is beside them.
 - ``ansible HOSTS -m setup --tree DIR``: files named after the inventory hostname holding the module result,
   ``{"ansible_facts": {...}}``, or ``{"unreachable": true, "msg": ...}`` / ``{"failed": true, "msg": ...}``.
 - Console output of the default and oneline callbacks, one or many hosts in a text file:
@@ -40,6 +45,10 @@ _HEADER_BYTES = re.compile(_HEADER_PATTERN.encode(), re.MULTILINE)
 _OBJECT_START = re.compile(rb"\s*\{")
 _JSON_START = re.compile(rb"\s*(?:[{\[]|$)")
 _OK = ("SUCCESS", "CHANGED", "success")
+_WRAPPED_NAME = re.compile(r"s\d{1,9}_(?P<host>.+)", re.DOTALL)
+_PREFIXED_WRAPPED_NAME = re.compile(r".*?s\d{1,9}_(?P<host>.+)", re.DOTALL)
+"""With the jsonfile plugin's ``_prefix`` (``fact_caching_prefix``) before the schema key."""
+PAYLOAD = "__payload__"
 
 
 class FactsError(ValueError):
@@ -70,7 +79,8 @@ def fact_files(directory: Path) -> list[Path]:
                         raise FactsError(f"{untrusted(str(directory))}: more than {MAX_FILES} files")
     except OSError as exc:
         raise FactsError(f"{untrusted(str(directory))}: {untrusted(exc.strerror or str(exc))}") from None
-    return [directory / name for name in sorted(names)]
+    wrapped = {match["host"] for name in names if (match := _WRAPPED_NAME.fullmatch(name))}
+    return [directory / name for name in sorted(names) if name not in wrapped]
 
 
 def documents(path: Path) -> Iterator[FactDoc]:
@@ -96,7 +106,7 @@ def file_documents(path: Path, follow_symlinks: bool = True) -> list[FactDoc]:
         return [FactDoc(_shown(path.name), source, error=str(exc))]
     if not _OBJECT_START.match(data) and _HEADER_BYTES.search(data):
         return console_documents(data.decode("utf-8", "replace"), source)
-    return [cache_document(_shown(path.name), data, source)]
+    return [cache_document(path.name, data, source)]
 
 
 def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
@@ -119,15 +129,21 @@ def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
 
 
 def cache_document(name: str, data: bytes, source: str) -> FactDoc:
-    """One host's cache or tree file: JSON, or YAML from the ``yaml`` cache plugin."""
-    if not token(name, HOST_NAME):
-        return FactDoc(name, source, error="the file name is not an inventory host name")
+    """One host's cache or tree file: JSON, or YAML from the ``yaml`` cache plugin; wrapped (2.19+) or not."""
     if len(data) > MAX_DOC_BYTES:
-        return FactDoc(name, source, error=f"larger than {MAX_DOC_BYTES // (1024 * 1024)} MiB")
+        return FactDoc(_shown(name), source, error=f"larger than {MAX_DOC_BYTES // (1024 * 1024)} MiB")
     try:
         result = json.loads(data) if _JSON_START.match(data) else _yaml(data)
+        wrapped = _PREFIXED_WRAPPED_NAME.fullmatch(name)
+        if wrapped and isinstance(result, dict) and PAYLOAD in result:
+            name = wrapped["host"]
+            if not isinstance(result[PAYLOAD], str):
+                return FactDoc(_shown(name), source, error=f"{PAYLOAD} is not JSON text")
+            result = json.loads(result[PAYLOAD])
     except (ValueError, RecursionError) as exc:
-        return FactDoc(name, source, error=f"not a JSON or YAML fact document ({untrusted(str(exc), 120)})")
+        return FactDoc(_shown(name), source, error=f"not a JSON or YAML fact document ({untrusted(str(exc), 120)})")
+    if not token(name, HOST_NAME):
+        return FactDoc(_shown(name), source, error="the file name is not an inventory host name")
     facts, error = unwrap(result)
     return FactDoc(name, source, facts, error)
 

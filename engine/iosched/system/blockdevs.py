@@ -7,7 +7,7 @@ fills what is still unknown. The dicts then become :class:`~iosched.system.model
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any, cast
 
 from iosched.render.escape import one_line
@@ -42,6 +42,15 @@ LSBLK_KINDS: dict[str, DeviceKind] = {
     "linear": "md",
 }  # fmt: skip
 DM_TYPES = frozenset({"lvm", "mpath", "crypt", "dm"})
+LSBLK_QUEUE = {
+    "RA": "read_ahead_kb", "RQ-SIZE": "nr_requests", "RQ_SIZE": "nr_requests", "MIN-IO": "minimum_io_size",
+    "MIN_IO": "minimum_io_size", "OPT-IO": "optimal_io_size", "OPT_IO": "optimal_io_size",
+    "PHY-SEC": "physical_block_size", "PHY_SEC": "physical_block_size", "LOG-SEC": "logical_block_size",
+    "LOG_SEC": "logical_block_size", "ROTA": "rotational",
+}  # fmt: skip
+"""lsblk's columns that print a ``queue/`` attribute as it is (util-linux misc-utils/lsblk.c, device_get_data:
+``queue/read_ahead_kb``, ``queue/nr_requests`` ...; ``-P`` of util-linux 2.39+ spells them with ``_``). They stand
+in for sysfs where a capture copied less of ``queue/`` (sos 3.x copies only ``queue/scheduler``)."""
 BIO_KINDS = frozenset({"dm", "md", "zram", "ram"})
 
 
@@ -54,8 +63,14 @@ def read_devices(src: Source) -> tuple[tuple[Device, ...], list[str]]:
         for name, found in layer.items():
             entry = facts.setdefault(name, {})
             for key, value in found.items():
+                if key == "queue" and "queue" in entry:
+                    entry["queue"] = {**value, **entry["queue"]}
                 entry.setdefault(key, value)
     _link_stacks(facts)
+    hosts = listings.scsi_hosts(src.command("lsscsi -H") or "")
+    for f in facts.values():
+        if f.get("link") and not f.get("driver"):
+            f["driver"] = _adapter_driver(src, f["link"], hosts)
     devices = tuple(_device(name, facts[name]) for name in sorted(facts, key=_natural))
     missing = [] if devices else ["block devices (sys/block, lsblk)"]
     for device in devices:
@@ -116,6 +131,8 @@ def _from_sysfs(src: Source, base: str) -> Facts:
         if value is not None:
             f[key] = value
     f["sysfs"] = "devno" in f or "size" in f
+    if (target := src.link(base)) is not None:
+        f["link"] = target
     udev = _from_udev(_udev_database(src, f.get("devno")))
     if udev.get("serial"):  # ID_SERIAL is what udev rules match on; it wins over the sysfs serial
         f["serial"] = udev["serial"]
@@ -126,6 +143,19 @@ def _from_sysfs(src: Source, base: str) -> Facts:
     for key, value in udev.items():
         f.setdefault(key, value)
     return f
+
+
+def _adapter_driver(src: Source, target: str, hosts: dict[str, str]) -> str | None:
+    """The adapter driver from where ``sys/block/NAME`` leads: a SCSI host's ``proc_name`` (sysfs, else
+    ``lsscsi -H``), an NVMe controller, a virtio-blk device."""
+    if scsi := re.search(r"/host(\d+)/", target):
+        name = src.value(f"sys/class/scsi_host/host{scsi.group(1)}/proc_name") or hosts.get(scsi.group(1))
+        return name if name and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) else None
+    if re.search(r"/nvme(?:-subsystem)?/nvme", target):
+        return "nvme"
+    if re.search(r"/virtio\d+/block/", target):
+        return "virtio_blk"
+    return None
 
 
 def _udev_database(src: Source, devno: str | None) -> dict[str, str]:
@@ -181,11 +211,39 @@ def _saved_layers(src: Source) -> Iterator[dict[str, Facts]]:
     for rows in tables:
         yield _from_lsblk_table(rows, aliases)
     yield {dm: {"dm_name": name, **({"dm_uuid": uuid} if uuid else {})} for dm, (name, uuid) in maps.items()}
-    yield {name: {"devno": devno, "size_bytes": size} for name, (devno, size) in numbers.items()}
+    yield _from_multipath(src)
+    yield {
+        name: {"devno": devno, "size_bytes": size, **_partition_of(name, numbers)}
+        for name, (devno, size) in numbers.items()
+    }
     for command in src.command_names("ls "):
         if command.rstrip("/").endswith(("/sys/block", ".sys.block")):
             text = src.command(command) or ""
             yield {name: {"link": target} for name, target in listings.block_links(text).items()}
+
+
+def _partition_of(name: str, names: Collection[str]) -> Facts:
+    """``{"parent": disk}`` when ``name`` is a partition of another listed device, named as the kernel names
+    partitions (block/partitions/core.c, bdev_add_partition: the disk's name, ``p`` when it ends in a digit, the
+    number)."""
+    match = re.fullmatch(r"(.+?)(p?)(\d+)", name)
+    if match is None or match[1] not in names or match[1][-1].isdigit() != bool(match[2]):
+        return {}
+    return {"parent": match[1]}
+
+
+def _from_multipath(src: Source) -> dict[str, Facts]:
+    """Maps and their paths from ``multipath -ll``; a map's ``dm/uuid`` is ``mpath-`` and its WWID
+    (multipath-tools libmultipath/devmapper.h, UUID_PREFIX)."""
+    found: dict[str, Facts] = {}
+    for command in ("multipath -ll", "multipath -v4 -ll"):
+        for dm, (name, wwid, paths) in listings.multipath_maps(src.command(command) or "").items():
+            f = found.setdefault(dm, {})
+            f.setdefault("dm_name", name)
+            f.setdefault("dm_uuid", f"mpath-{wwid}")
+            for path in paths:
+                _relate(found, dm, path, "mpath")
+    return found
 
 
 def _is_pairs(text: str) -> bool:
@@ -247,6 +305,11 @@ def _lsblk_cells(f: Facts, cells: dict[str, str]) -> None:
     for column, key in mapping.items():
         if cells.get(column):
             f.setdefault(key, cells[column].strip())
+    queue = {
+        attr: cells[column].strip() for column, attr in LSBLK_QUEUE.items() if cells.get(column, "").strip().isdigit()
+    }
+    if queue:
+        f.setdefault("queue", {}).update({k: v for k, v in queue.items() if k not in f["queue"]})
     if cells.get("SCHED") and ELEVATOR.fullmatch(cells["SCHED"]):
         f.setdefault("scheduler", cells["SCHED"])
     if cells.get("TYPE") in DM_TYPES and cells.get("NAME"):
@@ -306,7 +369,7 @@ def _device(name: str, f: Facts) -> Device:
         zoned=_word(f.get("zoned"), ("none", "host-aware", "host-managed")),
         write_cache=_word(f.get("write_cache"), ("write back", "write through")),
         nr_hw_queues=f.get("nr_hw_queues"),
-        queue=dict(f.get("queue", {})),
+        queue=dict(f.get("queue", {})) if own_queue else {},
         iosched=dict(f.get("iosched", {})),
         holders=tuple(f.get("holders", ())),
         slaves=tuple(f.get("slaves", ())),
@@ -317,6 +380,7 @@ def _device(name: str, f: Facts) -> Device:
         dm_uuid=_text(f.get("dm_uuid")),
         dm_name=_text(f.get("dm_name")),
         parent=f.get("parent") if kind == "partition" else None,
+        driver=f.get("driver") if kind != "partition" else None,
         size_bytes=_size(f),
         removable=_flag(f.get("removable")),
     )
@@ -362,6 +426,8 @@ def _gaps(device: Device) -> list[str]:
         gaps.append("active scheduler")
     if device.rotational is None:
         gaps.append("rotational")
+    if device.scheduler is not None and "read_ahead_kb" not in device.queue:
+        gaps.append("read-ahead (queue/read_ahead_kb, lsblk -t)")
     return gaps
 
 

@@ -21,6 +21,8 @@ LSBLK_RIGHT = frozenset({
 TREE_UNITS = ("│ ", "| ", "  ", "├─", "└─", "|-", "`-")
 _PAIR = re.compile(r'([A-Z][A-Z0-9:%_-]*)="((?:[^"\\]|\\.)*)"')
 _ESCAPES = re.compile(r"(?:\\x[0-9a-fA-F]{2})+")
+_KERNEL_NAME_AFTER = re.compile(r"(\S+) \((\S+)\)")
+"""``mpathb (dm-2)``: util-linux of the RHEL 6 era prints a stacked device's kernel name after its name."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,9 @@ def lsblk_table(text: str) -> list[LsblkRow]:
             continue
         cells = _cells(line, columns)
         depth, name = _tree_depth(cells.get("NAME", ""))
+        if both := _KERNEL_NAME_AFTER.fullmatch(name):
+            name = both[1]
+            cells["KNAME"] = cells.get("KNAME") or both[2]
         if not DEVICE_NAME.fullmatch(name):
             continue
         cells["NAME"] = name
@@ -209,3 +214,34 @@ def scheduler_lines(text: str) -> dict[str, str]:
         if match and DEVICE_NAME.fullmatch(match.group(1)):
             found[match.group(1)] = match.group(2)
     return found
+
+
+def scsi_hosts(text: str) -> dict[str, str]:
+    """``lsscsi -H``: SCSI host number -> its driver (``[0]    megaraid_sas``)."""
+    found = {}
+    for line in text.splitlines():
+        match = re.match(r"\[(\d+)\]\s+([A-Za-z0-9_-]{1,64})(?:\s|$)", line)
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found
+
+
+_MPATH_MAP = re.compile(r"^(?:(?P<name>[^\s(|`]\S*) \((?P<wwid>[^()]+)\)|(?P<bare>[^\s|`][^()]*?)) (?P<dm>dm-\d+) ")
+_MPATH_PATH = re.compile(r"^[\s|`+-]*[|`]- (?:\d+:\d+:\d+:\d+ )?(?P<dev>[A-Za-z][A-Za-z0-9!_-]{0,63}) \d+:\d+ ")
+
+
+def multipath_maps(text: str) -> dict[str, tuple[str, str, tuple[str, ...]]]:
+    """``multipath -ll`` (or ``-v4 -ll``): ``dm-N`` -> (map name, WWID, path devices). A map is named
+    ``NAME (WWID) dm-N VENDOR,PRODUCT``, or ``WWID dm-N ...`` without user-friendly names; its paths follow as
+    ``|- H:C:T:L sdX MAJ:MIN state ...`` lines."""
+    maps: dict[str, tuple[str, str]] = {}
+    paths: dict[str, list[str]] = {}
+    dm = None
+    for line in text.splitlines():
+        if header := _MPATH_MAP.match(line):
+            dm, wwid = header["dm"], (header["wwid"] or header["bare"] or "").strip()
+            maps.setdefault(dm, (header["name"] or wwid, wwid))  # -v4 may print a map twice
+            paths.setdefault(dm, [])
+        elif dm and (path := _MPATH_PATH.match(line)) and DEVICE_NAME.fullmatch(path["dev"]):
+            paths[dm] = [*dict.fromkeys([*paths[dm], path["dev"]])]
+    return {dm: (name, wwid, tuple(paths[dm])) for dm, (name, wwid) in maps.items()}

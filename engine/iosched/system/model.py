@@ -21,7 +21,8 @@ EMPTY: dict[str, str] = MappingProxyType({})  # type: ignore[assignment]
 DeviceKind = Literal[
     "disk", "partition", "dm", "md", "loop", "zram", "ram", "nvme", "mmc", "dasd", "virtio", "optical", "other",
 ]  # fmt: skip
-TunerKind = Literal["tuned", "udev", "sysctl.d", "kernel-cmdline", "saptune", "sapconf"]
+TunerKind = Literal["tuned", "ktune", "udev", "sysctl.d", "kernel-cmdline", "saptune", "sapconf"]
+"""``ktune`` is tuned 0.2 (RHEL 6), whose ktune service sets the elevator at boot; ``tuned`` is TuneD 2."""
 
 
 class Device(Struct):
@@ -55,6 +56,9 @@ class Device(Struct):
     """``dm/name`` of a device-mapper device (its ``/dev/mapper/`` name)."""
     parent: str | None = None
     """The whole disk a partition belongs to."""
+    driver: str | None = None
+    """The driver of the adapter the disk hangs off: a SCSI host's ``proc_name`` (``megaraid_sas``, ``mpt3sas``,
+    ``virtio_scsi``, ``storvsc``), ``nvme`` or ``virtio_blk``; from where ``sys/block/NAME`` leads."""
     size_bytes: int | None = None
     removable: bool | None = None
     hw: str | None = None
@@ -78,7 +82,10 @@ class Tuner(Struct):
     """Setting names as plans spell them (``scheduler``, ``queue/read_ahead_kb``, ``vm.dirty_ratio``) to values."""
     active: bool = True
     devices: tuple[str, ...] = ()
-    """Kernel-name globs the tuner is limited to (a udev rule's ``KERNEL==``); empty: every device."""
+    """Kernel-name globs the tuner is limited to (a udev rule's ``KERNEL==``, the disks a TuneD section's
+    ``devices=`` or ``devices_udev_regex=`` gives it); empty: every device."""
+    section: str | None = None
+    """The section of a TuneD profile that sets these values, when it is limited to some disks."""
 
 
 class Host(Struct):

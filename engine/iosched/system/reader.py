@@ -6,12 +6,14 @@ layout is recognised by what the directory holds. Nothing is executed and nothin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from iosched.system.blockdevs import read_devices
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.host import read_host
-from iosched.system.model import System, Tuner
+from iosched.system.ktune import is_tuned_02, read_ktune
+from iosched.system.model import Device, System, Tuner
 from iosched.system.mounts import read_mounts
 from iosched.system.sap import read_sapconf, read_saptune
 from iosched.system.source import MAX_REFUSED, Source, TreeSource
@@ -56,7 +58,7 @@ def read_source(src: Source, name: str) -> System:
     devices, gaps = read_devices(src)
     sysctls, sysctl_gaps = read_writeback(src)
     mounts, mount_gaps = read_mounts(src)
-    tuners, tuner_gaps = read_tuners(src, host.cmdline)
+    tuners, tuner_gaps = read_tuners(src, host.cmdline, devices)
     missing = [*missing, *gaps, *sysctl_gaps, *mount_gaps, *tuner_gaps, *src.refused]
     if len(missing) > MAX_MISSING or len(src.refused) >= MAX_REFUSED:
         missing = [*missing[:MAX_MISSING], "(more not listed)"]
@@ -71,9 +73,12 @@ def read_source(src: Source, name: str) -> System:
     )
 
 
-def read_tuners(src: Source, cmdline: str | None) -> tuple[tuple[Tuner, ...], list[str]]:
-    """Other tuners in the order they act: boot, sysctl.d, udev at device add, then the tuning daemons."""
-    tuned, tuned_gaps = read_tuned(src)
+def read_tuners(
+    src: Source, cmdline: str | None, devices: Sequence[Device] = ()
+) -> tuple[tuple[Tuner, ...], list[str]]:
+    """Other tuners in the order they act: boot, sysctl.d, udev at device add, then the tuning daemons (tuned 0.2's
+    ktune or TuneD 2, never both: tuned 0.2 answers ``tuned-adm active`` too)."""
+    tuned, tuned_gaps = read_ktune(src, cmdline) if is_tuned_02(src) else read_tuned(src, devices)
     saptune, saptune_gaps = read_saptune(src)
     tuners = [*read_cmdline_tuner(cmdline), *read_sysctl_tuners(src), *read_udev_tuners(src), *tuned, *saptune,
               *read_sapconf(src)]  # fmt: skip

@@ -2,10 +2,13 @@
 
 supportconfig (openSUSE/supportutils, ``bin/supportconfig``) writes sections into ``*.txt`` files, each opened by
 a ``#==[ Kind ]====#`` line and a ``# label`` line: ``Command`` sections hold a command's output, ``Configuration
-File`` sections a file's content (comment lines dropped). Those become the command outputs and files of the
-source, so the same readers serve a supportconfig, a sosreport and a live root. Two facts are adapted: the
-``grep '' /sys/block/*/queue/scheduler`` lines of fs-diskio.txt become ``sys/block/*/queue/scheduler`` files,
-and the ``# Virtualization`` summary becomes a ``systemd-detect-virt`` answer.
+File`` sections a file's content (comment lines dropped; ``# /path - File not found`` when there was none). Those
+become the command outputs and files of the source, so the same readers serve a supportconfig, a sosreport and a
+live root. ``_log_cmd`` (bin/supportconfig.rc) writes its label from ``CMDLINE=($@)``: the shell has split the
+command into words and expanded its globs, so the scheduler grep is labelled ``grep '' /sys/block/sda/queue/scheduler
+/sys/block/sdb/queue/scheduler ...``; a label is looked up without its ``2>/dev/null`` redirection. Two facts are
+adapted: the ``grep '' /sys/block/*/queue/scheduler`` lines of fs-diskio.txt become ``sys/block/*/queue/scheduler``
+files, and the ``# Virtualization`` summary becomes a ``systemd-detect-virt`` answer.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ MAX_REPORT_BYTES = 16 * 1024 * 1024
 MARKER = "basic-environment.txt"
 SCHEDULER_GREP = "grep '' /sys/block/*/queue/scheduler"
 _HEADER = re.compile(r"^#==\[ ?(.+?) ?\]=*#?\s*$")
+_SCHEDULER_GREP_EXPANDED = re.compile(r"grep '' (?:/sys/block/\S+/queue/scheduler ?)+")
+_REDIRECTION = re.compile(r" \d?>(?:&\d|/dev/null)(?= |$)")
 FILE_KINDS = ("Configuration File", "File Content", "File")
 HYPERVISORS = (("KVM", "kvm"), ("Xen", "xen"), ("VMware", "vmware"), ("Microsoft", "microsoft"),
                ("Sun VirtualBox", "oracle"))  # fmt: skip
@@ -62,7 +67,7 @@ def read_supportconfig(root: Path) -> TextSource:
                 if path:
                     files.setdefault(path, body)
             elif kind == "Command" and label:
-                outputs.setdefault(normalize_command(label), body)
+                outputs.setdefault(_command_key(label), body)
             elif kind == "System" and label == "Virtualization":
                 summary = summary or body
     virt = _virtualization(summary, outputs.get("uname -a", ""))
@@ -73,6 +78,13 @@ def read_supportconfig(root: Path) -> TextSource:
     source = TextSource(files, outputs)
     source.refused.extend(tree.refused)
     return source
+
+
+def _command_key(label: str) -> str:
+    """A command label as a lookup key: the scheduler grep whatever the shell expanded its glob to, redirections
+    dropped."""
+    key = normalize_command(_REDIRECTION.sub("", label))
+    return SCHEDULER_GREP if _SCHEDULER_GREP_EXPANDED.fullmatch(key) else key
 
 
 def _file_label(label: str) -> str | None:

@@ -82,10 +82,11 @@ def _lscpu(src: Source) -> str | None:
     text = src.command("lscpu")
     if text is None:
         return None
-    hypervisor = re.search(r"^Hypervisor:\s*(.+)$", text, re.MULTILINE)
+    # util-linux 2.37+ indents these lines under "Virtualization features:"
+    hypervisor = re.search(r"^\s*Hypervisor:\s*(.+)$", text, re.MULTILINE)
     if hypervisor and "z/VM" in hypervisor.group(1):
         return "zvm"
-    vendor = re.search(r"^Hypervisor vendor:\s*(.+)$", text, re.MULTILINE)
+    vendor = re.search(r"^\s*Hypervisor vendor:\s*(.+)$", text, re.MULTILINE)
     if vendor is None:
         return None
     return next((virt for prefix, virt in LSCPU_VENDORS if vendor.group(1).startswith(prefix)), "vm-other")
