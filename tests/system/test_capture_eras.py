@@ -265,6 +265,7 @@ def test_the_plan_names_the_customer_section_that_competes_and_verify_says_it_wi
     tmp_path: Path, kb: Kb, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = with_customer_profile(tmp_path, "[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nelevator=bfq\n")
+    (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
     assert main(["advise", "--root", str(root), "--workload", "db", "--persist", "udev", "--format", "json"]) == 0
     out = capsys.readouterr().out
     assert "vdb scheduler: the TuneD profile customer [disk_db] sets bfq after iosched's udev rule" in out
