@@ -20,15 +20,13 @@ from iosched.persist import PersistError, choose, cmdline, precedence, tuned, ud
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.struct import Struct
-from iosched.vocab import RISKS
+from iosched.vocab import RISKS, SEVERITY_RANK, StepKindName
 
 if TYPE_CHECKING:
     from iosched.system.model import Tuner
 
-SEVERITY_RANK = {"warn": 0, "recommend": 1, "consider": 2}
 
-
-class _Candidate(Struct):
+class _Candidate(Struct, kw_only=False):
     rule: Rule
     target: str
     value: Any
@@ -54,7 +52,7 @@ def _unique(items: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
-def step_kind_of(kb: Kb, target: str) -> str | None:
+def step_kind_of(kb: Kb, target: str) -> StepKindName | None:
     """The step kind that sets a rule target, or None when the target names nothing settable."""
     if target == "scheduler":
         return "scheduler"
@@ -143,18 +141,21 @@ def _settle(kb: Kb, r: Resolved, fired: list[Rule]) -> tuple[dict[str, tuple[Any
     chosen: dict[str, tuple[Any, list[Rule]]] = {}
 
     def settle(target: str, scheduler: str | None) -> None:
-        applicable: list[tuple[_Candidate, str | None]] = []
-        lost: list[tuple[_Candidate, str | None]] = []
+        applicable: list[_Candidate] = []
+        lost: list[tuple[_Candidate, str]] = []
         for c in candidates.get(target, []):
             problem = _applicable(kb, r, target, c.value, scheduler)
-            (lost if problem else applicable).append((c, problem))
-        winner = applicable[0][0] if applicable else None
-        lost += [(c, _why_lost(c.rule, winner.rule)) for c, _ in applicable if winner and c.value != winner.value]
+            if problem:
+                lost.append((c, problem))
+            else:
+                applicable.append(c)
+        winner = applicable[0] if applicable else None
+        lost += [(c, _why_lost(c.rule, winner.rule)) for c in applicable if winner and c.value != winner.value]
         for c, why in lost:
             overridden.append(Overridden(rule=c.rule.id, target=target, value=_fmt(c.value),
-                                         winner=winner and winner.rule.id, why=why))  # fmt: skip
+                                         winner=winner.rule.id if winner else None, why=why))  # fmt: skip
         if winner is not None:
-            chosen[target] = (winner.value, [c.rule for c, _ in applicable if c.value == winner.value])
+            chosen[target] = (winner.value, [c.rule for c in applicable if c.value == winner.value])
 
     settle("scheduler", None)
     scheduler = chosen["scheduler"][0] if "scheduler" in chosen else r.previous

@@ -16,18 +16,15 @@ from iosched.persist import udev
 from iosched.render.escape import code_block, code_span, html_text
 from iosched.render.links import absolute, anchor, site_base
 from iosched.struct import Struct
+from iosched.vocab import RISKS, Risk
 
 CHART_CLASS = 'class="iosched-chart"'
-RISK_ADMONITION = {"data-loss": "danger", "availability": "warning", "performance": "note"}
-RISK_LABEL = {
-    "data-loss": "Risk: data loss",
-    "availability": "Risk: availability",
-    "performance": "Risk: performance",
-}
+RISK_ADMONITION: dict[Risk, str] = dict(zip(RISKS, ("danger", "warning", "note"), strict=True))  # most severe first
+RISK_LABEL: dict[Risk, str] = {risk: f"Risk: {risk.replace('-', ' ')}" for risk in RISKS}
 _NO_UNIT = {"bool", "enum", "name", "string", "count"}
 
 
-class Style(Struct):
+class Style(Struct, kw_only=False):
     """How to render: ``link(entity)`` gives an href, ``level`` the top heading level, ``site`` enables
     site-only markup (heading anchors, admonitions, content tabs, inline SVG charts)."""
 
