@@ -19,7 +19,7 @@ from iosched.persist import PersistError, choose, cmdline, precedence, tuned, ud
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.struct import Struct
-from iosched.targets import step_kind_of, value_text
+from iosched.targets import step_kind_of, step_value
 from iosched.vocab import RISKS, SEVERITY_RANK
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def _settle(kb: Kb, r: Resolved, fired: list[Rule]) -> tuple[dict[str, tuple[Any
         winner = applicable[0] if applicable else None
         lost += [(c, _why_lost(c.rule, winner.rule)) for c in applicable if winner and c.value != winner.value]
         for c, why in lost:
-            overridden.append(Overridden(rule=c.rule.id, target=target, value=value_text(c.value),
+            overridden.append(Overridden(rule=c.rule.id, target=target, value=step_value(c.value),
                                          winner=winner.rule.id if winner else None, why=why))  # fmt: skip
         if winner is not None:
             chosen[target] = (winner.value, [c.rule for c in applicable if c.value == winner.value])
@@ -136,7 +136,7 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
     assert kind is not None
     step_kind = STEP_KINDS[kind]
     device = None if step_kind.host_wide else r.device
-    shown = value_text(value)
+    shown = step_value(value)
     at_boot: str | None = None
     if kind == "scheduler":
         entity: Any = kb.elevators[value]
@@ -152,7 +152,7 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
         entity = kb.get(target)
         setting = kb.setting(target)
         assert setting is not None
-        at_boot = value_text(_scoped_default(setting, r))
+        at_boot = step_value(_scoped_default(setting, r))
         previous = now.get(target) or at_boot
         where = f" of {r.device}" if device else ""
         name = target.removeprefix("queue.")

@@ -13,7 +13,7 @@ from iosched.rules import Action
 from iosched.vocab import StepKindName
 
 
-def value_text(value: object) -> str:
+def step_value(value: object) -> str:
     """A rule value as a step shows and writes it: booleans as ``1``/``0``."""
     return str(int(value)) if isinstance(value, bool) else str(value)
 
@@ -45,7 +45,7 @@ def action_problem(kb: Kb, action: Action) -> str | None:
         return None if value in kb.elevators else f"scheduler {value!r} is not an elevator"
     entity = kb.get(action.set)
     if isinstance(entity, BootParameter):
-        text = value_text(value)
+        text = step_value(value)
         ok = (not entity.values or text in entity.values) and matches(WORD, text)
         return None if ok else f"{action.set} does not accept {value!r}"
     if isinstance(entity, MountOption):

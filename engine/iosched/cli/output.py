@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def write(text: str) -> None:
@@ -50,5 +53,5 @@ def terminal_text(markdown: str, width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
 
 
-def format_option(parser, choices: tuple[str, ...] = ("text", "markdown", "json")) -> None:
+def format_option(parser: argparse.ArgumentParser, choices: tuple[str, ...] = ("text", "markdown", "json")) -> None:
     parser.add_argument("--format", choices=choices, default="text", help="output format (default: text)")

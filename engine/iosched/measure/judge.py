@@ -209,7 +209,9 @@ def _recommend(
     return best, f"{best} is significantly better than {baseline} and worse nowhere; {basis}"
 
 
-def _beats(a: str, b: str, groups: dict[tuple[str, str], dict[str, list[Measurement]]], primary: set) -> bool:
+def _beats(
+    a: str, b: str, groups: dict[tuple[str, str], dict[str, list[Measurement]]], primary: set[tuple[str, str]]
+) -> bool:
     results = [compare(groups[key][b], groups[key][a]).verdict for key in primary
                if a in groups[key] and b in groups[key]]  # fmt: skip
     return "better" in results and "worse" not in results

@@ -158,7 +158,7 @@ def _dumper(shared: Any) -> Any:
     """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks, and one anchor: ``shared``."""
     import yaml
 
-    class Dumper(yaml.SafeDumper):
+    class Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type hints
         def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
             super().increase_indent(flow, False)  # lists indented under their key, as yamllint asks
 
@@ -447,7 +447,7 @@ def render(kb: Kb, hosts: Sequence[tuple[str, Sequence[Plan]]]) -> str:
         {"name": "Undo the iosched plan", **common, "tags": ["never", "undo"], "vars": play_vars,
          "handlers": _handlers()[:1], "tasks": _undo_tasks(kinds, paths)},
     ]  # fmt: skip
-    body = yaml.dump(plays,
+    body: str = yaml.dump(plays,
         Dumper=_dumper(play_vars), sort_keys=False, explicit_start=True, allow_unicode=True, width=120,
     )  # fmt: skip
     return "\n".join(head) + "\n" + body

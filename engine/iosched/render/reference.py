@@ -202,7 +202,7 @@ def one_line(kb: Any, entity: Any) -> str:
     for name in ("summary", "title", "claim", "name"):
         if isinstance(text := getattr(entity, name, None), str):
             return text
-    return entity.id
+    return str(entity.id)
 
 
 # ---------------------------------------------------------------- tunables, queue attributes, sysctls

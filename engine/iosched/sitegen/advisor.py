@@ -86,7 +86,7 @@ def _label(entity: Any) -> str:
     slug = kind_of(entity).slug
     if slug == "rules":
         return f"{entity.id} {entity.name}"
-    return entity.name if slug == "elevators" else getattr(entity, "title", None) or entity.id
+    return str(entity.name if slug == "elevators" else getattr(entity, "title", None) or entity.id)
 
 
 def data(kb: Any, g: Grid) -> dict[str, Any]:

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 from iosched.system import listings
-from iosched.system.model import Device, DeviceKind, IoPath
+from iosched.system.model import Device, DeviceKind
 from iosched.system.source import Source
+from iosched.vocab import IoPath
 
 Facts = dict[str, Any]
 

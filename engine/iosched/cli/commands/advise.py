@@ -12,7 +12,14 @@ from iosched.errors import UsageError
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
+
+    from iosched.context import Context
+    from iosched.host import HostPlan
+    from iosched.kb import Kb
+    from iosched.model import Example
+    from iosched.plan import Plan
 
 FORMATS = ("text", "markdown", "json", "sh", "ansible")
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
@@ -37,7 +44,7 @@ def persist_option(text: str) -> str:
 MAX_CONTEXT_BYTES = 64 * 1024
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "advise", parents=[common], help="the plan for a device: elevator, settings, commands",
         description="Plan the scheduler and settings of one device. Links in the output point to the public "
@@ -72,7 +79,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(func=cmd_advise)
 
 
-def _read_context(path: str | Path) -> dict:
+def _read_context(path: str | Path) -> dict[str, object]:
     from iosched.context import Context, ContextError
     from iosched.yamlsrc import YamlError, too_large
 
@@ -88,14 +95,14 @@ def _read_context(path: str | Path) -> dict:
         Context.from_mapping(data)
     except ContextError as exc:
         raise UsageError(f"context file {path}: {exc}") from None
-    return data
+    return dict(data)
 
 
-def _context(args: argparse.Namespace, kb=None):
+def _context(args: argparse.Namespace, kb: Kb) -> Context:
     """The context the arguments give: ``--example`` (from ``kb``), then ``--context``, then the flags."""
     from iosched.context import Context, ContextError
 
-    data: dict = {}
+    data: dict[str, object] = {}
     if args.example:
         data.update(example(kb, args.example).context)
     if args.context:
@@ -107,7 +114,7 @@ def _context(args: argparse.Namespace, kb=None):
         raise UsageError(str(exc)) from None
 
 
-def example(kb, name: str):
+def example(kb: Kb, name: str) -> Example:
     """The KB's example ``name``; a usage error naming the examples when there is none."""
     from iosched.model import Example
 
@@ -117,7 +124,7 @@ def example(kb, name: str):
     return found
 
 
-def as_playbook(kb, plans, host: str | None) -> None:
+def as_playbook(kb: Kb, plans: Sequence[Plan], host: str | None) -> None:
     """Write plans as an Ansible playbook for the inventory host ``host`` (None: every host)."""
     from iosched.render.plan_ansible import EVERY_HOST, PlaybookError
     from iosched.render.plan_ansible import render as as_ansible
@@ -128,7 +135,7 @@ def as_playbook(kb, plans, host: str | None) -> None:
         raise UsageError(str(exc)) from None
 
 
-def render(kb, plan, fmt: str, site_url: str | None, host: str | None = None) -> None:
+def render(kb: Kb, plan: Plan, fmt: str, site_url: str | None, host: str | None = None) -> None:
     """Write one device's plan in ``fmt``: text on a terminal through rich, the other formats byte-exact."""
     if fmt == "ansible":
         as_playbook(kb, [plan], host)
@@ -147,7 +154,7 @@ def render(kb, plan, fmt: str, site_url: str | None, host: str | None = None) ->
         write_markdown(as_markdown(kb, plan, cli_style(site_url)), fmt)
 
 
-def render_host(kb, host, fmt: str, site_url: str | None, name: str | None = None) -> None:
+def render_host(kb: Kb, host: HostPlan, fmt: str, site_url: str | None, name: str | None = None) -> None:
     """Write a host's plans: JSON {host, plans, skipped}; one sh script; one playbook for the inventory host
     ``name``; Markdown with a summary table."""
     if fmt == "ansible":

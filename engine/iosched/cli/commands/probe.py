@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.cli import path_argument
 from iosched.cli.output import write
 from iosched.errors import UsageError
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from iosched.system.model import Device, System
+
 FORMATS = ("text", "json", "yaml")
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("probe", parents=[common], help="read a host (/ or a capture): devices, kernel, tuners")
     p.add_argument("--root", type=path_argument, default="/", metavar="DIR",
                    help="/ (default), a copied tree, an extracted sosreport or a supportconfig directory")  # fmt: skip
@@ -55,7 +60,7 @@ def printable(value: Any) -> str:
     return " ".join(clean(str(value)).split())
 
 
-def render_text(system, layout_name: str) -> str:
+def render_text(system: System, layout_name: str) -> str:
     host = system.host
     release = host.os_release.get("PRETTY_NAME") or host.os_release.get("NAME") or "?"
     lines = [
@@ -81,7 +86,7 @@ def render_text(system, layout_name: str) -> str:
     return "\n".join(lines)
 
 
-def _table(devices) -> str:
+def _table(devices: Sequence[Device]) -> str:
     header = ("DEVICE", "KIND", "HW", "SCHEDULER", "OFFERED", "PATH", "ROT", "HWQ", "ON", "HOLDERS", "MODEL")
     rows = [header]
     for d in devices:

@@ -11,7 +11,7 @@ from iosched.cli.output import format_option, write, write_markdown
 from iosched.errors import UsageError
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "verify", parents=[common], help="does this host (or a capture) have what its plan wants? exit 1 if not",
         description="Plan the host as 'iosched advise --probe' would, then compare every setting of the plan and "
@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     for flag in ("workload", "goal", "cache", "device", "hw"):
         p.add_argument(f"--{flag}", help=f"as for iosched advise --{flag}")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help="as for iosched advise --persist")
-    p.add_argument("--context", type=None, metavar="FILE", help="YAML or JSON file with the context fields")
+    p.add_argument("--context", metavar="FILE", help="YAML or JSON file with the context fields")
     observe.add_arguments(p)
     format_option(p, ("text", "markdown", "json"))
     p.set_defaults(func=cmd_verify)
@@ -41,7 +41,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not observe.wanted(args):
         raise UsageError("verify reads a host: give --probe (this machine), --root DIR (a capture) or a probe document")
     kb = load_checked(args.kb)
-    system, host = observe.plan(args, kb, _context(args))
+    system, host = observe.plan(args, kb, _context(args, kb))
     rows = verify(system, host)
     compliant = all(r.status != "differs" for r in rows)
     if args.format == "json":
