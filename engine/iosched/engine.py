@@ -7,7 +7,7 @@ already has is reported as unchanged, never "changed" to itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from iosched import __version__
@@ -44,7 +44,7 @@ def _why_lost(loser: Rule, winner: Rule) -> str:
     return f"same priority and severity; {winner.id} sorts first"
 
 
-def _unique(items: Any) -> tuple[str, ...]:
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
 
