@@ -98,16 +98,17 @@ def _read_context(path: str | Path) -> dict[str, object]:
     return dict(data)
 
 
-def _context(args: argparse.Namespace, kb: Kb) -> Context:
-    """The context the arguments give: ``--example`` (from ``kb``), then ``--context``, then the flags."""
+def context_of(args: argparse.Namespace, kb: Kb) -> Context:
+    """The context the arguments give: ``--example`` (from ``kb``), then ``--context``, then the flags; a
+    command that has only some of these options (verify) gets the same context from those it has."""
     from iosched.context import Context, ContextError
 
     data: dict[str, object] = {}
-    if args.example:
+    if getattr(args, "example", None):
         data.update(example(kb, args.example).context)
     if args.context:
         data.update(_read_context(args.context))
-    data.update({k: getattr(args, k) for k in CONTEXT_FLAGS if getattr(args, k) is not None})
+    data.update({k: value for k in CONTEXT_FLAGS if (value := getattr(args, k, None)) is not None})
     try:
         return Context.from_mapping(data)
     except ContextError as exc:
@@ -185,7 +186,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
         return 0
     if args.host is not None and args.format != "ansible":
         raise UsageError("--host goes with --format ansible")
-    ctx = _context(args, kb)
+    ctx = context_of(args, kb)
     if observe.wanted(args):
         _, host = observe.plan(args, kb, ctx)
         render_host(kb, host, args.format, args.site_url, args.host)

@@ -6,7 +6,8 @@ import argparse
 import json
 
 from iosched.cli import _observe as observe
-from iosched.cli.commands.advise import CONTEXT_FLAGS, _context, persist_option
+from iosched.cli import path_argument
+from iosched.cli.commands.advise import context_of, persist_option
 from iosched.cli.output import format_option, write, write_markdown
 from iosched.errors import UsageError
 
@@ -20,28 +21,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     for flag in ("workload", "goal", "cache", "device", "hw"):
         p.add_argument(f"--{flag}", help=f"as for iosched advise --{flag}")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help="as for iosched advise --persist")
-    p.add_argument("--context", metavar="FILE", help="YAML or JSON file with the context fields")
+    p.add_argument("--context", type=path_argument, metavar="FILE", help="YAML or JSON file with the context fields")
     observe.add_arguments(p)
     format_option(p, ("text", "markdown", "json"))
     p.set_defaults(func=cmd_verify)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from iosched.host import verify
     from iosched.kbcache import load_checked
     from iosched.render.escape import markdown_cell
 
-    for flag in CONTEXT_FLAGS:
-        if not hasattr(args, flag):
-            setattr(args, flag, None)
-    args.example = None
-    args.context = Path(args.context) if args.context else None
     if not observe.wanted(args):
         raise UsageError("verify reads a host: give --probe (this machine), --root DIR (a capture) or a probe document")
     kb = load_checked(args.kb)
-    system, host = observe.plan(args, kb, _context(args, kb))
+    system, host = observe.plan(args, kb, context_of(args, kb))
     rows = verify(system, host)
     compliant = all(r.status != "differs" for r in rows)
     if args.format == "json":
