@@ -182,8 +182,9 @@ def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
         from iosched.measure.errors import MeasureError
         from iosched.persist import PersistError
         from iosched.persist.tuned import TunedProfileError
+        from iosched.render.plan_ansible import PlaybookError
 
-        if not isinstance(exc, MeasureError | PersistError | TunedProfileError):
+        if not isinstance(exc, MeasureError | PersistError | TunedProfileError | PlaybookError):
             raise
         return _error(exc)
     except KbInvalid as exc:

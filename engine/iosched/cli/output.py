@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     import argparse
 
+    from iosched.render.formats import Rendered
+
 
 def write(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -42,6 +44,14 @@ def write_markdown(markdown: str, fmt: str) -> None:
         Console().print(_markdown(markdown, hyperlinks=True), crop=False)
     else:
         write(markdown)
+
+
+def write_rendered(rendered: Rendered, fmt: str) -> None:
+    """A document from :mod:`iosched.render.formats`: Markdown through :func:`write_markdown`, the rest as is."""
+    if rendered.markdown:
+        write_markdown(rendered.text, fmt)
+    else:
+        write(rendered.text)
 
 
 def terminal_text(markdown: str, width: int = 100) -> str:

@@ -7,21 +7,18 @@ from typing import TYPE_CHECKING
 
 from iosched.cli import _observe as observe
 from iosched.cli import path_argument
-from iosched.cli.output import write, write_markdown
+from iosched.cli.output import write, write_rendered
 from iosched.errors import UsageError
+from iosched.render import formats
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
     from pathlib import Path
 
     from iosched.context import Context
-    from iosched.host import HostPlan
     from iosched.kb import Kb
     from iosched.model import Example
-    from iosched.plan import Plan
 
-FORMATS = ("text", "markdown", "json", "sh", "ansible")
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
                  "mount_options", "goal", "io_path", "symptoms", "persist")  # fmt: skip
 PERSIST_HELP = ("how to persist: auto (default: a TuneD profile where the host runs TuneD, else udev rules and "
@@ -71,7 +68,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
     p.add_argument("--results", type=path_argument, nargs="+", metavar="FILE", help="benchmark results to fold in")
-    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument("--format", choices=formats.PLAN.names(), default="text", help="output format (default: text)")
     p.add_argument(
         "--host", metavar="NAME", help="with --format ansible: the inventory hostname to target (default: all)"
     )
@@ -125,56 +122,6 @@ def example(kb: Kb, name: str) -> Example:
     return found
 
 
-def as_playbook(kb: Kb, plans: Sequence[Plan], host: str | None) -> None:
-    """Write plans as an Ansible playbook for the inventory host ``host`` (None: every host)."""
-    from iosched.render.plan_ansible import EVERY_HOST, PlaybookError
-    from iosched.render.plan_ansible import render as as_ansible
-
-    try:
-        write(as_ansible(kb, [(host or EVERY_HOST, plans)]))
-    except PlaybookError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def render(kb: Kb, plan: Plan, fmt: str, site_url: str | None, host: str | None = None) -> None:
-    """Write one device's plan in ``fmt``: text on a terminal through rich, the other formats byte-exact."""
-    if fmt == "ansible":
-        as_playbook(kb, [plan], host)
-    elif fmt == "json":
-        from iosched.render.plan_json import render as as_json
-
-        write(as_json(kb, plan))
-    elif fmt == "sh":
-        from iosched.render.plan_shell import render as as_sh
-
-        write(as_sh(kb, plan))
-    else:
-        from iosched.render.plan_markdown import render as as_markdown
-        from iosched.render.reference import cli_style
-
-        write_markdown(as_markdown(kb, plan, cli_style(site_url)), fmt)
-
-
-def render_host(kb: Kb, host: HostPlan, fmt: str, site_url: str | None, name: str | None = None) -> None:
-    """Write a host's plans: JSON {host, plans, skipped}; one sh script; one playbook for the inventory host
-    ``name``; Markdown with a summary table."""
-    if fmt == "ansible":
-        as_playbook(kb, host.plans, name)
-    elif fmt == "json":
-        from iosched.render.plan_json import render_host as as_json
-
-        write(as_json(kb, host))
-    elif fmt == "sh":
-        from iosched.render.plan_shell import render as as_sh
-
-        write(as_sh(kb, host.plans, [(s.device, s.reason) for s in host.skipped]))
-    else:
-        from iosched.render.plan_markdown import render_host as as_markdown
-        from iosched.render.reference import cli_style
-
-        write_markdown(as_markdown(kb, host, cli_style(site_url)), fmt)
-
-
 def cmd_advise(args: argparse.Namespace) -> int:
     from iosched.context import ContextError, resolve
     from iosched.engine import plan_resolved
@@ -187,9 +134,10 @@ def cmd_advise(args: argparse.Namespace) -> int:
     if args.host is not None and args.format != "ansible":
         raise UsageError("--host goes with --format ansible")
     ctx = context_of(args, kb)
+    options = formats.Options(site_url=args.site_url, host=args.host)
     if observe.wanted(args):
         _, host = observe.plan(args, kb, ctx)
-        render_host(kb, host, args.format, args.site_url, args.host)
+        write_rendered(formats.HOST.render(kb, host, args.format, options), args.format)
         return 0
     try:
         resolved = resolve(kb, ctx)
@@ -201,5 +149,5 @@ def cmd_advise(args: argparse.Namespace) -> int:
             plan = plan_resolved(kb, resolved, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
-    render(kb, plan, args.format, args.site_url, args.host)
+    write_rendered(formats.PLAN.render(kb, plan, args.format, options), args.format)
     return 0

@@ -1,0 +1,57 @@
+"""One registry (iosched.render.formats) says which formats each kind of document has and renders them;
+`advise` offers exactly those formats and writes what the registry returns, for one device and for a host."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from iosched.cli import build_parser, main
+from iosched.context import Context
+from iosched.engine import advise
+from iosched.host import plan_host
+from iosched.render import formats
+from iosched.system.classify import classified
+from iosched.system.reader import read_root
+
+CAPTURE = Path(__file__).resolve().parents[1] / "system" / "captures" / "sos-rhel8-kvm-lvm"
+OPTIONS = formats.Options()
+
+
+@pytest.fixture(scope="module")
+def example(kb):
+    return kb.section("examples")[0]
+
+
+def _choices(command: str) -> tuple[str, ...]:
+    parser = build_parser(command)
+    sub = next(a for a in parser._actions if a.choices and command in a.choices).choices[command]
+    return tuple(next(a for a in sub._actions if a.dest == "format").choices)
+
+
+def test_plans_and_host_plans_have_the_formats_advise_offers() -> None:
+    assert formats.PLAN.names() == formats.HOST.names() == _choices("advise")
+    assert {"text", "markdown", "json", "sh", "ansible"} <= set(formats.PLAN.names())
+
+
+@pytest.mark.parametrize("fmt", formats.PLAN.names())
+def test_advise_writes_what_the_registry_renders(fmt: str, kb, example, capsys) -> None:
+    rendered = formats.PLAN.render(kb, advise(kb, Context.from_mapping(example.context)), fmt, OPTIONS)
+    assert rendered.markdown == (fmt in ("text", "markdown"))
+    assert main(["advise", "--example", example.id, "--format", fmt]) == 0
+    assert capsys.readouterr().out == rendered.text + ("" if rendered.text.endswith("\n") else "\n")
+
+
+@pytest.mark.parametrize("fmt", formats.HOST.names())
+def test_advise_on_a_host_writes_what_the_registry_renders(fmt: str, kb, capsys) -> None:
+    system = read_root(CAPTURE)
+    system = classified(system, {d.id for d in kb.section("distributions")}, {h.id for h in kb.section("hardware")})
+    rendered = formats.HOST.render(kb, plan_host(kb, system, Context()), fmt, OPTIONS)
+    assert main(["advise", "--root", str(CAPTURE), "--format", fmt]) == 0
+    assert capsys.readouterr().out == rendered.text + ("" if rendered.text.endswith("\n") else "\n")
+
+
+def test_a_format_a_document_lacks_is_a_key_error(kb, example) -> None:
+    with pytest.raises(KeyError):
+        formats.PLAN.render(kb, advise(kb, Context.from_mapping(example.context)), "yaml", OPTIONS)
