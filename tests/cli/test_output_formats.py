@@ -1,5 +1,6 @@
 """One registry (iosched.render.formats) says which formats each kind of document has and renders them;
-`advise` offers exactly those formats and writes what the registry returns, for one device and for a host."""
+`advise` and `verify` offer exactly those formats and write what the registry returns (one device, a host,
+a verify report)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from iosched.cli import build_parser, main
 from iosched.context import Context
 from iosched.engine import advise
-from iosched.host import plan_host
+from iosched.host import Verification, plan_host, verify
 from iosched.render import formats
 from iosched.system.classify import classified
 from iosched.system.reader import read_root
@@ -55,3 +56,16 @@ def test_advise_on_a_host_writes_what_the_registry_renders(fmt: str, kb, capsys)
 def test_a_format_a_document_lacks_is_a_key_error(kb, example) -> None:
     with pytest.raises(KeyError):
         formats.PLAN.render(kb, advise(kb, Context.from_mapping(example.context)), "yaml", OPTIONS)
+
+
+@pytest.mark.parametrize("fmt", formats.VERIFY.names())
+def test_verify_writes_what_the_registry_renders_and_exits_by_compliance(fmt: str, kb, capsys) -> None:
+    system = read_root(CAPTURE)
+    system = classified(system, {d.id for d in kb.section("distributions")}, {h.id for h in kb.section("hardware")})
+    host = plan_host(kb, system, Context())
+    report = Verification(host=host, rows=tuple(verify(system, host)))
+    rendered = formats.VERIFY.render(kb, report, fmt, OPTIONS)
+    assert not report.compliant()  # the capture's admin udev rule undoes a change the plan makes
+    assert main(["verify", "--root", str(CAPTURE), "--format", fmt]) == 1
+    assert capsys.readouterr().out == rendered.text + ("" if rendered.text.endswith("\n") else "\n")
+    assert _choices("verify") == formats.VERIFY.names()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from iosched.struct import Struct
 
 if TYPE_CHECKING:
-    from iosched.host import HostPlan
+    from iosched.host import HostPlan, Verification
     from iosched.kb import Kb
     from iosched.plan import Plan
 
@@ -65,6 +65,8 @@ PLAN: Formats[Plan] = Formats("plan")
 """One device's plan (``iosched advise``)."""
 HOST: Formats[HostPlan] = Formats("host")
 """The plans for every device of an observed host (``iosched advise --probe/--root``)."""
+VERIFY: Formats[Verification] = Formats("verify")
+"""What a host has against what its plans want (``iosched verify``)."""
 
 
 @PLAN.register("markdown", markdown=True)
@@ -125,3 +127,18 @@ def _host_ansible(kb: Kb, host: HostPlan, options: Options) -> str:
     from iosched.render.plan_ansible import EVERY_HOST, render
 
     return render(kb, [(options.host or EVERY_HOST, host.plans)])
+
+
+@VERIFY.register("markdown", markdown=True)
+@VERIFY.register("text", markdown=True)
+def _verify_markdown(kb: Kb, report: Verification, options: Options) -> str:
+    from iosched.render.verify_report import render_markdown
+
+    return render_markdown(report)
+
+
+@VERIFY.register("json")
+def _verify_json(kb: Kb, report: Verification, options: Options) -> str:
+    from iosched.render.verify_report import render_json
+
+    return render_json(report)
