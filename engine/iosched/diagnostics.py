@@ -32,7 +32,7 @@ CODES: Final[dict[str, str]] = {
 }
 
 
-class Diagnostic(Struct):
+class Diagnostic(Struct, kw_only=False):
     code: str
     file: str
     line: int

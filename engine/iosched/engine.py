@@ -7,28 +7,26 @@ already has is reported as unchanged, never "changed" to itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from iosched import __version__
 from iosched.context import Context, Resolved, resolve
 from iosched.evidence import Evidence
-from iosched.grammar import WORD, matches
 from iosched.kb import Kb, TunableRef
-from iosched.model import BootParameter, MountOption, QueueAttribute, Rule, Setting, Sysctl
+from iosched.model import BootParameter, MountOption, Rule, Setting
 from iosched.persist import PersistError, choose, cmdline, precedence, tuned, udev
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.struct import Struct
-from iosched.vocab import RISKS
+from iosched.targets import step_kind_of, step_value
+from iosched.vocab import RISKS, SEVERITY_RANK
 
 if TYPE_CHECKING:
     from iosched.system.model import Tuner
 
-SEVERITY_RANK = {"warn": 0, "recommend": 1, "consider": 2}
 
-
-class _Candidate(Struct):
+class _Candidate(Struct, kw_only=False):
     rule: Rule
     target: str
     value: Any
@@ -46,52 +44,8 @@ def _why_lost(loser: Rule, winner: Rule) -> str:
     return f"same priority and severity; {winner.id} sorts first"
 
 
-def _fmt(value: Any) -> str:
-    return str(int(value)) if isinstance(value, bool) else str(value)
-
-
-def _unique(items: Any) -> tuple[str, ...]:
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
-
-
-def step_kind_of(kb: Kb, target: str) -> str | None:
-    """The step kind that sets a rule target, or None when the target names nothing settable."""
-    if target == "scheduler":
-        return "scheduler"
-    entity = kb.get(target)
-    if isinstance(entity, TunableRef):
-        return "tunable"
-    if isinstance(entity, BootParameter):
-        return "boot-parameter"
-    if isinstance(entity, MountOption):
-        return "mount-option"
-    if isinstance(entity, QueueAttribute):
-        return "queue-attribute"
-    return "sysctl" if isinstance(entity, Sysctl) else None
-
-
-def action_problem(kb: Kb, action: Any) -> str | None:
-    """Why a rule action cannot apply in any context (None when it can): used by ``kb check``."""
-    if action.to_fact is not None:
-        return None
-    value, kind = action.to, step_kind_of(kb, action.set)
-    if kind is None:
-        return f"{action.set!r} is not a scheduler, tunable, queue attribute, sysctl, boot parameter or mount option"
-    if kind == "scheduler":
-        return None if value in kb.elevators else f"scheduler {value!r} is not an elevator"
-    entity: Any = kb.get(action.set)
-    if kind == "boot-parameter":
-        ok = (not entity.values or _fmt(value) in entity.values) and matches(WORD, _fmt(value))
-        return None if ok else f"{action.set} does not accept {value!r}"
-    if kind == "mount-option":
-        if entity.disables_barriers:
-            return f"{action.set} turns write barriers off; a plan never does (say it in a warning instead)"
-        return None if value is True else f"mount option {action.set} takes to: true"
-    setting = kb.setting(action.set)
-    assert setting is not None
-    if not setting.writable:
-        return f"{action.set} is read-only"
-    return None if setting.accepts(value) else f"{action.set} does not accept {value!r}"
 
 
 def _scoped_default(setting: Setting, r: Resolved) -> Any:
@@ -143,18 +97,21 @@ def _settle(kb: Kb, r: Resolved, fired: list[Rule]) -> tuple[dict[str, tuple[Any
     chosen: dict[str, tuple[Any, list[Rule]]] = {}
 
     def settle(target: str, scheduler: str | None) -> None:
-        applicable: list[tuple[_Candidate, str | None]] = []
-        lost: list[tuple[_Candidate, str | None]] = []
+        applicable: list[_Candidate] = []
+        lost: list[tuple[_Candidate, str]] = []
         for c in candidates.get(target, []):
             problem = _applicable(kb, r, target, c.value, scheduler)
-            (lost if problem else applicable).append((c, problem))
-        winner = applicable[0][0] if applicable else None
-        lost += [(c, _why_lost(c.rule, winner.rule)) for c, _ in applicable if winner and c.value != winner.value]
+            if problem:
+                lost.append((c, problem))
+            else:
+                applicable.append(c)
+        winner = applicable[0] if applicable else None
+        lost += [(c, _why_lost(c.rule, winner.rule)) for c in applicable if winner and c.value != winner.value]
         for c, why in lost:
-            overridden.append(Overridden(rule=c.rule.id, target=target, value=_fmt(c.value),
-                                         winner=winner and winner.rule.id, why=why))  # fmt: skip
+            overridden.append(Overridden(rule=c.rule.id, target=target, value=step_value(c.value),
+                                         winner=winner.rule.id if winner else None, why=why))  # fmt: skip
         if winner is not None:
-            chosen[target] = (winner.value, [c.rule for c, _ in applicable if c.value == winner.value])
+            chosen[target] = (winner.value, [c.rule for c in applicable if c.value == winner.value])
 
     settle("scheduler", None)
     scheduler = chosen["scheduler"][0] if "scheduler" in chosen else r.previous
@@ -179,7 +136,7 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
     assert kind is not None
     step_kind = STEP_KINDS[kind]
     device = None if step_kind.host_wide else r.device
-    shown = _fmt(value)
+    shown = step_value(value)
     at_boot: str | None = None
     if kind == "scheduler":
         entity: Any = kb.elevators[value]
@@ -195,7 +152,7 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
         entity = kb.get(target)
         setting = kb.setting(target)
         assert setting is not None
-        at_boot = _fmt(_scoped_default(setting, r))
+        at_boot = step_value(_scoped_default(setting, r))
         previous = now.get(target) or at_boot
         where = f" of {r.device}" if device else ""
         name = target.removeprefix("queue.")

@@ -10,7 +10,7 @@ from iosched.struct import Struct
 FactType = Literal["bool", "str", "version", "number"]
 
 
-class Fact(Struct):
+class Fact(Struct, kw_only=False):
     type: FactType
     description: str
 

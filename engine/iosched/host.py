@@ -197,6 +197,17 @@ class Row(Struct):
     because: str
 
 
+class Verification(Struct):
+    """What ``iosched verify`` found: the host's plans and, per device and setting, whether the host agrees."""
+
+    host: HostPlan
+    rows: tuple[Row, ...]
+
+    def compliant(self) -> bool:
+        """No setting differs (``n/a``, nothing to compare, is never a failure)."""
+        return all(r.status != "differs" for r in self.rows)
+
+
 def _persist_row(system: System, plan: Plan, step: Step, device: str, required: bool) -> Row | None:
     """Is a change kept across reboots by our file, and would that file win over the other tuners?"""
     method, key = step.persist_method, kind_of(step).tuner_key(step)

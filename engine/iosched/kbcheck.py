@@ -11,6 +11,7 @@ from iosched.facts import FACTS
 from iosched.kb import Kb
 from iosched.rules import unknown_facts
 from iosched.struct import Struct
+from iosched.targets import action_problem
 
 _SOURCE_FIELDS = ("sources", "claim_sources", "truth_sources")
 
@@ -155,7 +156,6 @@ def _check_facts(kb: Kb) -> Iterator[Diagnostic]:
 
 def _check_rules(kb: Kb) -> Iterator[Diagnostic]:
     from iosched.context import ContextError, facts_for_example
-    from iosched.engine import action_problem
 
     for rule in kb.section("rules"):
         for action in rule.actions:
@@ -174,13 +174,13 @@ def _check_rules(kb: Kb) -> Iterator[Diagnostic]:
 
 
 def _check_examples(kb: Kb) -> Iterator[Diagnostic]:
-    """Every example is a context that advise plans: fields it knows, ids the KB has."""
-    from iosched.context import Context, ContextError
-    from iosched.engine import advise
+    """Every example is a context that advise can plan: fields it knows, ids the KB has (what resolving it
+    against the KB checks, and all that advise refuses a context for)."""
+    from iosched.context import Context, ContextError, resolve
 
     for example in kb.section("examples"):
         try:
-            advise(kb, Context.from_mapping(example.context))
+            resolve(kb, Context.from_mapping(example.context))
         except ContextError as exc:
             yield _diag(kb, example.id, "KB113", f"advise cannot plan this context: {exc}")
 

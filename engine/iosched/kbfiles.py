@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from iosched.paths import AnyPath
 
 if TYPE_CHECKING:
+    from hashlib import blake2b
     from pathlib import Path
 
 
@@ -84,7 +85,7 @@ def identity(layers: Iterable[Scanned]) -> tuple[str, int]:
     return digest.hexdigest(), newest
 
 
-def _hasher() -> Any:
+def _hasher() -> blake2b:
     """BLAKE2b from CPython's built-in module: the same digest as hashlib's, without loading OpenSSL at start-up."""
     try:
         from _blake2 import blake2b

@@ -28,8 +28,8 @@ class _Collected:
 def _describe(item: Any, index: int) -> str:
     if isinstance(item, dict):
         for key in ("id", "name"):
-            if isinstance(item.get(key), str):
-                return item[key]
+            if isinstance(name := item.get(key), str):
+                return name
     return f"entry {index + 1}"
 
 

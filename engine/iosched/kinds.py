@@ -13,7 +13,7 @@ from iosched import model
 from iosched.struct import Struct
 
 
-class Kind(Struct):
+class Kind(Struct, kw_only=False):
     slug: str
     """``iosched list SLUG``; the site page ``reference/SLUG.md`` (or ``reference/SLUG/ID.md``)."""
     section: str | None

@@ -15,7 +15,7 @@ from iosched.grammar import GLOB, ID, MOUNT_OPTIONS, PATH, TEXT, URL, WORD, Cons
 from iosched.kernel import KernelVersion, in_range
 from iosched.rules import Action, Condition, RuleExample
 from iosched.struct import Invalid, Struct
-from iosched.vocab import ElevatorPath, Goal, Risk, Severity, Unit
+from iosched.vocab import ElevatorPath, Goal, Risk, Severity, StepKindName, Unit
 
 Id = Annotated[str, Constrain(ID)]
 Word = Annotated[str, Constrain(WORD)]
@@ -341,14 +341,11 @@ class Distribution(Sourced):
             raise Invalid("boot_loaders name an architecture twice")
 
 
-PersistTarget = Literal["scheduler", "tunable", "queue-attribute", "sysctl", "boot-parameter", "mount-option"]
-
-
 class PersistenceMethod(Sourced, KernelRange):
     id: Id
     title: Text
     summary: Text
-    applies_to: tuple[PersistTarget, ...]
+    applies_to: tuple[StepKindName, ...]
     how: Text
     notes: tuple[Text, ...] = ()
     caveats: tuple[Id, ...] = ()

@@ -5,14 +5,12 @@ persist them. How each step is applied, persisted, verified and undone belongs t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from iosched.struct import Struct
-from iosched.vocab import Severity, StepSeverity
+from iosched.vocab import Severity, StepKindName, StepSeverity
 
 SCHEMA_VERSION = 2
-
-StepKindName = Literal["scheduler", "tunable", "queue-attribute", "sysctl", "mount-option", "boot-parameter"]
 
 
 class Step(Struct):

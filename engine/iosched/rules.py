@@ -10,11 +10,9 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from iosched.facts import FACTS, compare
 from iosched.struct import Invalid, OneOfKeys, Struct
-from iosched.vocab import OPERATORS, Operator
+from iosched.vocab import NEGATIONS, OPERATOR_SYMBOLS, OPERATORS, Operator
 
 Scalar = bool | int | float | str
-_SYMBOLS = {"eq": "==", "ne": "!=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=", "in": "in", "not_in": "not in",
-            "exists": "exists:"}  # fmt: skip
 
 
 class Compare(Struct):
@@ -46,7 +44,7 @@ class Compare(Struct):
         if op == "exists":
             return (value is not None) is expected
         if value is None:
-            return op in ("ne", "not_in")
+            return op in NEGATIONS
         return compare(self.fact, op, value, expected)
 
     def comparisons(self) -> Iterator[Compare]:
@@ -58,7 +56,7 @@ class Compare(Struct):
             shown = f"[{', '.join(map(str, expected))}]"
         else:
             shown = str(expected).lower() if isinstance(expected, bool) else str(expected)
-        return f"{self.fact} {_SYMBOLS[op]} {shown}"
+        return f"{self.fact} {OPERATOR_SYMBOLS[op]} {shown}"
 
 
 def _paren(condition: Condition) -> str:

@@ -1,6 +1,9 @@
 """Struct: the one base of every KB entity, plain frozen objects that are cheap to define and to rebuild.
 
-A Struct declares its fields once, as class annotations with defaults in the class body (like a dataclass).
+A Struct declares its fields once, as class annotations with defaults in the class body (like a dataclass),
+and type checkers read it as one (``dataclass_transform``): every constructor call is checked against the
+fields. Fields are keyword-only; a table of short rows may declare ``class Row(Struct, kw_only=False)`` to
+take them in declaration order.
 It costs no code generation at import and no validation at construction: the KB is validated once, at load
 time, by pydantic models derived from these very classes (:mod:`iosched.validate`), and the compiled cache
 rebuilds instances from plain data without running any check again.
@@ -12,7 +15,7 @@ A check reads only its own class's fields and raises :class:`Invalid`.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, dataclass_transform
 
 
 class Invalid(ValueError):
@@ -23,6 +26,7 @@ class Invalid(ValueError):
         self.code = code
 
 
+@dataclass_transform(kw_only_default=True, frozen_default=True)
 class Struct:
     """Frozen attributes named by the class annotations; equal when of one type with equal fields."""
 
@@ -32,9 +36,12 @@ class Struct:
     """The fields this class declares itself (``__fields__`` adds its bases')."""
     __aliases__: ClassVar[dict[str, str]] = {}
     """Python field name -> YAML key, for keys that are Python keywords (``in``, ``not``)."""
+    __positional__: ClassVar[bool] = False
+    """Whether this class takes its fields in declaration order too (``kw_only=False``)."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, kw_only: bool = True, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
+        cls.__positional__ = not kw_only
         own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect costs start-up time
         cls.__own_fields__ = tuple(n for n, annotation in own.items() if not _is_classvar(annotation))
         names: dict[str, None] = {}
@@ -43,9 +50,11 @@ class Struct:
         cls.__fields__ = tuple(names)
         cls.__required__ = frozenset(f for f in cls.__fields__ if not hasattr(cls, f))
 
-    def __init__(self, *args: Any, **values: Any) -> None:
-        """Fields by name, or the first ones in declaration order."""
+    def __init__(self, *args: object, **values: object) -> None:
+        """Fields by name (or, for a ``kw_only=False`` class, the first ones in declaration order)."""
         if args:
+            if not self.__positional__:
+                raise TypeError(f"{type(self).__name__} takes its fields by name")
             named = dict(zip(self.__fields__, args, strict=False))
             if len(args) > len(self.__fields__) or named.keys() & values.keys():
                 raise TypeError(f"{type(self).__name__}: {len(args)} positional values for {self.__fields__}")

@@ -158,4 +158,5 @@ def kb_file_schema() -> dict[str, Any]:
     for generated in list(_MODELS.values()):
         generated.model_rebuild(_types_namespace=_NAMESPACE, raise_errors=False)
     model.model_rebuild(_types_namespace=_NAMESPACE)
-    return model.model_json_schema(by_alias=True)
+    schema: dict[str, Any] = model.model_json_schema(by_alias=True)
+    return schema

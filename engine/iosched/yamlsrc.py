@@ -28,7 +28,7 @@ class YamlError(ValueError):
         self.line = line
 
 
-class Document(Struct):
+class Document(Struct, kw_only=False):
     """Parsed data plus the node tree, to turn a location path into a line number."""
 
     data: Any

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,3 +71,17 @@ def test_every_code_the_engine_emits_is_registered() -> None:
     engine = Path(__file__).resolve().parents[2] / "engine" / "iosched"
     used = {code for path in engine.rglob("*.py") for code in re.findall(r'"(KB\d{3})"', path.read_text())}
     assert used and used <= set(CODES)
+
+
+def test_checking_a_kb_does_not_import_the_engine() -> None:
+    """The KB sits below the engine: loading and checking it (rules, actions, examples) plans nothing."""
+    probe = (
+        "import sys\n"
+        "from iosched.kbload import load\n"
+        "from iosched.paths import bundled_kb\n"
+        "kb, found = load([bundled_kb()])\n"
+        "assert kb.section('rules') and kb.section('examples') and not found, found\n"
+        "print(sorted(m for m in sys.modules if m in ('iosched.engine', 'iosched.steps', 'iosched.persist')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["[]"]

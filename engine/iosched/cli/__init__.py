@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from iosched import __version__
 from iosched.errors import UsageError
@@ -136,7 +136,7 @@ def _directory(text: str) -> Path:
 class _WatchedStdout:
     """Standard output that remembers whether writing to it failed, to tell that failure from any other."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self.stream, self.failed = stream, False
 
     def write(self, text: str) -> int:
@@ -182,8 +182,9 @@ def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
         from iosched.measure.errors import MeasureError
         from iosched.persist import PersistError
         from iosched.persist.tuned import TunedProfileError
+        from iosched.render.plan_ansible import PlaybookError
 
-        if not isinstance(exc, MeasureError | PersistError | TunedProfileError):
+        if not isinstance(exc, MeasureError | PersistError | TunedProfileError | PlaybookError):
             raise
         return _error(exc)
     except KbInvalid as exc:

@@ -13,6 +13,12 @@ from iosched.errors import UsageError
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from iosched.context import Context
+    from iosched.evidence import Evidence
+    from iosched.host import HostPlan
+    from iosched.kb import Kb
+    from iosched.system.model import System
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
@@ -38,7 +44,7 @@ def context_file(path: str | Path) -> tuple[Any, int]:
     return parse(text, PROBE_DOCUMENT_BYTES).data, len(text)
 
 
-def probe_document(path: str | Path | None):
+def probe_document(path: str | Path | None) -> System | None:
     """The System in a context file that is an ``iosched probe --format json`` document, else None."""
     if path is None:
         return None
@@ -62,7 +68,7 @@ def wanted(args: argparse.Namespace) -> bool:
     return bool(args.probe or args.root or probe_document(getattr(args, "context", None)))
 
 
-def read(args: argparse.Namespace, kb):
+def read(args: argparse.Namespace, kb: Kb) -> System | None:
     """The classified System the arguments name, or None when they name none."""
     from iosched.system.classify import classified
     from iosched.system.reader import ProbeError, read_root
@@ -78,12 +84,13 @@ def read(args: argparse.Namespace, kb):
     return classified(system, distros, {h.id for h in kb.section("hardware")})
 
 
-def plan(args: argparse.Namespace, kb, ctx, evidence=None):
+def plan(args: argparse.Namespace, kb: Kb, ctx: Context, evidence: Evidence | None = None) -> tuple[System, HostPlan]:
     """The host plan of the observed system; ``--device`` narrows it to one device, and ``--hw`` with it names
     that device's preset when classification could not place it (an unusual controller, a test rig)."""
     from iosched.host import plan_host
 
     system = read(args, kb)
+    assert system is not None, "asked only when the arguments name a host (wanted)"
     if ctx.hw is not None and ctx.device is not None:
         devices = tuple(d.replace(hw=ctx.hw) if d.name == ctx.device else d for d in system.devices)
         system = system.replace(devices=devices)

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    import argparse
+
+    from iosched.render.formats import Rendered
 
 
 def write(text: str) -> None:
@@ -56,6 +61,14 @@ def write_markdown(markdown: str, fmt: str) -> None:
         write(markdown)
 
 
+def write_rendered(rendered: Rendered, fmt: str) -> None:
+    """A document from :mod:`iosched.render.formats`: Markdown through :func:`write_markdown`, the rest as is."""
+    if rendered.markdown:
+        write_markdown(rendered.text, fmt)
+    else:
+        write(rendered.text)
+
+
 def terminal_text(markdown: str, width: int = 100) -> str:
     """What the text format shows on a terminal of ``width`` columns, without colour."""
     from rich.console import Console
@@ -65,5 +78,5 @@ def terminal_text(markdown: str, width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
 
 
-def format_option(parser, choices: tuple[str, ...] = ("text", "markdown", "json")) -> None:
+def format_option(parser: argparse.ArgumentParser, choices: tuple[str, ...] = ("text", "markdown", "json")) -> None:
     parser.add_argument("--format", choices=choices, default="text", help="output format (default: text)")

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NoReturn
 
 from iosched.measure import benchstate, manifest, stats
 from iosched.measure import device as dev
@@ -116,7 +117,7 @@ def recover(progress: Progress) -> None:
 def _terminate_as_interrupt() -> Iterator[None]:
     """SIGTERM and SIGHUP unwind like Ctrl-C, so ``finally`` blocks restore the device."""
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: object) -> NoReturn:
         raise KeyboardInterrupt
 
     previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}

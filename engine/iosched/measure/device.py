@@ -50,7 +50,7 @@ def parse_size(text: str) -> int:
     match = _SIZE.match(text.strip())
     if not match:
         raise MeasureError(f"not a size: {text!r} (expected e.g. 64M or 1G)")
-    value = int(match.group(1)) * 1024 ** " KMGT".index((match.group(2) or " ").upper())
+    value: int = int(match.group(1)) * 1024 ** " KMGT".index((match.group(2) or " ").upper())
     if value < 16 * 2**20:
         raise MeasureError(f"size {text} is too small (at least 16M)")
     return value

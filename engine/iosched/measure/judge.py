@@ -12,24 +12,15 @@ from iosched.measure import stats
 from iosched.measure.errors import MeasureError
 from iosched.measure.model import Judgement, Measurement, Verdict
 from iosched.measure.schedulers import SIMPLICITY
-from iosched.vocab import GOALS
+from iosched.vocab import GOAL_BASIS, GOAL_METRICS, GOALS, Goal
 
 ALPHA = 0.05  # the significance level every exact test is held to
 MIN_RUNS = 3  # and, whatever the test could reach, no fewer runs than this per scheduler
 THROUGHPUT_FLOOR = 0.05  # smallest change worth acting on for IOPS, bandwidth, tps
 LATENCY_FLOOR = 0.10  # latency, tail latency above all, is noisier
 
-THROUGHPUT_METRICS = ("iops", "tps", "requests", "ops", "bw")
-LATENCY_METRICS = ("clat_p99", "latency_p95", "clat_mean", "latency_avg", "time_per_op")
-TAIL_METRICS = ("clat_p99", "latency_p95")
-# Per test, the metrics that speak for each goal, in order of preference. Fairness is judged on tail
-# latency: what the slowest of the competing jobs waits (fio's p99 of a group of jobs is the worst job's).
-GOAL_METRICS = {"throughput": THROUGHPUT_METRICS, "latency": LATENCY_METRICS, "fairness": TAIL_METRICS}
-GOAL_BASIS = {
-    "throughput": "IOPS, transactions or bandwidth",
-    "latency": "p99 or mean latency",
-    "fairness": "tail latency (p99/p95; with competing jobs, the worst job's)",
-}
+THROUGHPUT_METRICS = GOAL_METRICS["throughput"]
+LATENCY_METRICS = GOAL_METRICS["latency"]
 
 
 def kind(metric: str) -> str:
@@ -157,7 +148,7 @@ def judge(
                      measurements=tuple(measurements), notes=notes)  # fmt: skip
 
 
-def primary_metrics(metrics: set[str], goal: str) -> list[str]:
+def primary_metrics(metrics: set[str], goal: Goal) -> list[str]:
     """Per test, the metrics that speak for ``goal``: one per I/O direction, by preference."""
     chosen = []
     for prefix in sorted({_prefix(m) for m in metrics}):
@@ -177,7 +168,7 @@ def _prefix(metric: str) -> str:
 
 
 def _recommend(
-    verdicts: list[Verdict], groups: dict[tuple[str, str], dict[str, list[Measurement]]], baseline: str, goal: str
+    verdicts: list[Verdict], groups: dict[tuple[str, str], dict[str, list[Measurement]]], baseline: str, goal: Goal
 ) -> tuple[str, str]:
     tests: dict[str, set[str]] = defaultdict(set)
     for test, metric in groups:
@@ -218,7 +209,9 @@ def _recommend(
     return best, f"{best} is significantly better than {baseline} and worse nowhere; {basis}"
 
 
-def _beats(a: str, b: str, groups: dict[tuple[str, str], dict[str, list[Measurement]]], primary: set) -> bool:
+def _beats(
+    a: str, b: str, groups: dict[tuple[str, str], dict[str, list[Measurement]]], primary: set[tuple[str, str]]
+) -> bool:
     results = [compare(groups[key][b], groups[key][a]).verdict for key in primary
                if a in groups[key] and b in groups[key]]  # fmt: skip
     return "better" in results and "worse" not in results

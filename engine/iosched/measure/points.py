@@ -15,6 +15,7 @@ from itertools import pairwise
 from iosched.measure.judge import floor_for, primary_metrics
 from iosched.measure.model import Measurement
 from iosched.measure.stats import cv
+from iosched.vocab import Goal
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Points:
     inside_noise: int  # of which separated neighbours by less than the run-to-run noise
 
 
-def points(measurements: list[Measurement] | tuple[Measurement, ...], *, goal: str = "throughput") -> Points:
+def points(measurements: list[Measurement] | tuple[Measurement, ...], *, goal: Goal = "throughput") -> Points:
     """Score the seed's way: each run (round) of each primary metric ranks the schedulers."""
     metrics: dict[str, set[str]] = defaultdict(set)
     for m in measurements:

@@ -14,7 +14,7 @@ GRUB_DEFAULTS = "/etc/default/grub"
 ZIPL_CONF = "/etc/zipl.conf"
 
 
-class Loader(Struct):
+class Loader(Struct, kw_only=False):
     kind: str
     """``grub2``, ``grub-legacy``, ``zipl`` or ``grubby``."""
     config: str

@@ -5,10 +5,13 @@ The Markdown itself comes from :mod:`iosched.render.reference`, shared by the CL
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from iosched.kb import Kb
 
 
-def find(kb: Any, ident: str) -> Any | None:
+def find(kb: Kb, ident: str) -> Any | None:
     """The entity an id names, with the spellings people type: ``elevator=``, ``nr_requests``, ``ios101``."""
     text = ident.strip()
     for candidate in (text, f"queue.{text}", text.upper()):
@@ -17,7 +20,7 @@ def find(kb: Any, ident: str) -> Any | None:
     return None
 
 
-def suggestions(kb: Any, ident: str, n: int = 3) -> list[str]:
+def suggestions(kb: Kb, ident: str, n: int = 3) -> list[str]:
     """Close matches for an unknown id (ids and rule names)."""
     import difflib
 

@@ -24,7 +24,7 @@ def headline(d: DeviceDiagnosis) -> str:
     if d.healthy:
         return "no I/O problem here"
     also = [f.cause.id for f in d.findings[1:]]
-    return d.findings[0].cause.summary.rstrip(".") + (f" (also {', '.join(also)})" if also else "")
+    return str(d.findings[0].cause.summary).rstrip(".") + (f" (also {', '.join(also)})" if also else "")
 
 
 def _evidence_table(d: DeviceDiagnosis) -> str:

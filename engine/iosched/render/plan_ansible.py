@@ -176,7 +176,7 @@ def _dumper(shared: Any) -> Any:
     """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks, and one anchor: ``shared``."""
     import yaml
 
-    class Dumper(yaml.SafeDumper):
+    class Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type hints
         def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
             super().increase_indent(flow, False)  # lists indented under their key, as yamllint asks
 
@@ -495,7 +495,7 @@ def render(kb: Kb, hosts: Sequence[tuple[str | None, Sequence[Plan]]]) -> str:
         {"name": "Undo the iosched plan", "hosts": undo.pop("hosts"), **common, "tags": ["never", "undo"],
          "vars": play_vars, **undo, "handlers": _handlers()[:1], "tasks": _undo_tasks(kinds, paths)},
     ]  # fmt: skip
-    body = yaml.dump(plays,
+    body: str = yaml.dump(plays,
         Dumper=_dumper(play_vars), sort_keys=False, explicit_start=True, allow_unicode=True, width=120,
     )  # fmt: skip
     return "\n".join(head) + "\n" + body

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.diagnostics import CODES
 from iosched.kinds import BY_SLUG, kind_of
@@ -16,18 +16,42 @@ from iosched.persist import udev
 from iosched.render.escape import code_block, code_span, html_text
 from iosched.render.links import absolute, anchor, site_base
 from iosched.struct import Struct
+from iosched.vocab import RISKS, Risk
+
+if TYPE_CHECKING:
+    from iosched.kb import Kb, TunableRef
+    from iosched.model import (
+        Assumption,
+        BootParameter,
+        Caveat,
+        CgroupFile,
+        DeviceClass,
+        Disagreement,
+        Distribution,
+        Elevator,
+        Evidence,
+        Example,
+        HardwarePreset,
+        MountOption,
+        PersistenceMethod,
+        QueueAttribute,
+        Rule,
+        Scope,
+        Source,
+        Sysctl,
+        Topic,
+        TunedProfile,
+        VendorRule,
+        Workload,
+    )
 
 CHART_CLASS = 'class="iosched-chart"'
-RISK_ADMONITION = {"data-loss": "danger", "availability": "warning", "performance": "note"}
-RISK_LABEL = {
-    "data-loss": "Risk: data loss",
-    "availability": "Risk: availability",
-    "performance": "Risk: performance",
-}
+RISK_ADMONITION: dict[Risk, str] = dict(zip(RISKS, ("danger", "warning", "note"), strict=True))  # most severe first
+RISK_LABEL: dict[Risk, str] = {risk: f"Risk: {risk.replace('-', ' ')}" for risk in RISKS}
 _NO_UNIT = {"bool", "enum", "name", "string", "count"}
 
 
-class Style(Struct):
+class Style(Struct, kw_only=False):
     """How to render: ``link(entity)`` gives an href, ``level`` the top heading level, ``site`` enables
     site-only markup (heading anchors, admonitions, content tabs, inline SVG charts)."""
 
@@ -105,7 +129,7 @@ def kernels(since: object, until: object) -> str:
     return "all kernels"
 
 
-def scope_text(scope: Any) -> str:
+def scope_text(scope: Scope) -> str:
     if scope is None:
         return "everywhere"
     parts = []
@@ -118,7 +142,7 @@ def scope_text(scope: Any) -> str:
     return "; ".join(parts) or "everywhere"
 
 
-def ref(kb: Any, style: Style, ident: str, text: str | None = None) -> str:
+def ref(kb: Kb, style: Style, ident: str, text: str | None = None) -> str:
     """A link to a KB id; the id (or text) alone when the KB lacks it or there is no site to link to."""
     entity = kb.get(ident)
     shown = text or f"`{ident}`"
@@ -126,7 +150,7 @@ def ref(kb: Any, style: Style, ident: str, text: str | None = None) -> str:
     return f"[{shown}]({link})" if link else shown
 
 
-def refs(kb: Any, style: Style, idents: Iterable[str]) -> str:
+def refs(kb: Kb, style: Style, idents: Iterable[str]) -> str:
     return ", ".join(ref(kb, style, i) for i in idents)
 
 
@@ -158,7 +182,7 @@ def join(*blocks: str | None) -> str:
     return "\n\n".join(escape_tags(b.strip("\n")) for b in blocks if b and b.strip()) + "\n"
 
 
-def sources_block(kb: Any, style: Style, idents: Iterable[str], label: str = "Sources") -> str:
+def sources_block(kb: Kb, style: Style, idents: Iterable[str], label: str = "Sources") -> str:
     items = []
     for ident in idents:
         source = kb.get(ident)
@@ -171,7 +195,7 @@ def notes_block(notes: Iterable[str]) -> str:
     return "**Notes:**\n\n" + bullets(notes) if notes else ""
 
 
-def caveats_block(kb: Any, style: Style, idents: Iterable[str]) -> str:
+def caveats_block(kb: Kb, style: Style, idents: Iterable[str]) -> str:
     items = []
     for ident in idents:
         caveat = kb.get(ident)
@@ -183,7 +207,7 @@ def caveats_block(kb: Any, style: Style, idents: Iterable[str]) -> str:
     return "**Caveats:**\n\n" + bullets(items) if items else ""
 
 
-def disagreements_block(kb: Any, style: Style, subject: str) -> str:
+def disagreements_block(kb: Kb, style: Style, subject: str) -> str:
     found = [d for d in kb.section("disagreements") if d.subject == subject]
     if not found:
         return ""
@@ -195,7 +219,7 @@ def disagreements_block(kb: Any, style: Style, subject: str) -> str:
     return "**Sources disagree:**\n\n" + bullets(items)
 
 
-def one_line(kb: Any, entity: Any) -> str:
+def one_line(kb: Kb, entity: Any) -> str:
     """A one-line summary of any entity (shortcodes, lists)."""
     if (setting := kb.setting(entity.id)) is not None:
         bits = [setting.summary, f"default {value_text(setting.default, setting.unit)}"]
@@ -205,7 +229,7 @@ def one_line(kb: Any, entity: Any) -> str:
     for name in ("summary", "title", "claim", "name"):
         if isinstance(text := getattr(entity, name, None), str):
             return text
-    return entity.id
+    return str(entity.id)
 
 
 # ---------------------------------------------------------------- tunables, queue attributes, sysctls
@@ -224,7 +248,7 @@ def _range_text(setting: Any) -> str:
     return "0 or 1" if setting.unit == "bool" else ""
 
 
-def _scoped_defaults(kb: Any, style: Style, setting: Any) -> str:
+def _scoped_defaults(kb: Kb, style: Style, setting: Any) -> str:
     if not setting.defaults:
         return ""
     rows = [
@@ -234,7 +258,7 @@ def _scoped_defaults(kb: Any, style: Style, setting: Any) -> str:
     return "**Defaults by scope:**\n\n" + table(("value", "where", "note", "sources"), rows)
 
 
-def setting_body(kb: Any, style: Style, ident: str, setting: Any) -> str:
+def setting_body(kb: Kb, style: Style, ident: str, setting: Any) -> str:
     """Everything about a tunable, queue attribute or sysctl except its heading."""
     default = value_text(setting.default, setting.unit)
     if setting.default_note:
@@ -269,7 +293,7 @@ def setting_body(kb: Any, style: Style, ident: str, setting: Any) -> str:
 
 
 @renders("cgroup-files")
-def cgroup_file(kb: Any, item: Any, style: Style) -> str:
+def cgroup_file(kb: Kb, item: CgroupFile, style: Style) -> str:
     where = f"`/sys/fs/cgroup/GROUP/{item.name}`" + (" (root cgroup only)" if item.root_only else "")
     facts = facts_list([("Policy", f"`{item.policy}`"), ("Format", code_span(item.format or "")),
                         ("Kconfig", code_span(item.kconfig or ""))])  # fmt: skip
@@ -277,7 +301,7 @@ def cgroup_file(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("tuned-profiles")
-def tuned_profile(kb: Any, item: Any, style: Style) -> str:
+def tuned_profile(kb: Kb, item: TunedProfile, style: Style) -> str:
     rows = [(code_span(s.target), value_text(s.value), s.note or "") for s in item.settings]
     versions = item.tuned_versions
     facts = facts_list([
@@ -294,7 +318,7 @@ def tuned_profile(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("vendor-rules")
-def vendor_rule(kb: Any, item: Any, style: Style) -> str:
+def vendor_rule(kb: Kb, item: VendorRule, style: Style) -> str:
     rows = [(code_span(s.target), value_text(s.value), s.note or "") for s in item.sets]
     versions = item.versions
     facts = facts_list([
@@ -309,7 +333,7 @@ def vendor_rule(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("topics")
-def topic(kb: Any, item: Any, style: Style) -> str:
+def topic(kb: Kb, item: Topic, style: Style) -> str:
     parts = [heading(style, item.title, item.id), item.summary]
     if item.since or item.until:
         parts.append(facts_list([("Kernels", kernels(item.since, item.until))]))
@@ -324,7 +348,7 @@ def topic(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("device-classes")
-def device_class(kb: Any, item: Any, style: Style) -> str:
+def device_class(kb: Kb, item: DeviceClass, style: Style) -> str:
     facts = facts_list([
         ("Kernel names", ", ".join(code_span(n) for n in item.kernel_names)),
         ("On blk-mq since", item.blk_mq_since),
@@ -339,7 +363,7 @@ def device_class(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("tunables")
-def tunable(kb: Any, item: Any, style: Style) -> str:
+def tunable(kb: Kb, item: TunableRef, style: Style) -> str:
     """A tunable (a ``TunableRef``): on the site a section of its elevator's page."""
     title = f"`{item.tunable.name}`" if style.site else f"{item.id}"
     where = f"`/sys/block/DEV/queue/iosched/{item.tunable.name}`"
@@ -348,19 +372,19 @@ def tunable(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("queue-attributes")
-def queue_attribute(kb: Any, attr: Any, style: Style) -> str:
+def queue_attribute(kb: Kb, attr: QueueAttribute, style: Style) -> str:
     where = f"`/sys/block/DEV/queue/{attr.name}`"
     return join(heading(style, f"`{attr.name}`" if style.site else attr.id, attr.id), where,
                 setting_body(kb, style, attr.id, attr))  # fmt: skip
 
 
 @renders("sysctls")
-def sysctl(kb: Any, item: Any, style: Style) -> str:
+def sysctl(kb: Kb, item: Sysctl, style: Style) -> str:
     where = f"`/proc/sys/{item.name.replace('.', '/')}`, `sysctl {item.name}`"
     return join(heading(style, f"`{item.name}`", item.id), where, setting_body(kb, style, item.id, item))
 
 
-def tunables_table(kb: Any, style: Style, elevator: Any) -> str:
+def tunables_table(kb: Kb, style: Style, elevator: Elevator) -> str:
     rows = [
         (
             ref(kb, style, f"{elevator.name}.{t.name}", f"`{t.name}`"),
@@ -379,7 +403,7 @@ def tunables_table(kb: Any, style: Style, elevator: Any) -> str:
 
 
 @renders("elevators")
-def elevator(kb: Any, item: Any, style: Style) -> str:
+def elevator(kb: Kb, item: Elevator, style: Style) -> str:
     prio = item.ioprio.support + (f" since {item.ioprio.since}" if item.ioprio.since else "")
     if item.ioprio.note:
         prio += f" ({item.ioprio.note})"
@@ -422,13 +446,13 @@ def elevator(kb: Any, item: Any, style: Style) -> str:
     )
 
 
-def _effects(kb: Any, style: Style, effects: Iterable[Any]) -> str:
+def _effects(kb: Kb, style: Style, effects: Iterable[Any]) -> str:
     rows = [(kernels(e.since, e.until), e.effect, e.text, refs(kb, style, e.sources)) for e in effects]
     return table(("kernels", "effect", "what happens", "sources"), rows) if rows else ""
 
 
 @renders("boot-parameters")
-def boot_parameter(kb: Any, item: Any, style: Style) -> str:
+def boot_parameter(kb: Kb, item: BootParameter, style: Style) -> str:
     values = ", ".join(f"`{v}`" for v in item.values)
     return join(
         heading(style, f"`{item.name}=`", item.id),
@@ -443,7 +467,7 @@ def boot_parameter(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("mount-options")
-def mount_option(kb: Any, item: Any, style: Style) -> str:
+def mount_option(kb: Kb, item: MountOption, style: Style) -> str:
     return join(
         heading(style, f"{item.filesystem}: `{item.option}`", item.id),
         item.summary,
@@ -467,17 +491,17 @@ def code(text: str, lang: str = "sh", title: str | None = None) -> str:
     return f"{head}\n{text.rstrip()}\n```"
 
 
-def boot_loader_block(item: Any) -> str:
+def boot_loader_block(item: Distribution) -> str:
     """How a kernel command-line change takes effect on a distribution: GRUB 2 command or GRUB legacy file."""
-    if getattr(item, "grub_update", None):
+    if item.grub_update:
         return "**After editing `GRUB_CMDLINE_LINUX` in `/etc/default/grub`:**\n\n" + code(item.grub_update)
-    if getattr(item, "grub_legacy_config", None):
+    if item.grub_legacy_config:
         return f"**Boot parameters** (GRUB legacy): add them to the `kernel` line in `{item.grub_legacy_config}`."
     return ""
 
 
 @renders("distributions")
-def distribution(kb: Any, item: Any, style: Style) -> str:
+def distribution(kb: Kb, item: Distribution, style: Style) -> str:
     rows = [
         (d.devices, ref(kb, style, d.elevator), d.via, d.io_path, d.note or "", refs(kb, style, d.sources))
         for d in item.default_schedulers
@@ -503,7 +527,7 @@ def distribution(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("persistence")
-def persistence_method(kb: Any, item: Any, style: Style) -> str:
+def persistence_method(kb: Kb, item: PersistenceMethod, style: Style) -> str:
     return join(
         heading(style, item.title, item.id),
         item.summary,
@@ -516,7 +540,7 @@ def persistence_method(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("caveats")
-def caveat(kb: Any, item: Any, style: Style) -> str:
+def caveat(kb: Kb, item: Caveat, style: Style) -> str:
     label = RISK_LABEL[item.risk]
     if style.site:
         body = "\n".join(f"    {line}" if line else "" for line in item.text.splitlines())
@@ -537,7 +561,7 @@ def caveat(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("evidence")
-def evidence(kb: Any, item: Any, style: Style) -> str:
+def evidence(kb: Kb, item: Evidence, style: Style) -> str:
     better = "higher is better" if item.direction == "higher" else "lower is better"
     header = ("", *item.columns)
     rows = [(r.label + (f" ({r.note})" if r.note else ""), *(value_text(v) for v in r.values)) for r in item.rows]
@@ -569,7 +593,7 @@ def evidence(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("disagreements")
-def disagreement(kb: Any, item: Any, style: Style) -> str:
+def disagreement(kb: Kb, item: Disagreement, style: Style) -> str:
     return join(
         heading(style, f"{item.subject}: {item.id}", item.id),
         facts_list(
@@ -586,19 +610,19 @@ def disagreement(kb: Any, item: Any, style: Style) -> str:
     )
 
 
-def citations(kb: Any, source_id: str) -> list[str]:
+def citations(kb: Kb, source_id: str) -> list[str]:
     """Ids of the entities that cite a source, in KB order."""
     found = [ident for ident, entity in kb.index.items() if source_id in getattr(entity, "sources", ())]
     return [i for i in found if i != source_id]
 
 
-def source_type(item: Any) -> str:
+def source_type(item: Source) -> str:
     """A source's type for readers: the documents the project started from are articles like any other."""
     return "article" if item.type == "seed" else str(item.type)
 
 
 @renders("sources")
-def source(kb: Any, item: Any, style: Style) -> str:
+def source(kb: Kb, item: Source, style: Style) -> str:
     cited = citations(kb, item.id)
     return join(
         heading(style, item.title, item.id),
@@ -623,7 +647,7 @@ def _facts_table(facts: dict[str, Any]) -> str:
 
 
 @renders("hardware")
-def hardware_preset(kb: Any, item: Any, style: Style) -> str:
+def hardware_preset(kb: Kb, item: HardwarePreset, style: Style) -> str:
     defaults = getattr(item, "default_elevator", {}) or {}
     return join(
         heading(style, f"{item.title} (`{item.id}`)", item.id),
@@ -651,7 +675,7 @@ def hardware_preset(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("assumptions")
-def assumption(kb: Any, item: Any, style: Style) -> str:
+def assumption(kb: Kb, item: Assumption, style: Style) -> str:
     return join(
         heading(style, f"`{item.fact}` = {value_text(item.value)}", item.id),
         item.text,
@@ -661,7 +685,7 @@ def assumption(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("workloads")
-def workload(kb: Any, item: Any, style: Style) -> str:
+def workload(kb: Kb, item: Workload, style: Style) -> str:
     return join(
         heading(style, f"{item.title} (`{item.id}`)", item.id),
         item.summary,
@@ -673,7 +697,7 @@ def workload(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("examples")
-def example(kb: Any, item: Any, style: Style) -> str:
+def example(kb: Kb, item: Example, style: Style) -> str:
     return join(
         heading(style, item.summary, item.id),
         table(("field", "value"), ((f"`{k}`", code_span(v)) for k, v in item.context.items())),
@@ -683,7 +707,7 @@ def example(kb: Any, item: Any, style: Style) -> str:
 
 
 @renders("rules")
-def rule(kb: Any, item: Any, style: Style) -> str:
+def rule(kb: Kb, item: Rule, style: Style) -> str:
     actions = table(
         ("set", "to", "note"), ((f"`{a.set}`", value_text(a.to), a.note or "") for a in item.actions)
     ) if item.actions else ""  # fmt: skip
@@ -744,7 +768,7 @@ def diagnostic_codes() -> str:
     return table(("code", "reports"), ((f"`{code}`", text) for code, text in CODES.items()))
 
 
-def render(kb: Any, entity: Any, style: Style) -> str:
+def render(kb: Kb, entity: Any, style: Style) -> str:
     """Markdown for any entity."""
     return RENDERERS[kind_of(entity).slug](kb, entity, style)
 
@@ -778,12 +802,12 @@ _COLUMNS: dict[str, tuple[tuple[str, ...], Callable[[Style, Any], tuple[str, ...
 }
 
 
-def list_rows(kb: Any, kind: str, style: Style) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def list_rows(kb: Kb, kind: str, style: Style) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """Header and rows of the table that ``iosched list KIND`` prints and index pages show."""
     header, row = _COLUMNS.get(kind, (("id", "summary"), lambda st, e: (_link(st, e), one_line(kb, e))))
     return header, [row(style, e) for e in kb.entities(kind)]
 
 
-def list_table(kb: Any, kind: str, style: Style) -> str:
+def list_table(kb: Kb, kind: str, style: Style) -> str:
     header, rows = list_rows(kb, kind, style)
     return table(header, rows) + "\n" if rows else f"_No {BY_SLUG[kind].title.lower()} in the KB._\n"

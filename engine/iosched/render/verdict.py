@@ -8,17 +8,20 @@ notes and reasons may come from result files: they are escaped for the target.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from statistics import fmean
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.render.escape import markdown_block, markdown_cell, one_line
+
+if TYPE_CHECKING:
+    from iosched.measure.model import Judgement
 
 BAR_WIDTH = 24
 Row = tuple[str, float, str, int, str, str, str]  # scheduler, median, cv, runs, ratio, verdict, bar
 
 
-def shown(judgement: Any, everything: bool) -> set[tuple[str, str]]:
+def shown(judgement: Judgement, everything: bool) -> set[tuple[str, str]]:
     """The (test, metric) pairs to show: all, or per test the metrics that speak for any goal."""
     from iosched.measure.judge import primary_metrics
     from iosched.vocab import GOALS
@@ -37,7 +40,7 @@ def text_bars(row: dict[str, float], width: int = BAR_WIDTH) -> dict[str, str]:
     return {name: "#" * max(1, round(width * value / top)) if value > 0 else "" for name, value in row.items()}
 
 
-def _tables(judgement: Any, everything: bool) -> Iterator[tuple[tuple[str, str], tuple[str, str], list[Row]]]:
+def _tables(judgement: Judgement, everything: bool) -> Iterator[tuple[tuple[str, str], tuple[str, str], list[Row]]]:
     """Per shown test and metric: the key, (unit, 'higher is better'), and the rows, baseline first."""
     from iosched.measure.judge import better_word
     from iosched.measure.stats import cv, medians
@@ -55,7 +58,7 @@ def _tables(judgement: Any, everything: bool) -> Iterator[tuple[tuple[str, str],
         unit, direction = units[key]
         bars = text_bars(row)
         order = sorted(row, key=lambda s: (s != judgement.baseline, -row[s] if direction == "higher" else row[s]))
-        lines = []
+        lines: list[Row] = []
         for name in order:
             v = verdicts.get((*key, name))
             runs = values[key][name]
@@ -66,7 +69,7 @@ def _tables(judgement: Any, everything: bool) -> Iterator[tuple[tuple[str, str],
         yield key, (unit, better_word(direction)), lines
 
 
-def text(judgement: Any, tally: Any = None, *, everything: bool = False) -> str:
+def text(judgement: Judgement, tally: Any = None, *, everything: bool = False) -> str:
     """Plain text: a ranking table with bars per test and metric, then the recommendation."""
     out = [_headline(judgement, one_line), ""]
     for (test, metric), (unit, better), lines in _tables(judgement, everything):
@@ -84,7 +87,7 @@ def text(judgement: Any, tally: Any = None, *, everything: bool = False) -> str:
     return "\n".join(out)
 
 
-def markdown(judgement: Any, tally: Any = None, *, everything: bool = False) -> str:
+def markdown(judgement: Judgement, tally: Any = None, *, everything: bool = False) -> str:
     """The same as Markdown: a section and a table per test and metric."""
     out = [f"# Scheduler comparison\n\n{_headline(judgement, _markdown)}\n"]
     for (test, metric), (unit, better), lines in _tables(judgement, everything):
@@ -101,7 +104,7 @@ def markdown(judgement: Any, tally: Any = None, *, everything: bool = False) -> 
     return "\n".join(out)
 
 
-def chart(judgement: Any, *, everything: bool = False) -> str:
+def chart(judgement: Judgement, *, everything: bool = False) -> str:
     """A standalone SVG of the medians: a panel per shown test and metric, a bar per scheduler."""
     from iosched.render.chart import bar_chart
 
@@ -117,7 +120,7 @@ def _markdown(text: str) -> str:
     return markdown_block(one_line(text))
 
 
-def _headline(judgement: Any, escape: Any) -> str:
+def _headline(judgement: Judgement, escape: Callable[[str], str]) -> str:
     tests = sorted({m.test for m in judgement.measurements})
     runs = len({(m.source, m.scheduler, m.test, m.run) for m in judgement.measurements})
     if len(judgement.schedulers) == 1:
@@ -128,7 +131,7 @@ def _headline(judgement: Any, escape: Any) -> str:
                   "beyond the run-to-run noise and significant by an exact test.")  # fmt: skip
 
 
-def _points(judgement: Any, tally: Any) -> list[str]:
+def _points(judgement: Judgement, tally: Any) -> list[str]:
     if tally is None:
         return []
     totals = ", ".join(f"{name} {score}" for name, score in tally.totals.items())

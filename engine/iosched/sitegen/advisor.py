@@ -11,7 +11,7 @@ import json
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.kinds import kind_of
 from iosched.plan import Plan
@@ -21,6 +21,9 @@ from iosched.render.links import page_url
 from iosched.render.reference import RISK_ADMONITION, RISK_LABEL, join
 from iosched.sitegen.grid import Grid, grid
 from iosched.sitegen.markup import choice_select, element, href, setting_select
+
+if TYPE_CHECKING:
+    from iosched.kb import Kb
 
 PAGE = "reference/advisor.md"
 DATA = "reference/advisor.json"
@@ -56,7 +59,7 @@ class _Tables:
     notices: _Table = field(default_factory=_Table)
     plans: _Table = field(default_factory=_Table)
 
-    def plan(self, kb: Any, plan: Plan) -> int:
+    def plan(self, kb: Kb, plan: Plan) -> int:
         """Store the parts of ``iosched advise --format json`` the page shows (that document is the contract)."""
         doc = plan_json.document(kb, plan)
         s = self.strings
@@ -86,10 +89,10 @@ def _label(entity: Any) -> str:
     slug = kind_of(entity).slug
     if slug == "rules":
         return f"{entity.id} {entity.name}"
-    return entity.name if slug == "elevators" else getattr(entity, "title", None) or entity.id
+    return str(entity.name if slug == "elevators" else getattr(entity, "title", None) or entity.id)
 
 
-def data(kb: Any, g: Grid) -> dict[str, Any]:
+def data(kb: Kb, g: Grid) -> dict[str, Any]:
     """The advisor's JSON: tables of distinct strings, steps, notices and plans, which plan each choice shows
     (a negative number ``-1 - i``: the engine refused it, ``strings[i]`` says why), links to the KB pages."""
     tables = _Tables()
@@ -122,7 +125,7 @@ def data(kb: Any, g: Grid) -> dict[str, Any]:
     }
 
 
-def data_json(kb: Any) -> str:
+def data_json(kb: Kb) -> str:
     return json.dumps(data(kb, grid(kb)), ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
 
 
@@ -137,7 +140,7 @@ def _form(g: Grid) -> str:
     return element("div", controls + note + result, class_="ios-advisor", data_ios_advisor=True, data_src=source)
 
 
-def page(kb: Any) -> str:
+def page(kb: Kb) -> str:
     from iosched.sitegen.pages import GENERATED
 
     g = grid(kb)
@@ -156,6 +159,6 @@ def page(kb: Any) -> str:
     return head + "\n" + _form(g) + "\n\n" + noscript + "\n"
 
 
-def pages(kb: Any) -> dict[str, str]:
+def pages(kb: Kb) -> dict[str, str]:
     """The page and its JSON asset, keyed by path relative to the docs directory."""
     return {PAGE: page(kb), DATA: data_json(kb)}

@@ -9,12 +9,15 @@ are all the same form one era.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.context import Context, ContextError
 from iosched.engine import advise
 from iosched.kernel import KernelVersion
 from iosched.plan import Plan
+
+if TYPE_CHECKING:
+    from iosched.kb import Kb
 
 ERA, DISTRIBUTION = "Kernel era (upstream defaults)", "Distribution (its kernel and defaults)"
 
@@ -51,7 +54,7 @@ class Grid:
         return self.outcomes[setting.key, hw, workload]
 
 
-def _ask(kb: Any, ctx: Context) -> Outcome:
+def _ask(kb: Kb, ctx: Context) -> Outcome:
     try:
         return advise(kb, ctx)
     except ContextError as exc:
@@ -66,7 +69,7 @@ def answers(outcome: Outcome) -> object:
     return p.scheduler, p.scheduler_rules, p.io_path, p.device, p.steps, p.unchanged, p.warnings, p.advice
 
 
-def _kernels(kb: Any, hw: str) -> tuple[list[str], str]:
+def _kernels(kb: Kb, hw: str) -> tuple[list[str], str]:
     """The kernels to ask about (oldest first) and the one assumed when none is given."""
     default = advise(kb, Context(hw=hw)).kernel
     found = {default}
@@ -86,7 +89,7 @@ def _era(kernels: list[str], default: str) -> Setting:
     return Setting(f"kernel-{kernels[-1]}", label, ERA, note, kernel=kernels[-1])
 
 
-def build(kb: Any) -> Grid:
+def build(kb: Kb) -> Grid:
     """Ask the engine about every combination; eras merge kernels whose plans are all the same."""
     hardware, workloads = kb.section("hardware"), kb.section("workloads")
     pairs = [(h.id, w.id) for h in hardware for w in workloads]
@@ -119,7 +122,7 @@ def build(kb: Any) -> Grid:
 _last: tuple[Any, Grid] | None = None
 
 
-def grid(kb: Any) -> Grid:
+def grid(kb: Kb) -> Grid:
     """:func:`build` for this KB, computed once when both pages ask for it."""
     global _last
     if _last is None or _last[0] is not kb:

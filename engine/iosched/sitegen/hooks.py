@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.sitegen.pages import REFERENCE
 
-_kb: Any = None
+if TYPE_CHECKING:
+    from iosched.kb import Kb
+
+_kb: Kb | None = None
 
 
-def load_kb() -> Any:
+def load_kb() -> Kb:
     from iosched.kbcache import load_checked
 
     layers = [Path(p) for p in os.environ.get("IOSCHED_KB_LAYERS", "").split(os.pathsep) if p]

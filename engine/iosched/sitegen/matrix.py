@@ -5,12 +5,15 @@ rule that chose it. ``site/assets/iosched.js`` shows the table the selector name
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from iosched.render.escape import html_text
 from iosched.render.reference import bullets, join, one_line, ref
 from iosched.sitegen.grid import Grid, Outcome, Setting, grid
 from iosched.sitegen.markup import element, link, setting_select
+
+if TYPE_CHECKING:
+    from iosched.kb import Kb
 
 PAGE = "reference/matrix.md"
 TITLE = "Recommendation matrix"
@@ -20,7 +23,7 @@ NOT_ADVISED = "n/a"
 FRONT_MATTER = "---\nhide:\n  - navigation\n  - toc\n---"
 
 
-def _cell(kb: Any, outcome: Outcome, colour: dict[str, int]) -> str:
+def _cell(kb: Kb, outcome: Outcome, colour: dict[str, int]) -> str:
     """The name shown comes first in the cell (the script and the legend key on it), then other rules."""
     if isinstance(outcome, str):
         return element("td", element("span", NOT_ADVISED), class_="ios-invalid", title=outcome)
@@ -36,7 +39,7 @@ def _cell(kb: Any, outcome: Outcome, colour: dict[str, int]) -> str:
     return element("td", name + more, class_=f"ios-c{colour.get(plan.scheduler, 0) % COLOURS}")
 
 
-def _table(kb: Any, g: Grid, setting: Setting, colour: dict[str, int]) -> str:
+def _table(kb: Kb, g: Grid, setting: Setting, colour: dict[str, int]) -> str:
     """The table body for one setting (without the ``<table>`` tag, so identical tables can be shared)."""
     heads = [element("th", "workload", scope="col")]
     paths = [element("th", "I/O path", scope="row")]
@@ -53,7 +56,7 @@ def _table(kb: Any, g: Grid, setting: Setting, colour: dict[str, int]) -> str:
     return head + element("tbody", "".join(rows))
 
 
-def _legend(kb: Any, g: Grid, colour: dict[str, int]) -> str:
+def _legend(kb: Kb, g: Grid, colour: dict[str, int]) -> str:
     """Swatch, name and title of each elevator the tables show; ``data-key`` (what such a cell shows) lets the
     script hide the ones the shown table lacks."""
 
@@ -74,7 +77,7 @@ def _legend(kb: Any, g: Grid, colour: dict[str, int]) -> str:
     return element("ul", "".join(items), class_="ios-legend", aria_label="Legend", data_ios_legend=True)
 
 
-def _widget(kb: Any, g: Grid) -> str:
+def _widget(kb: Kb, g: Grid) -> str:
     colour = {e.name: i for i, e in enumerate(kb.section("elevators"))}
     shared: dict[str, str] = {}
     table_of = {s.key: shared.setdefault(_table(kb, g, s, colour), f"ios-matrix-{len(shared)}") for s in g.settings}
@@ -89,7 +92,7 @@ def _widget(kb: Any, g: Grid) -> str:
     return element("div", controls + note + _legend(kb, g, colour) + tables, class_="ios-matrix", data_ios_matrix=True)
 
 
-def page(kb: Any) -> str:
+def page(kb: Kb) -> str:
     """The whole Markdown page: front matter (no side bars, room for every column), text and the widget."""
     from iosched.render.links import relative
     from iosched.render.reference import Style

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.kernel import KernelVersion
 from iosched.kinds import BY_SLUG, KINDS, Kind, kind_of
 from iosched.render import reference
 from iosched.render.links import location, relative
 from iosched.render.reference import Style, bullets, code, diagnostic_codes, join, list_table, ref, table
+
+if TYPE_CHECKING:
+    from iosched.kb import Kb
+    from iosched.model import Distribution
 
 REFERENCE = "reference"
 GENERATED = "<!-- Generated from the KB by iosched.sitegen; edit kb/*.yaml, not this file. -->"
@@ -29,14 +33,14 @@ def page_of(kind: Kind) -> str:
     return f"{REFERENCE}/{kind.slug}/index.md" if kind.own_pages else f"{REFERENCE}/{kind.slug}.md"
 
 
-def shared_page(kb: Any, kind: Kind) -> str:
+def shared_page(kb: Kb, kind: Kind) -> str:
     """One page for every entity of a kind, a section each, after the list table."""
     style = _style(page_of(kind), level=2)
     sections = [reference.render(kb, e, style) for e in kb.entities(kind)]
     return _page(kind.title, kind.intro, list_table(kb, kind.slug, style), *sections)
 
 
-def own_pages(kb: Any, kind: Kind) -> dict[str, str]:
+def own_pages(kb: Kb, kind: Kind) -> dict[str, str]:
     """One page per entity of a kind, plus an index page with the list table."""
     pages = {}
     for entity in kb.entities(kind):
@@ -48,7 +52,7 @@ def own_pages(kb: Any, kind: Kind) -> dict[str, str]:
     return pages
 
 
-def caveats_page(kb: Any) -> str:
+def caveats_page(kb: Kb) -> str:
     style = _style(f"{REFERENCE}/caveats.md", level=3)
     blocks = []
     for risk, label in reference.RISK_LABEL.items():
@@ -64,7 +68,7 @@ def _indent(text: str, by: str = "    ") -> str:
     return "\n".join(by + line if line else "" for line in text.splitlines())
 
 
-def distribution_tab(kb: Any, distro: Any, style: Style) -> str:
+def distribution_tab(kb: Kb, distro: Distribution, style: Style) -> str:
     """Runtime and persistent commands for one distribution, built by the same step kind as ``iosched advise``."""
     from iosched.persist import udev
     from iosched.plan import Step
@@ -87,7 +91,7 @@ def distribution_tab(kb: Any, distro: Any, style: Style) -> str:
     )
 
 
-def persistence_page(kb: Any) -> str:
+def persistence_page(kb: Kb) -> str:
     style = _style(f"{REFERENCE}/persistence.md", level=2)
     tabs = [f'=== "{d.name}"\n\n{_indent(distribution_tab(kb, d, style))}' for d in kb.section("distributions")]
     per_distro = "\n\n".join(tabs) if tabs else "_No distributions in the KB yet._"
@@ -100,7 +104,7 @@ def persistence_page(kb: Any) -> str:
 Event = tuple[KernelVersion, str, Any, str, str]
 
 
-def _events(kb: Any) -> list[Event]:
+def _events(kb: Kb) -> list[Event]:
     """(kernel, change, entity, what, detail) from every since/until/added_in/removed_in and effect in the KB."""
     out: list[Event] = []
 
@@ -130,7 +134,7 @@ def _events(kb: Any) -> list[Event]:
     return out
 
 
-def timeline_page(kb: Any) -> str:
+def timeline_page(kb: Kb) -> str:
     style = _style(f"{REFERENCE}/timeline.md")
     rows = [
         (str(kernel), change, f"[{what}]({style.link(entity)})", detail)
@@ -143,7 +147,7 @@ def timeline_page(kb: Any) -> str:
     return _page("Kernel timeline", intro, table(("kernel", "change", "what", "detail"), rows))
 
 
-def matrix_page(kb: Any) -> str:
+def matrix_page(kb: Kb) -> str:
     from iosched.sitegen import matrix
 
     return matrix.page(kb)
@@ -187,7 +191,7 @@ def nav() -> list[Any]:
     return entries
 
 
-def index_page(kb: Any) -> str:
+def index_page(kb: Kb) -> str:
     links = [(page_of(k).removeprefix(f"{REFERENCE}/"), k.title) for k in KINDS if k.section]
     links += list(EXTRA)
     counts = ", ".join(f"{len(kb.entities(k))} {k.title.lower()}" for k in KINDS if kb.entities(k))
@@ -195,7 +199,7 @@ def index_page(kb: Any) -> str:
     return _page("Reference", f"Generated from KB {kb.version or '(unversioned)'}: {counts}.", listing)
 
 
-def render_all(kb: Any) -> dict[str, str]:
+def render_all(kb: Kb) -> dict[str, str]:
     """Every generated page (and the advisor's data), keyed by its path relative to the docs directory."""
     from iosched.sitegen import advisor
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from iosched.render import find
 from iosched.render.links import relative
 from iosched.render.reference import one_line
+
+if TYPE_CHECKING:
+    from iosched.kb import Kb
 
 SHORTCODE = re.compile(r"<!--\s*kb:([^\s>]+)\s*-->")
 
@@ -16,7 +19,7 @@ class UnknownId(ValueError):
     """A shortcode names an id the KB does not have."""
 
 
-def expand(markdown: str, kb: Any, page: str) -> str:
+def expand(markdown: str, kb: Kb, page: str) -> str:
     """Replace every shortcode; raise :class:`UnknownId` naming the first id the KB lacks."""
 
     def replace(match: re.Match[str]) -> str:

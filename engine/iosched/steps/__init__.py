@@ -12,10 +12,11 @@ from iosched.steps.boot import BootParameter
 from iosched.steps.mount import MountOption
 from iosched.steps.sysctl import Sysctl
 from iosched.steps.sysfs import QueueAttribute, Scheduler, Tunable
+from iosched.vocab import StepKindName
 
-STEP_KINDS: dict[str, StepKind] = {k.name: k for k in (Scheduler(), Tunable(), QueueAttribute(), Sysctl(),
+STEP_KINDS: dict[StepKindName, StepKind] = {k.name: k for k in (Scheduler(), Tunable(), QueueAttribute(), Sysctl(),
                                                       MountOption(), BootParameter())}  # fmt: skip
-STEP_ORDER: tuple[str, ...] = tuple(sorted(STEP_KINDS, key=lambda name: STEP_KINDS[name].order))
+STEP_ORDER: tuple[StepKindName, ...] = tuple(sorted(STEP_KINDS, key=lambda name: STEP_KINDS[name].order))
 
 
 def kind_of(step: Step) -> StepKind:

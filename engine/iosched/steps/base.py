@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from iosched.plan import Step
 from iosched.render.escape import sh_word
+from iosched.vocab import StepKindName
 
 if TYPE_CHECKING:
     from iosched.system.model import System
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 class StepKind:
     """One kind of change (scheduler, tunable, queue attribute, sysctl, mount option, boot parameter)."""
 
-    name: ClassVar[str]
+    name: ClassVar[StepKindName]
     order: ClassVar[int]
     persist_methods: ClassVar[tuple[str, ...]]
     """KB persistence method ids that can keep this kind of change; the first is the default."""

@@ -32,8 +32,9 @@ from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.distro import distro_id, os_release
 from iosched.system.host import ARCHES, HOSTNAME, KERNEL_RELEASE, MAX_CMDLINE
 from iosched.system.listings import DEVICE_NAME
-from iosched.system.model import Device, DeviceKind, Host, IoPath, Mount, System
+from iosched.system.model import Device, DeviceKind, Host, Mount, System
 from iosched.system.text import printable, token
+from iosched.vocab import IoPath
 
 NOT_IN_FACTS = "available schedulers, queue tunables, sysctls, tuned, udev and sysctl.d settings (not in Ansible facts)"
 """What ``setup`` never gathers; listed as missing for every Ansible host."""

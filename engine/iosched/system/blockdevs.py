@@ -12,8 +12,9 @@ from typing import Any, cast
 
 from iosched.render.escape import one_line
 from iosched.system import listings
-from iosched.system.model import Device, DeviceKind, IoPath
+from iosched.system.model import Device, DeviceKind
 from iosched.system.source import Source
+from iosched.vocab import IoPath
 
 Facts = dict[str, Any]
 

@@ -118,7 +118,7 @@ class System(Struct):
         return next((d for d in self.devices if d.name == name), None)
 
     def to_json(self) -> dict[str, Any]:
-        return _plain(self)
+        return {name: _plain(value) for name, value in self.fields()}
 
 
 def _plain(value: Any) -> Any:

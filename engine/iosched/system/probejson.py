@@ -46,7 +46,7 @@ def _strings(value: object, where: str) -> tuple[str, ...]:
     return tuple(_text(v, f"{where}[]") for v in value)
 
 
-def _list(value: object, where: str, most: int = 4096) -> list:
+def _list(value: object, where: str, most: int = 4096) -> list[Any]:
     """A list of at most ``most`` records; null or absent is none."""
     if value is None:
         return []

@@ -106,7 +106,7 @@ def parse_workload_map(data: Any, known_workloads: Collection[str] = (), fail: F
         if not ok:
             valid = f"; valid: {', '.join(sorted(known_workloads))}" if known_workloads else ""
             raise fail(f"unknown workload {untrusted(value, 40)}{valid}", *loc)
-        return value
+        return str(value)
 
     def entries(section: str, grammar: re.Pattern[str], what: str) -> tuple[tuple[str, str], ...]:
         table = data.get(section) or {}

@@ -7,14 +7,18 @@ from typing import TYPE_CHECKING
 
 from iosched.cli import _observe as observe
 from iosched.cli import path_argument
-from iosched.cli.output import write, write_markdown
+from iosched.cli.output import write, write_rendered
 from iosched.errors import UsageError
+from iosched.render import formats
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-FORMATS = ("text", "markdown", "json", "sh", "ansible")
+    from iosched.context import Context
+    from iosched.kb import Kb
+    from iosched.model import Example
+
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
                  "mount_options", "goal", "io_path", "hw_queues", "symptoms", "persist")  # fmt: skip
 PERSIST_HELP = ("how to persist: auto (default: a TuneD profile where the host runs TuneD, else udev rules and "
@@ -37,7 +41,7 @@ def persist_option(text: str) -> str:
 MAX_CONTEXT_BYTES = 64 * 1024
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "advise", parents=[common], help="the plan for a device: elevator, settings, commands",
         description="Plan the scheduler and settings of one device. Links in the output point to the public "
@@ -73,7 +77,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
     p.add_argument("--results", type=path_argument, nargs="+", metavar="FILE", help="benchmark results to fold in")
-    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument("--format", choices=formats.PLAN.names(), default="text", help="output format (default: text)")
     p.add_argument(
         "--host", metavar="NAME", help="with --format ansible: the inventory hostname to target (default: all)"
     )
@@ -81,7 +85,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(func=cmd_advise)
 
 
-def _read_context(path: str | Path) -> dict:
+def _read_context(path: str | Path) -> dict[str, object]:
     from iosched.context import Context, ContextError
     from iosched.yamlsrc import YamlError, too_large
 
@@ -97,19 +101,20 @@ def _read_context(path: str | Path) -> dict:
         Context.from_mapping(data)
     except ContextError as exc:
         raise UsageError(f"context file {path}: {exc}") from None
-    return data
+    return dict(data)
 
 
-def _context(args: argparse.Namespace, kb=None):
-    """The context the arguments give: ``--example`` (from ``kb``), then ``--context``, then the flags."""
+def context_of(args: argparse.Namespace, kb: Kb) -> Context:
+    """The context the arguments give: ``--example`` (from ``kb``), then ``--context``, then the flags; a
+    command that has only some of these options (verify) gets the same context from those it has."""
     from iosched.context import Context, ContextError
 
-    data: dict = {}
-    if args.example:
+    data: dict[str, object] = {}
+    if getattr(args, "example", None):
         data.update(example(kb, args.example).context)
     if args.context:
         data.update(_read_context(args.context))
-    data.update({k: getattr(args, k) for k in CONTEXT_FLAGS if getattr(args, k) is not None})
+    data.update({k: value for k in CONTEXT_FLAGS if (value := getattr(args, k, None)) is not None})
     if getattr(args, "symptom_files", None):
         from iosched.cli.commands.diagnose import symptom_context
 
@@ -120,7 +125,7 @@ def _context(args: argparse.Namespace, kb=None):
         raise UsageError(str(exc)) from None
 
 
-def example(kb, name: str):
+def example(kb: Kb, name: str) -> Example:
     """The KB's example ``name``; a usage error naming the examples when there is none."""
     from iosched.model import Example
 
@@ -128,56 +133,6 @@ def example(kb, name: str):
     if not isinstance(found, Example):
         raise UsageError(f"unknown example {name!r}; valid: {', '.join(e.id for e in kb.section('examples'))}")
     return found
-
-
-def as_playbook(kb, plans, host: str | None) -> None:
-    """Write plans as an Ansible playbook for the inventory host ``host`` (None: every host)."""
-    from iosched.render.plan_ansible import EVERY_HOST, PlaybookError
-    from iosched.render.plan_ansible import render as as_ansible
-
-    try:
-        write(as_ansible(kb, [(host or EVERY_HOST, plans)]))
-    except PlaybookError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def render(kb, plan, fmt: str, site_url: str | None, host: str | None = None) -> None:
-    """Write one device's plan in ``fmt``: text on a terminal through rich, the other formats byte-exact."""
-    if fmt == "ansible":
-        as_playbook(kb, [plan], host)
-    elif fmt == "json":
-        from iosched.render.plan_json import render as as_json
-
-        write(as_json(kb, plan))
-    elif fmt == "sh":
-        from iosched.render.plan_shell import render as as_sh
-
-        write(as_sh(kb, plan))
-    else:
-        from iosched.render.plan_markdown import render as as_markdown
-        from iosched.render.reference import cli_style
-
-        write_markdown(as_markdown(kb, plan, cli_style(site_url)), fmt)
-
-
-def render_host(kb, host, fmt: str, site_url: str | None, name: str | None = None) -> None:
-    """Write a host's plans: JSON {host, plans, skipped}; one sh script; one playbook for the inventory host
-    ``name``; Markdown with a summary table."""
-    if fmt == "ansible":
-        as_playbook(kb, host.plans, name)
-    elif fmt == "json":
-        from iosched.render.plan_json import render_host as as_json
-
-        write(as_json(kb, host))
-    elif fmt == "sh":
-        from iosched.render.plan_shell import render as as_sh
-
-        write(as_sh(kb, host.plans, [(s.device, s.reason) for s in host.skipped]))
-    else:
-        from iosched.render.plan_markdown import render_host as as_markdown
-        from iosched.render.reference import cli_style
-
-        write_markdown(as_markdown(kb, host, cli_style(site_url)), fmt)
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
@@ -191,10 +146,11 @@ def cmd_advise(args: argparse.Namespace) -> int:
         return 0
     if args.host is not None and args.format != "ansible":
         raise UsageError("--host goes with --format ansible")
-    ctx = _context(args, kb)
+    ctx = context_of(args, kb)
+    options = formats.Options(site_url=args.site_url, host=args.host)
     if observe.wanted(args):
         _, host = observe.plan(args, kb, ctx)
-        render_host(kb, host, args.format, args.site_url, args.host)
+        write_rendered(formats.HOST.render(kb, host, args.format, options), args.format)
         return 0
     try:
         resolved = resolve(kb, ctx)
@@ -206,5 +162,5 @@ def cmd_advise(args: argparse.Namespace) -> int:
             plan = plan_resolved(kb, resolved, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
-    render(kb, plan, args.format, args.site_url, args.host)
+    write_rendered(formats.PLAN.render(kb, plan, args.format, options), args.format)
     return 0

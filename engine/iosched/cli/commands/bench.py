@@ -10,7 +10,7 @@ from iosched.cli.output import write
 from iosched.vocab import GOALS
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "bench", parents=[common], help="benchmark every scheduler of a device with fio (root)",
         description="Run fio over every I/O scheduler DEVICE offers, in rotated rounds with direct I/O, and "

@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from iosched.cli import path_argument
 from iosched.cli.output import format_option, write, write_markdown
 from iosched.vocab import GOALS
 
+if TYPE_CHECKING:
+    from iosched.measure.loader import Loaded
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "compare",
         parents=[common],
@@ -69,6 +73,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _known(loaded) -> str | None:
+def _known(loaded: Loaded) -> str | None:
     names = {m.scheduler for m in loaded.measurements}
     return loaded.baseline if loaded.baseline in names else None

@@ -24,7 +24,7 @@ def seconds(text: str) -> int:
     return value
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "diagnose", parents=[common], help="why is this disk slow: iostat, sar, /proc snapshots in, a cause out",
         description="Read iostat -x (text or JSON), sar -d, sadf -d, /proc/diskstats snapshots, /proc/pressure/io, "

@@ -10,7 +10,7 @@ from iosched.cli.output import format_option, write, write_markdown
 from iosched.diagnostics import CODES
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     explain = sub.add_parser(
         "explain",
         parents=[common],

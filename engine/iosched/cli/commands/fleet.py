@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from iosched.cli import path_argument
 from iosched.cli.commands.advise import PERSIST_HELP, persist_option
@@ -17,12 +17,16 @@ from iosched.vocab import CACHES, GOALS
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from rich.progress import Progress, TaskID
+
+    from iosched.fleet import FleetHost, Summary
+    from iosched.kb import Kb
     from iosched.system.model import System
 
 FORMATS = ("text", "markdown", "json", "ansible")
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "fleet", parents=[common], help="plan many hosts: Ansible facts, probe JSON, captured roots",
         description="Plan every host found under PATH... as 'iosched advise --root' would. A PATH is an Ansible "
@@ -78,7 +82,7 @@ def _inputs(paths: list[Path], distros: set[str]) -> Iterator[tuple[str, System 
             yield path.name, None, str(exc)
 
 
-def _progress(total_hint: int):
+def _progress(total_hint: int) -> tuple[Progress, TaskID] | None:
     """A rich progress bar on a terminal's stderr, else nothing (stdout carries only the result)."""
     if not sys.stderr.isatty():
         return None
@@ -148,7 +152,7 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     return 0
 
 
-def _document(kb, hosts, summary) -> dict:
+def _document(kb: Kb, hosts: list[FleetHost], summary: Summary) -> dict[str, Any]:
     from iosched.render.plan_json import document
 
     return {

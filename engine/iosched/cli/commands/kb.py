@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from iosched.cli import path_argument
 from iosched.cli.output import write
 
+if TYPE_CHECKING:
+    from iosched.diagnostics import Diagnostic
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     kb = sub.add_parser("kb", help="check or export the knowledge base")
     kb_sub = kb.add_subparsers(dest="kb_command", metavar="SUBCOMMAND")
     check = kb_sub.add_parser("check", parents=[common], help="validate a KB directory (default: the bundled KB)")
@@ -33,7 +37,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     directories = [args.directory] if args.directory is not None else kbcache.layers(args.kb)
     path = kbcache.path_for(directories)  # the KB's content hash, computed once
     kb = kbcache.read(path, lambda: kbcache.rebuild(directories, path))  # only a checked KB is ever cached
-    diagnostics: list = []
+    diagnostics: list[Diagnostic] = []
     if kb is None:
         from iosched.kbload import load
 
@@ -52,7 +56,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if diagnostics else 0
 
 
-def _as_dict(d) -> dict:
+def _as_dict(d: Diagnostic) -> dict[str, str | int]:
     return {"code": d.code, "file": d.file, "line": d.line, "message": d.message}
 
 

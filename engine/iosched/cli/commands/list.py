@@ -10,7 +10,7 @@ from iosched.cli.output import format_option, write, write_markdown
 from iosched.kinds import BY_SLUG
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     listing = sub.add_parser("list", parents=[common], help="list the KB entries of one kind")
     listing.add_argument("kind", choices=tuple(BY_SLUG), metavar="KIND", help=f"one of: {', '.join(BY_SLUG)}")
     format_option(listing)

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iosched.cli import path_argument
 from iosched.cli.output import write
 from iosched.errors import UsageError
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from iosched.system.model import Device, System
+
 FORMATS = ("text", "json", "yaml")
 
 
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("probe", parents=[common], help="read a host (/ or a capture): devices, kernel, tuners")
     p.add_argument("--root", type=path_argument, default="/", metavar="DIR",
                    help="/ (default), a copied tree, an extracted sosreport or a supportconfig directory")  # fmt: skip
@@ -63,7 +68,7 @@ def printable(value: Any) -> str:
     return " ".join(clean(str(value)).split())
 
 
-def render_text(system, layout_name: str, width: int | None = None) -> str:
+def render_text(system: System, layout_name: str, width: int | None = None) -> str:
     """The probe summary; on a terminal of ``width`` columns long values wrap and the device table is split
     into blocks of columns that fit."""
     host = system.host
@@ -101,7 +106,7 @@ def _fill(lines: list[str], width: int | None, indent: int) -> list[str]:
     return [textwrap.fill(line, width, subsequent_indent=" " * indent, break_on_hyphens=False) for line in lines]
 
 
-def _table(devices, width: int | None) -> str:
+def _table(devices: Sequence[Device], width: int | None) -> str:
     from iosched.render.table import text_table
 
     header = ("DEVICE", "KIND", "HW", "SCHEDULER", "OFFERED", "PATH", "ROT", "HWQ", "ON", "HOLDERS", "MODEL")

@@ -1,0 +1,144 @@
+"""The output formats of every kind of document a command writes, registered in one place.
+
+A command names the document (one device's plan, a host's plans) and the format the user asked for; the
+registry gives the text. Each renderer module is imported only when its format is asked for, so a command
+pays for the one format it writes. A ``markdown`` format is Markdown source, which the command line shows
+through rich on a terminal (``text``) and writes as it is elsewhere; every other format is written byte-exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from iosched.struct import Struct
+
+if TYPE_CHECKING:
+    from iosched.host import HostPlan, Verification
+    from iosched.kb import Kb
+    from iosched.plan import Plan
+
+D = TypeVar("D")
+
+
+class Options(Struct):
+    """What a command says about its output beyond the format."""
+
+    site_url: str | None = None
+    """The public site that links point to (``--site-url``, ``$IOSCHED_SITE_URL``); None: plain ids."""
+    host: str | None = None
+    """The inventory host a playbook targets; None: every host."""
+
+
+class Rendered(Struct):
+    text: str
+    markdown: bool = False
+    """Markdown source, shown through rich on a terminal by the ``text`` format."""
+
+
+class Formats(Generic[D]):
+    """The formats of one kind of document, in the order ``--format`` lists them."""
+
+    def __init__(self, document: str) -> None:
+        self.document = document
+        self._by_name: dict[str, tuple[Callable[[Kb, D, Options], str], bool]] = {}
+
+    def register(
+        self, name: str, *, markdown: bool = False
+    ) -> Callable[[Callable[[Kb, D, Options], str]], Callable[[Kb, D, Options], str]]:
+        def add(render: Callable[[Kb, D, Options], str]) -> Callable[[Kb, D, Options], str]:
+            self._by_name[name] = (render, markdown)
+            return render
+
+        return add
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._by_name)
+
+    def render(self, kb: Kb, document: D, fmt: str, options: Options) -> Rendered:
+        """``document`` in format ``fmt``; KeyError for a format this kind of document does not have."""
+        render, markdown = self._by_name[fmt]
+        return Rendered(text=render(kb, document, options), markdown=markdown)
+
+
+PLAN: Formats[Plan] = Formats("plan")
+"""One device's plan (``iosched advise``)."""
+HOST: Formats[HostPlan] = Formats("host")
+"""The plans for every device of an observed host (``iosched advise --probe/--root``)."""
+VERIFY: Formats[Verification] = Formats("verify")
+"""What a host has against what its plans want (``iosched verify``)."""
+
+
+@PLAN.register("markdown", markdown=True)
+@PLAN.register("text", markdown=True)
+def _plan_markdown(kb: Kb, plan: Plan, options: Options) -> str:
+    from iosched.render.plan_markdown import render
+    from iosched.render.reference import cli_style
+
+    return render(kb, plan, cli_style(options.site_url))
+
+
+@PLAN.register("json")
+def _plan_json(kb: Kb, plan: Plan, options: Options) -> str:
+    from iosched.render.plan_json import render
+
+    return render(kb, plan)
+
+
+@PLAN.register("sh")
+def _plan_sh(kb: Kb, plan: Plan, options: Options) -> str:
+    from iosched.render.plan_shell import render
+
+    return render(kb, plan)
+
+
+@PLAN.register("ansible")
+def _plan_ansible(kb: Kb, plan: Plan, options: Options) -> str:
+    from iosched.render.plan_ansible import EVERY_HOST, render
+
+    return render(kb, [(options.host or EVERY_HOST, [plan])])
+
+
+@HOST.register("markdown", markdown=True)
+@HOST.register("text", markdown=True)
+def _host_markdown(kb: Kb, host: HostPlan, options: Options) -> str:
+    from iosched.render.plan_markdown import render_host
+    from iosched.render.reference import cli_style
+
+    return render_host(kb, host, cli_style(options.site_url))
+
+
+@HOST.register("json")
+def _host_json(kb: Kb, host: HostPlan, options: Options) -> str:
+    from iosched.render.plan_json import render_host
+
+    return render_host(kb, host)
+
+
+@HOST.register("sh")
+def _host_sh(kb: Kb, host: HostPlan, options: Options) -> str:
+    from iosched.render.plan_shell import render
+
+    return render(kb, host.plans, [(s.device, s.reason) for s in host.skipped])
+
+
+@HOST.register("ansible")
+def _host_ansible(kb: Kb, host: HostPlan, options: Options) -> str:
+    from iosched.render.plan_ansible import EVERY_HOST, render
+
+    return render(kb, [(options.host or EVERY_HOST, host.plans)])
+
+
+@VERIFY.register("markdown", markdown=True)
+@VERIFY.register("text", markdown=True)
+def _verify_markdown(kb: Kb, report: Verification, options: Options) -> str:
+    from iosched.render.verify_report import render_markdown
+
+    return render_markdown(report)
+
+
+@VERIFY.register("json")
+def _verify_json(kb: Kb, report: Verification, options: Options) -> str:
+    from iosched.render.verify_report import render_json
+
+    return render_json(report)

@@ -1,0 +1,71 @@
+"""One registry (iosched.render.formats) says which formats each kind of document has and renders them;
+`advise` and `verify` offer exactly those formats and write what the registry returns (one device, a host,
+a verify report)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from iosched.cli import build_parser, main
+from iosched.context import Context
+from iosched.engine import advise
+from iosched.host import Verification, plan_host, verify
+from iosched.render import formats
+from iosched.system.classify import classified
+from iosched.system.reader import read_root
+
+CAPTURE = Path(__file__).resolve().parents[1] / "system" / "captures" / "sos-rhel8-kvm-lvm"
+OPTIONS = formats.Options()
+
+
+@pytest.fixture(scope="module")
+def example(kb):
+    return kb.section("examples")[0]
+
+
+def _choices(command: str) -> tuple[str, ...]:
+    parser = build_parser(command)
+    sub = next(a for a in parser._actions if a.choices and command in a.choices).choices[command]
+    return tuple(next(a for a in sub._actions if a.dest == "format").choices)
+
+
+def test_plans_and_host_plans_have_the_formats_advise_offers() -> None:
+    assert formats.PLAN.names() == formats.HOST.names() == _choices("advise")
+    assert {"text", "markdown", "json", "sh", "ansible"} <= set(formats.PLAN.names())
+
+
+@pytest.mark.parametrize("fmt", formats.PLAN.names())
+def test_advise_writes_what_the_registry_renders(fmt: str, kb, example, capsys) -> None:
+    rendered = formats.PLAN.render(kb, advise(kb, Context.from_mapping(example.context)), fmt, OPTIONS)
+    assert rendered.markdown == (fmt in ("text", "markdown"))
+    assert main(["advise", "--example", example.id, "--format", fmt]) == 0
+    assert capsys.readouterr().out == rendered.text + ("" if rendered.text.endswith("\n") else "\n")
+
+
+@pytest.mark.parametrize("fmt", formats.HOST.names())
+def test_advise_on_a_host_writes_what_the_registry_renders(fmt: str, kb, capsys) -> None:
+    system = read_root(CAPTURE)
+    system = classified(system, {d.id for d in kb.section("distributions")}, {h.id for h in kb.section("hardware")})
+    rendered = formats.HOST.render(kb, plan_host(kb, system, Context()), fmt, OPTIONS)
+    assert main(["advise", "--root", str(CAPTURE), "--format", fmt]) == 0
+    assert capsys.readouterr().out == rendered.text + ("" if rendered.text.endswith("\n") else "\n")
+
+
+def test_a_format_a_document_lacks_is_a_key_error(kb, example) -> None:
+    with pytest.raises(KeyError):
+        formats.PLAN.render(kb, advise(kb, Context.from_mapping(example.context)), "yaml", OPTIONS)
+
+
+@pytest.mark.parametrize("fmt", formats.VERIFY.names())
+def test_verify_writes_what_the_registry_renders_and_exits_by_compliance(fmt: str, kb, capsys) -> None:
+    system = read_root(CAPTURE)
+    system = classified(system, {d.id for d in kb.section("distributions")}, {h.id for h in kb.section("hardware")})
+    host = plan_host(kb, system, Context())
+    report = Verification(host=host, rows=tuple(verify(system, host)))
+    rendered = formats.VERIFY.render(kb, report, fmt, OPTIONS)
+    assert not report.compliant()  # the capture's admin udev rule undoes a change the plan makes
+    assert main(["verify", "--root", str(CAPTURE), "--format", fmt]) == 1
+    assert capsys.readouterr().out == rendered.text + ("" if rendered.text.endswith("\n") else "\n")
+    assert _choices("verify") == formats.VERIFY.names()

@@ -1,0 +1,72 @@
+"""The package is layered (site/architecture.md draws it): a module imports only from its own layer and the ones
+below, lazily or not, so data flows one way and the KB can be loaded and checked without the engine."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine" / "iosched"
+LAYERS = (
+    ("foundations", {"__init__", "struct", "vocab", "grammar", "kernel", "errors", "paths"}),
+    ("records and inputs", {"plan", "facts", "rules", "evidence", "diagnostics", "yamlsrc", "kbfiles"}),
+    ("schema and the outside world", {"model", "steps", "persist", "system", "measure"}),
+    ("the knowledge base", {"kinds", "kb", "validate", "targets", "context", "export"}),
+    ("loading", {"kbcheck", "kbload", "kbcache"}),
+    ("planning and rendering", {"engine", "host", "fleet", "render"}),
+    ("the edges", {"cli", "sitegen", "__main__"}),
+)
+LAYER = {room: n for n, (_, rooms) in enumerate(LAYERS) for room in rooms}
+EVERYWHERE = {"iosched.render.escape"}
+"""The one escaping function per output target, which readers, step kinds and persistence use too."""
+
+
+def _room(module: str) -> str:
+    """The top-level module or package of ``iosched.x.y`` (``x``)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _is_module(name: str) -> bool:
+    return (ENGINE / f"{name}.py").is_file() or (ENGINE / name).is_dir()
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every iosched module that ``path`` imports, at top level or inside a function, with its line."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("iosched"):
+            if node.module != "iosched":
+                names = [node.module]
+            else:  # a submodule, or a name the package itself defines (__version__)
+                names = [f"iosched.{a.name}" if _is_module(a.name) else "iosched" for a in node.names]
+            found += [(node.lineno, name) for name in names]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names if a.name.startswith("iosched")]
+    return found
+
+
+MODULES = sorted(ENGINE.rglob("*.py"))
+
+
+def test_every_module_has_a_layer() -> None:
+    rooms = {p.relative_to(ENGINE).parts[0].removesuffix(".py") for p in MODULES}
+    assert rooms == LAYER.keys()
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(ENGINE).as_posix())
+def test_no_module_imports_from_a_layer_above_its_own(path: Path) -> None:
+    room = path.relative_to(ENGINE).parts[0].removesuffix(".py")
+    upward = [
+        f"line {line}: {module} ({LAYERS[LAYER[_room(module)]][0]})"
+        for line, module in _imports(path)
+        if module not in EVERYWHERE and LAYER[_room(module)] > LAYER[room]
+    ]
+    assert not upward, f"{room} ({LAYERS[LAYER[room]][0]}) imports from above: {upward}"
+
+
+def test_the_check_sees_lazy_imports() -> None:
+    kbcheck = [module for _, module in _imports(ENGINE / "kbcheck.py")]
+    assert "iosched.context" in kbcheck  # imported inside a function
