@@ -4,6 +4,7 @@ a verify report)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -59,13 +60,16 @@ def test_a_format_a_document_lacks_is_a_key_error(kb, example) -> None:
 
 
 @pytest.mark.parametrize("fmt", formats.VERIFY.names())
-def test_verify_writes_what_the_registry_renders_and_exits_by_compliance(fmt: str, kb, capsys) -> None:
-    system = read_root(CAPTURE)
+def test_verify_writes_what_the_registry_renders_and_exits_by_compliance(fmt: str, kb, tmp_path, capsys) -> None:
+    root = tmp_path / CAPTURE.name
+    shutil.copytree(CAPTURE, root, symlinks=True)
+    (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
+    system = read_root(root)
     system = classified(system, {d.id for d in kb.section("distributions")}, {h.id for h in kb.section("hardware")})
     host = plan_host(kb, system, Context())
     report = Verification(host=host, rows=tuple(verify(system, host)))
     rendered = formats.VERIFY.render(kb, report, fmt, OPTIONS)
     assert not report.compliant()  # the capture's admin udev rule undoes a change the plan makes
-    assert main(["verify", "--root", str(CAPTURE), "--format", fmt]) == 1
+    assert main(["verify", "--root", str(root), "--format", fmt]) == 1
     assert capsys.readouterr().out == rendered.text + ("" if rendered.text.endswith("\n") else "\n")
     assert _choices("verify") == formats.VERIFY.names()

@@ -12,7 +12,7 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine" / "iosched"
 LAYERS = (
     ("foundations", {"__init__", "struct", "vocab", "grammar", "kernel", "errors", "paths"}),
     ("records and inputs", {"plan", "facts", "rules", "evidence", "diagnostics", "yamlsrc", "kbfiles"}),
-    ("schema and the outside world", {"model", "steps", "persist", "system", "measure"}),
+    ("schema and the outside world", {"model", "steps", "persist", "system", "measure", "symptoms"}),
     ("the knowledge base", {"kinds", "kb", "validate", "targets", "context", "export"}),
     ("loading", {"kbcheck", "kbload", "kbcache"}),
     ("planning and rendering", {"engine", "host", "fleet", "render"}),
