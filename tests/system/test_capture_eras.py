@@ -362,3 +362,28 @@ def test_supportconfig_names_the_adapter_driver_from_lsscsi_h(kb: Kb) -> None:
     assert hosts and drivers
     for device, host in hosts.items():
         assert system.device(device).driver == drivers[host]
+
+
+RHEL7 = capture("sos-rhel7-physical-hdd")
+
+
+def test_rhel7_sos3_reads_read_ahead_tuned_driver_and_the_lv_mount_of_each_disk(kb: Kb) -> None:
+    from iosched.host import context_for
+    from iosched.system.ini import parse_ini
+
+    system = probed(RHEL7, kb)
+    table = lsblk_columns((RHEL7 / "sos_commands/block/lsblk_-t").read_text())
+    profile = (RHEL7 / "etc/tuned/active_profile").read_text().strip()
+    conf = parse_ini((RHEL7 / f"usr/lib/tuned/{profile}/tuned.conf").read_text())
+    (tuned,) = [t for t in system.tuners if t.kind == "tuned"]
+    assert tuned.name == profile and tuned.settings["queue/read_ahead_kb"] == conf["disk"]["readahead"]
+    host = (RHEL7 / "sys/class/scsi_host/host0/proc_name").read_text().strip()
+    nobarrier = next(x.split() for x in (RHEL7 / "proc/mounts").read_text().splitlines() if "nobarrier" in x)
+    for name in ("sda", "sdb"):
+        device = system.device(name)
+        assert device.queue["read_ahead_kb"] == table[name]["RA"] and device.io_path == "legacy"
+        assert device.driver == host and device.hw == "raid"
+    sdb = context_for(kb, system, system.device("sdb"), Context(workload="db"))
+    assert (sdb.mountpoint, sdb.mount_options) == (nobarrier[1], nobarrier[3])
+    sda = context_for(kb, system, system.device("sda"), Context(workload="db"))
+    assert sda.mountpoint is None  # / on its LV cannot be named; /boot never stands for it
