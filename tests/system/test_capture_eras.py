@@ -387,3 +387,20 @@ def test_rhel7_sos3_reads_read_ahead_tuned_driver_and_the_lv_mount_of_each_disk(
     assert (sdb.mountpoint, sdb.mount_options) == (nobarrier[1], nobarrier[3])
     sda = context_for(kb, system, system.device("sda"), Context(workload="db"))
     assert sda.mountpoint is None  # / on its LV cannot be named; /boot never stands for it
+
+
+def test_supportconfig_lsblk_columns_with_empty_cells_and_the_lv_mount_reach_the_dasd(kb: Kb) -> None:
+    from iosched.host import context_for
+
+    text = (SCC_ZVM / "fs-diskio.txt").read_text()
+    header = next(line for line in text.splitlines() if line.startswith("NAME "))
+    assert "  SCHED " not in header and re.search(r"\s{3,}", text.split(header, 1)[1].splitlines()[1])
+    system = probed(SCC_ZVM, kb)
+    mounts = {x.split()[1]: x.split() for x in text.splitlines() if x.startswith("/dev/mapper/")}
+    (lv_mount,) = mounts.values()
+    lv = next(d for d in system.devices if d.dm_name and lv_mount[0].endswith(d.dm_name))
+    (partition,) = lv.slaves
+    disk = system.device(partition).parent
+    ctx = context_for(kb, system, system.device(disk), Context(workload="db"))
+    assert (ctx.mountpoint, ctx.fs) == (lv_mount[1], lv_mount[2])
+    assert all(d.rotational is False for d in system.devices if d.kind == "dasd")
