@@ -75,9 +75,8 @@ def render_text(system, layout_name: str) -> str:
         for tuner in system.tuners:
             state = "" if tuner.active else " (not active)"
             settings = ", ".join(f"{k}={v}" for k, v in tuner.settings.items()) or "no block or writeback settings"
-            name = f"{tuner.name} [{tuner.section}]" if tuner.section else tuner.name
             scope = f" (only {', '.join(tuner.devices)})" if tuner.devices else ""
-            lines.append("  " + printable(f"{tuner.kind} {name}{scope}{state}: {settings}"))
+            lines.append("  " + printable(f"{tuner.kind} {tuner.label()}{scope}{state}: {settings}"))
     if system.missing:
         lines += ["", "Not found in this capture:", *(f"  {printable(m)}" for m in system.missing)]
     return "\n".join(lines)
