@@ -220,7 +220,7 @@ def _persist_row(system: System, plan: Plan, step: Step, device: str, required: 
     if ours is None or ours.settings[key] != step.value:
         actual, status = (ours.settings[key] if ours else "absent"), "differs"
     elif winner is not None:
-        actual, status = f"{step.value}, but {winner.name} sets {winner.settings[key]} later", "differs"
+        actual, status = f"{step.value}, but {winner.label()} sets {winner.settings[key]} later", "differs"
     else:
         actual, status = step.value, "ok"
     return Row(device=device, setting=f"persist {key}", expected=f"{path}: {step.value}", actual=actual,

@@ -293,34 +293,48 @@ def test_rhel6_a_ktune_script_is_listed_as_not_read(kb: Kb) -> None:
     assert any(name in m and "ktune.sh" in m for m in probed(RHEL6, kb).missing)
 
 
-def test_rhel6_verify_says_ktune_wins_over_a_udev_rule_at_boot(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def applied(root: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[str, dict[str, str], list]:
+    """Plan ``root`` (a copy), then make it look as if the plan ran: its files written, its schedulers live.
+    Returns the plan's JSON text, the schedulers it changed, and verify's rows."""
     import json
 
-    root = tmp_path / "root"
-    shutil.copytree(RHEL6, root, symlinks=True)
-    assert main(["advise", "--root", str(root), "--workload", "desktop", "--format", "json"]) == 0
-    plan = json.loads(capsys.readouterr().out)
-    assert "tuned 0.2's ktune service enterprise-storage sets deadline after iosched's udev rule" in json.dumps(plan)
+    assert main(["advise", "--root", str(root), *argv, "--format", "json"]) == 0
+    text = capsys.readouterr().out
+    plan = json.loads(text)
     changed = {s["device"]: s["value"] for p in plan["plans"] for s in p["steps"] if s["kind"] == "scheduler"}
-    assert changed
     for path, content in plan["files"].items():
         (root / path.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
         (root / path.lstrip("/")).write_text(content + "\n")
-    for device, value in changed.items():  # as if the plan ran: the value is live, the rule is written
+    for device, value in changed.items():
         scheduler = root / f"sys/block/{device}/queue/scheduler"
-        scheduler.write_text(
-            " ".join(
-                f"[{w}]" if w == value else w for w in scheduler.read_text().replace("[", "").replace("]", "").split()
-            )
-            + "\n"
-        )
-    assert main(["verify", "--root", str(root), "--workload", "desktop", "--format", "json"]) == 1
-    rows = json.loads(capsys.readouterr().out)["rows"]
+        names = scheduler.read_text().replace("[", "").replace("]", "").split()
+        scheduler.write_text(" ".join(f"[{w}]" if w == value else w for w in names) + "\n")
+    main(["verify", "--root", str(root), *argv, "--format", "json"])
+    return text, changed, json.loads(capsys.readouterr().out)["rows"]
+
+
+def test_rhel6_verify_says_ktune_wins_over_a_udev_rule_at_boot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "root"
+    shutil.copytree(RHEL6, root, symlinks=True)
+    plan, changed, rows = applied(root, capsys, "--workload", "desktop")
+    assert "tuned 0.2's ktune service enterprise-storage sets deadline after iosched's udev rule" in plan
+    assert changed
     for device, value in changed.items():
         (row,) = [r for r in rows if r["device"] == device and r["setting"] == "persist scheduler"]
         assert row["status"] == "differs" and row["actual"] == f"{value}, but enterprise-storage sets deadline later"
+
+
+def test_verify_says_the_customers_tuned_section_wins_on_its_disk_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = with_customer_profile(tmp_path, "[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nelevator=bfq\n")
+    _, changed, rows = applied(root, capsys, "--workload", "db", "--persist", "udev")
+    assert "vdb" in changed
+    persisted = {r["device"]: r for r in rows if r["setting"] == "persist scheduler"}
+    assert persisted["vdb"]["actual"] == f"{changed['vdb']}, but customer [disk_db] sets bfq later"
+    assert all("customer" not in r["actual"] for d, r in persisted.items() if d != "vdb")
 
 
 def test_ansible_holders_named_by_dm_name_carry_their_mounts_to_the_disk(tmp_path: Path, kb: Kb) -> None:
@@ -363,3 +377,45 @@ def test_supportconfig_names_the_adapter_driver_from_lsscsi_h(kb: Kb) -> None:
     assert hosts and drivers
     for device, host in hosts.items():
         assert system.device(device).driver == drivers[host]
+
+
+RHEL7 = capture("sos-rhel7-physical-hdd")
+
+
+def test_rhel7_sos3_reads_read_ahead_tuned_driver_and_the_lv_mount_of_each_disk(kb: Kb) -> None:
+    from iosched.host import context_for
+    from iosched.system.ini import parse_ini
+
+    system = probed(RHEL7, kb)
+    table = lsblk_columns((RHEL7 / "sos_commands/block/lsblk_-t").read_text())
+    profile = (RHEL7 / "etc/tuned/active_profile").read_text().strip()
+    conf = parse_ini((RHEL7 / f"usr/lib/tuned/{profile}/tuned.conf").read_text())
+    (tuned,) = [t for t in system.tuners if t.kind == "tuned"]
+    assert tuned.name == profile and tuned.settings["queue/read_ahead_kb"] == conf["disk"]["readahead"]
+    host = (RHEL7 / "sys/class/scsi_host/host0/proc_name").read_text().strip()
+    nobarrier = next(x.split() for x in (RHEL7 / "proc/mounts").read_text().splitlines() if "nobarrier" in x)
+    for name in ("sda", "sdb"):
+        device = system.device(name)
+        assert device.queue["read_ahead_kb"] == table[name]["RA"] and device.io_path == "legacy"
+        assert device.driver == host and device.hw == "raid"
+    sdb = context_for(kb, system, system.device("sdb"), Context(workload="db"))
+    assert (sdb.mountpoint, sdb.mount_options) == (nobarrier[1], nobarrier[3])
+    sda = context_for(kb, system, system.device("sda"), Context(workload="db"))
+    assert sda.mountpoint is None  # / on its LV cannot be named; /boot never stands for it
+
+
+def test_supportconfig_lsblk_columns_with_empty_cells_and_the_lv_mount_reach_the_dasd(kb: Kb) -> None:
+    from iosched.host import context_for
+
+    text = (SCC_ZVM / "fs-diskio.txt").read_text()
+    header = next(line for line in text.splitlines() if line.startswith("NAME "))
+    assert "  SCHED " not in header and re.search(r"\s{3,}", text.split(header, 1)[1].splitlines()[1])
+    system = probed(SCC_ZVM, kb)
+    mounts = {x.split()[1]: x.split() for x in text.splitlines() if x.startswith("/dev/mapper/")}
+    (lv_mount,) = mounts.values()
+    lv = next(d for d in system.devices if d.dm_name and lv_mount[0].endswith(d.dm_name))
+    (partition,) = lv.slaves
+    disk = system.device(partition).parent
+    ctx = context_for(kb, system, system.device(disk), Context(workload="db"))
+    assert (ctx.mountpoint, ctx.fs) == (lv_mount[1], lv_mount[2])
+    assert all(d.rotational is False for d in system.devices if d.kind == "dasd")

@@ -21,6 +21,7 @@ DISTRIBUTIONS = {
     "sos-rhel6-san-mpath": "rhel6",
     "sos-rhel9-nvme-links": "rhel9",
     "scc-sles15sp5-zvm-dasd": "sles15sp5",
+    "sos-rhel7-physical-hdd": "rhel7",
 }
 LAYOUTS = {
     "debian12-vm-live": "tree",

@@ -91,6 +91,5 @@ def describe(step: Step, tuner: Tuner) -> str:
     """``vdb scheduler: the udev rule /etc/udev/...:2 sets none after iosched's udev rule (...)``."""
     key = kind_of(step).tuner_key(step)
     where = f"{step.device} " if step.device else ""
-    name = f"{tuner.name} [{tuner.section}]" if tuner.section else tuner.name
-    return (f"{where}{kind_of(step).label(step)}: {_TUNER.get(tuner.kind, tuner.kind)} {name} sets "
+    return (f"{where}{kind_of(step).label(step)}: {_TUNER.get(tuner.kind, tuner.kind)} {tuner.label()} sets "
             f"{tuner.settings[key]} after {_METHOD.get(step.persist_method, step.persist_method)}")  # fmt: skip

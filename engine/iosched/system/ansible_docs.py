@@ -5,8 +5,7 @@
   later wrap every cache entry (``lib/ansible/_internal/_plugins/_cache.py``, ``PluginInterposer``): the file is
   named ``s<schema>_<host>`` (``s1_db01``) and holds ``{"__payload__": "<the facts as JSON text>"}``; the host is
   the part after ``s<schema>_`` (and after the plugin's ``_prefix``, when one is set). Such a cache ignores files
-  of the older form, and so does this reader when a
-  wrapped file of the same host is beside them.
+  of the older form, and so does this reader when a wrapped file of the same host is beside them.
 - ``ansible HOSTS -m setup --tree DIR``: files named after the inventory hostname holding the module result,
   ``{"ansible_facts": {...}}``, or ``{"unreachable": true, "msg": ...}`` / ``{"failed": true, "msg": ...}``.
 - Console output of the default and oneline callbacks, one or many hosts in a text file:

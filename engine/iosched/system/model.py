@@ -87,6 +87,10 @@ class Tuner(Struct):
     section: str | None = None
     """The section of a TuneD profile that sets these values, when it is limited to some disks."""
 
+    def label(self) -> str:
+        """The tuner as people name it: ``customer [disk_db]`` for a section of a profile, else its name."""
+        return f"{self.name} [{self.section}]" if self.section else self.name
+
 
 class Host(Struct):
     kernel: str | None = None

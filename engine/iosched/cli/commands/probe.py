@@ -89,9 +89,8 @@ def render_text(system: System, layout_name: str, width: int | None = None) -> s
         for tuner in system.tuners:
             state = "" if tuner.active else " (not active)"
             settings = ", ".join(f"{k}={v}" for k, v in tuner.settings.items()) or "no block or writeback settings"
-            name = f"{tuner.name} [{tuner.section}]" if tuner.section else tuner.name
             scope = f" (only {', '.join(tuner.devices)})" if tuner.devices else ""
-            tail.append("  " + printable(f"{tuner.kind} {name}{scope}{state}: {settings}"))
+            tail.append("  " + printable(f"{tuner.kind} {tuner.label()}{scope}{state}: {settings}"))
     if system.missing:
         tail += ["", "Not found in this capture:", *(f"  {printable(m)}" for m in system.missing)]
     return "\n".join([*_fill(lines, width, 16), "", _table(system.devices, width), *_fill(tail, width, 4)])
