@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from diagnose_helpers import device, inputs, scenario
+from diagnose_helpers import PUBLIC, device, inputs, scenario
 
 from iosched.cli import main
 from iosched.cli.commands.diagnose import symptom_context
@@ -94,3 +94,16 @@ def test_advise_symptoms_reaches_the_engine(capsys: pytest.CaptureFixture[str]) 
     code = main(["advise", "--hw", "ssd", "--symptoms", str(scenario("flood-none") / "iostat-x-t.txt")])
     err = capsys.readouterr().err
     assert code == 2 and f"{device('flood-none')} is a loop device" in err
+
+
+def test_sosreport_sar_plugin_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """sos's sar plugin saves ``sar -A -f saDD`` as sos_commands/sar/sarDD: its disk section is read, every
+    other activity's lines are not."""
+    root = tmp_path / "sosreport-host"
+    (root / "sos_commands" / "sar").mkdir(parents=True)
+    shutil.copy(PUBLIC / "sysstat-12.6.1-expected.data-9.1.6", root / "sos_commands" / "sar" / "sar21")
+    doc = json.loads(run(["diagnose", "--root", str(root), "--format", "json"], capsys))
+    assert [m for m in doc["missing"] if "no r_await" not in m] == []  # no other activity's line misread
+    (sda,) = [d for d in doc["devices"] if d["device"] == "sda"]
+    assert sda["observations"]["util"]["source"] == "sar -d (sos_commands/sar/sar21)"
+    assert sda["verdict"] == "unknown"  # one interval: no window to judge
