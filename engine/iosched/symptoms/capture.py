@@ -13,7 +13,8 @@ LOGS = ("var/log/messages", "var/log/kern.log", "var/log/warn", "sos_commands/ke
         "sos_commands/logs/journalctl_--no-pager")  # fmt: skip
 COMMANDS = ("iostat", "sar -d", "sadf -d")
 SAR_TEXT = ("var/log/sa", "sos_commands/sar")
-"""sysstat's daily text reports (sarDD), and sos's sar plugin's ``sar -A -f saDD`` outputs (sos/report/plugins/sar.py)."""
+"""sysstat's daily text reports (sarDD), and the ``sar -A -f saDD`` outputs of sos's sar plugin
+(sos/report/plugins/sar.py)."""
 MAX_LOG = 16 * 1024 * 1024
 
 
