@@ -107,3 +107,15 @@ def test_sosreport_sar_plugin_output(tmp_path: Path, capsys: pytest.CaptureFixtu
     (sda,) = [d for d in doc["devices"] if d["device"] == "sda"]
     assert sda["observations"]["util"]["source"] == "sar -d (sos_commands/sar/sar21)"
     assert sda["verdict"] == "unknown"  # one interval: no window to judge
+
+
+def test_ticket_links_causes_only_to_the_configured_site(kb, capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(scenario("saturation") / "iostat-x-t.txt")]
+    plain = run(["diagnose", *files, "--format", "markdown"], capsys)
+    linked = run(
+        ["diagnose", *files, "--format", "markdown", "--site-url", "https://docs.example.org/iosched/"], capsys
+    )
+    assert "### IOD004 `saturated-device`" in plain and "http" not in plain.split("**Sources:**")[0]
+    assert "### [IOD004](https://docs.example.org/iosched/reference/causes/IOD004/)" in linked
+    for ident in kb.get("IOD004").sources:
+        assert kb.get(ident).title.split(":")[0] in plain

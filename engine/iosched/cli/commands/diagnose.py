@@ -100,7 +100,7 @@ def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str
     return facts, parents, slaves, float(ratio) if ratio and ratio.isdigit() else None
 
 
-def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str) -> dict[str, Any]:
+def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str, site_url: str | None = None) -> dict[str, Any]:
     """Each device's plan for the context its causes give: the plan itself with --hw, else the command."""
     from iosched.context import Context, ContextError
     from iosched.engine import advise
@@ -128,8 +128,9 @@ def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str) -> dict[str, 
             out[d.device] = document(kb, plan)
         else:
             from iosched.render.plan_markdown import render
+            from iosched.render.reference import cli_style
 
-            out[d.device] = render(kb, plan)
+            out[d.device] = render(kb, plan, cli_style(site_url))
     return out
 
 
@@ -176,10 +177,13 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     if not observed.devices and not observed.host:
         raise UsageError(observed.missing[0] if observed.missing else "no measurements in the input")
     diagnoses = diagnose(kb, observed, facts, ratio)
-    planned = plans(kb, diagnoses, args.hw, args.format)
+    planned = plans(kb, diagnoses, args.hw, args.format, args.site_url)
     if args.format == "json":
         write(rd.render_json(observed, diagnoses, planned))
     else:
         charts = args.format == "markdown"  # a terminal shows the numbers; a ticket and the site the chart
-        write_markdown(rd.render_markdown(kb, observed, diagnoses, planned, charts), args.format)
+        from iosched.render.reference import cli_style
+
+        style = cli_style(args.site_url)
+        write_markdown(rd.render_markdown(kb, observed, diagnoses, planned, charts, style), args.format)
     return 0
