@@ -21,12 +21,13 @@ COLUMNS: dict[str, tuple[str, float]] = {
     "await": ("await", 1), "r_await": ("r_await", 1), "w_await": ("w_await", 1),
     "r/s": ("r_s", 1), "w/s": ("w_s", 1),
     "rkB/s": ("rkb_s", 1), "wkB/s": ("wkb_s", 1), "rMB/s": ("rkb_s", 1024), "wMB/s": ("wkb_s", 1024),
-    "rsec/s": ("rkb_s", 0.5), "wsec/s": ("wkb_s", 0.5),
+    "rsec/s": ("rkb_s", 0.5), "wsec/s": ("wkb_s", 0.5), "rd_sec/s": ("rkb_s", 0.5), "wr_sec/s": ("wkb_s", 0.5),
     "rrqm/s": ("rrqm_s", 1), "wrqm/s": ("wrqm_s", 1),
     "rareq-sz": ("rareq_kib", 1), "wareq-sz": ("wareq_kib", 1), "areq-sz": ("areq_kib", 1),
     "avgrq-sz": ("areq_kib", 0.5),
 }  # fmt: skip
-"""Column -> (metric, factor to its unit); sectors are 512 bytes."""
+"""Column -> (metric, factor to its unit); sectors are 512 bytes. ``rd_sec/s``/``wr_sec/s`` are sar's
+(activity.c up to v11.x: ``DEV;tps;rd_sec/s;wr_sec/s;avgrq-sz;avgqu-sz;await;svctm;%util``)."""
 
 _HEADER = re.compile(r"^Device:?\s")
 _SKIP = re.compile(r"^(Linux|avg-cpu:|\s+[\d.,]+(\s+[\d.,]+){4,}\s*$)")
