@@ -119,3 +119,19 @@ def test_ticket_links_causes_only_to_the_configured_site(kb, capsys: pytest.Capt
     assert "### [IOD004](https://docs.example.org/iosched/reference/causes/IOD004/)" in linked
     for ident in kb.get("IOD004").sources:
         assert kb.get(ident).title.split(":")[0] in plain
+
+
+@pytest.mark.parametrize(
+    ("capture", "stacked"),
+    [("sos-rhel8-kvm-lvm", {"dm-0": ("vda",), "dm-1": ("vda",)}),
+     ("sos-sles12sp5-legacy-mpath", {"dm-0": ("sdb", "sdc"), "dm-1": ("sda",), "dm-2": ("sda",)})],
+)  # fmt: skip
+def test_stacked_devices_map_to_whole_disks(capture: str, stacked: dict) -> None:
+    """The sosreports of tests/system/captures: LVM on a partition, multipath over two paths."""
+    from iosched.cli.commands.diagnose import device_knowledge
+    from iosched.system.reader import open_source
+
+    root = Path(__file__).parents[1] / "system" / "captures" / capture
+    facts, parents, slaves, _ = device_knowledge(open_source(root))
+    assert slaves == stacked
+    assert all(parents[p] in facts for p in parents)

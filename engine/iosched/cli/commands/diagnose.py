@@ -85,8 +85,8 @@ def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
 
 
 def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, tuple[str, ...]], Any]:
-    """From a capture's sysfs: per device its scheduler and rotational flag, partitions' disks, dm slaves,
-    and vm.dirty_ratio."""
+    """From a capture's sysfs: per device its scheduler and rotational flag, partitions' disks, the whole
+    disks under each stacked device (dm on a partition is on that partition's disk), and vm.dirty_ratio."""
     if src is None:
         return {}, {}, {}, None
     from iosched.system.blockdevs import read_devices
@@ -95,7 +95,7 @@ def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str
     facts = {d.name: {k: v for k, v in (("scheduler.now", d.scheduler), ("hw.rotational", d.rotational))
                       if v is not None} for d in devices}  # fmt: skip
     parents = {d.name: d.parent for d in devices if d.parent}
-    slaves = {d.name: tuple(d.slaves) for d in devices if d.slaves}
+    slaves = {d.name: tuple(dict.fromkeys(parents.get(x, x) for x in d.slaves)) for d in devices if d.slaves}
     ratio = src.value("proc/sys/vm/dirty_ratio")
     return facts, parents, slaves, float(ratio) if ratio and ratio.isdigit() else None
 
