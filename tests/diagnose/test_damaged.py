@@ -88,6 +88,7 @@ def test_decimal_commas_throughout_read_as_points_but_mixed_are_refused() -> Non
         (["diagnose"], "nothing to read"),
         (["diagnose", "/nonexistent/iostat.txt"], "not a file"),
         (["diagnose", "--seconds", "5", "x"], "--seconds goes with --probe"),
+        (["diagnose", "--seconds", "10", "x"], "--seconds goes with --probe"),
         (["diagnose", "--probe", "--seconds", "0"], "expected whole seconds"),
         (["diagnose", "--root", "/nonexistent/sosreport"], "no such directory"),
     ],

@@ -12,6 +12,7 @@ from iosched.errors import UsageError
 
 FORMATS = ("text", "markdown", "json")
 MAX_SECONDS = 3600
+DEFAULT_SECONDS = 10
 
 
 def seconds(text: str) -> int:
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        help="a captured tree, sosreport or supportconfig: its /proc files, sar reports, logs and "
                        "sysfs (scheduler, stacking)")  # fmt: skip
     where.add_argument("--probe", action="store_true", help="sample this machine's diskstats, PSI and meminfo")
-    p.add_argument("--seconds", type=seconds, default=10, metavar="N", help="with --probe: how long (default 10)")
+    p.add_argument("--seconds", type=seconds, metavar="N", help=f"with --probe: how long (default {DEFAULT_SECONDS})")
     p.add_argument("--hw", help="hardware preset for the plan (iosched list hardware)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.set_defaults(func=cmd_diagnose)
@@ -75,7 +76,7 @@ def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
             with open(f"/{rel}", encoding="utf-8", errors="replace") as f:
                 return f.read()
 
-        found += sample(args.seconds, read, time.time, time.sleep)
+        found += sample(args.seconds or DEFAULT_SECONDS, read, time.time, time.sleep)
         from iosched.system.reader import open_source
 
         src = open_source(path_argument("/"))  # this machine's sysfs: schedulers, stacking, vm.dirty_ratio
@@ -140,7 +141,7 @@ def symptom_context(kb: Any, paths: list[Any], data: dict[str, Any]) -> dict[str
     from iosched.symptoms.diagnosis import diagnose
     from iosched.symptoms.observe import observe
 
-    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False))
+    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False, seconds=None))
     observed = observe(found)
     if not observed.devices:
         raise UsageError(observed.missing[0] if observed.missing else "--symptoms: no device measurements")
@@ -166,7 +167,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     from iosched.symptoms.diagnosis import diagnose
     from iosched.symptoms.observe import observe
 
-    if args.seconds != 10 and not args.probe:
+    if args.seconds is not None and not args.probe:
         raise UsageError("--seconds goes with --probe")
     kb = load_checked(args.kb)
     if args.hw is not None and kb.get(args.hw) is None:
