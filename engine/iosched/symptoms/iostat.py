@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from iosched.symptoms.clock import timestamp
 from iosched.symptoms.numbers import ReadError, number, separator
@@ -77,11 +78,16 @@ def read_text(text: str, source: str) -> Reading:
     close()
     if not reports:
         return empty(source, "iostat -x", "no complete iostat -x report")
-    notes: tuple[str, ...] = ()
-    if len(reports) >= 3:
-        reports = reports[1:]
-        notes = ("the first report (averages since boot unless -y) is left out",)
+    reports, notes = since_boot_left_out(reports)
     return _reading(source, "iostat -x", reports, missing, notes)
+
+
+def since_boot_left_out(reports: list[Any]) -> tuple[list[Any], tuple[str, ...]]:
+    """Of three reports or more, all but the first: iostat's first report averages since boot unless -y was
+    given, which the output does not say; of one or two, all (a window too short to judge anyway)."""
+    if len(reports) < 3:
+        return reports, ()
+    return reports[1:], ("the first report (averages since boot unless -y) is left out",)
 
 
 def _report(header: list[str], rows: list[tuple[int, list[str]]]) -> dict[str, dict[str, float]]:
@@ -131,7 +137,7 @@ def read_json(text: str, source: str) -> Reading:
     reports = [r for r in reports if r[1]]
     if not reports:
         return empty(source, "iostat JSON", "no report with extended disk statistics (-x)")
-    notes: tuple[str, ...] = ()
+    reports, notes = since_boot_left_out(reports)
     return _reading(source, "iostat JSON", reports, missing, notes)
 
 
