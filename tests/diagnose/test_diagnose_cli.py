@@ -135,3 +135,17 @@ def test_stacked_devices_map_to_whole_disks(capture: str, stacked: dict) -> None
     facts, parents, slaves, _ = device_knowledge(open_source(root))
     assert slaves == stacked
     assert all(parents[p] in facts for p in parents)
+
+
+def test_supportconfig_iostat_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """supportconfig's fs-diskio.txt runs ``iostat -x 1 4`` (bin/supportconfig, supportutils 84ae92ad): its
+    output in a Command section is read like any iostat text, the capture's sysfs (scheduler) with it."""
+    root = tmp_path / "scc_host"
+    shutil.copytree(Path(__file__).parents[1] / "system" / "captures" / "scc-sles15sp5-sap-vmware", root)
+    iostat = (PUBLIC / "sysstat-12.6.1-expected.iostat-x").read_text()
+    with (root / "fs-diskio.txt").open("a") as f:
+        f.write(f"\n#==[ Command ]======================================#\n# /usr/bin/iostat -x 1 4\n{iostat}\n")
+    doc = json.loads(run(["diagnose", "--root", str(root), "--format", "json"], capsys))
+    (sda,) = [d for d in doc["devices"] if d["device"] == "sda"]
+    assert sda["observations"]["util"]["source"] == "iostat -x (iostat -x 1 4)"
+    assert sda["facts"]["scheduler.now"] == "none"
