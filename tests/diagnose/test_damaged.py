@@ -88,6 +88,7 @@ def test_decimal_commas_throughout_read_as_points_but_mixed_are_refused() -> Non
         (["diagnose"], "nothing to read"),
         (["diagnose", "/nonexistent/iostat.txt"], "not a file"),
         (["diagnose", "--seconds", "5", "x"], "--seconds goes with --probe"),
+        (["diagnose", "--seconds", "10", "x"], "--seconds goes with --probe"),
         (["diagnose", "--probe", "--seconds", "0"], "expected whole seconds"),
         (["diagnose", "--root", "/nonexistent/sosreport"], "no such directory"),
     ],
@@ -104,3 +105,18 @@ def test_unreadable_input_is_one_line_and_exit_2(tmp_path, capsys: pytest.Captur
     assert main(["diagnose", str(junk)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not a format iosched reads" in err[0]
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(st.sampled_from(TEXTS), st.floats(0, 1), st.sampled_from(["text", "markdown", "json"]))
+def test_the_command_on_a_damaged_file_answers_or_says_why_in_one_line(
+    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], text: str, where: float, fmt: str
+) -> None:
+    path = tmp_path_factory.mktemp("damaged") / "capture.txt"
+    path.write_text(text[: int(len(text) * where)])
+    code = main(["diagnose", str(path), "--format", fmt])
+    out, err = capsys.readouterr()
+    assert code in (0, 2) and "Traceback" not in err
+    assert (code == 0 and out) or (code == 2 and len(err.strip().splitlines()) == 1)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from diagnose_helpers import device, inputs, scenario
+from diagnose_helpers import PUBLIC, device, inputs, scenario
 
 from iosched.cli import main
 from iosched.cli.commands.diagnose import symptom_context
@@ -94,3 +94,58 @@ def test_advise_symptoms_reaches_the_engine(capsys: pytest.CaptureFixture[str]) 
     code = main(["advise", "--hw", "ssd", "--symptoms", str(scenario("flood-none") / "iostat-x-t.txt")])
     err = capsys.readouterr().err
     assert code == 2 and f"{device('flood-none')} is a loop device" in err
+
+
+def test_sosreport_sar_plugin_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """sos's sar plugin saves ``sar -A -f saDD`` as sos_commands/sar/sarDD: its disk section is read, every
+    other activity's lines are not."""
+    root = tmp_path / "sosreport-host"
+    (root / "sos_commands" / "sar").mkdir(parents=True)
+    shutil.copy(PUBLIC / "sysstat-12.6.1-expected.data-9.1.6", root / "sos_commands" / "sar" / "sar21")
+    doc = json.loads(run(["diagnose", "--root", str(root), "--format", "json"], capsys))
+    assert [m for m in doc["missing"] if "no r_await" not in m] == []  # no other activity's line misread
+    (sda,) = [d for d in doc["devices"] if d["device"] == "sda"]
+    assert sda["observations"]["util"]["source"] == "sar -d (sos_commands/sar/sar21)"
+    assert sda["verdict"] == "unknown"  # one interval: no window to judge
+
+
+def test_ticket_links_causes_only_to_the_configured_site(kb, capsys: pytest.CaptureFixture[str]) -> None:
+    files = [str(scenario("saturation") / "iostat-x-t.txt")]
+    plain = run(["diagnose", *files, "--format", "markdown"], capsys)
+    linked = run(
+        ["diagnose", *files, "--format", "markdown", "--site-url", "https://docs.example.org/iosched/"], capsys
+    )
+    assert "### IOD004 `saturated-device`" in plain and "http" not in plain.split("**Sources:**")[0]
+    assert "### [IOD004](https://docs.example.org/iosched/reference/causes/IOD004/)" in linked
+    for ident in kb.get("IOD004").sources:
+        assert kb.get(ident).title.split(":")[0] in plain
+
+
+@pytest.mark.parametrize(
+    ("capture", "stacked"),
+    [("sos-rhel8-kvm-lvm", {"dm-0": ("vda",), "dm-1": ("vda",)}),
+     ("sos-sles12sp5-legacy-mpath", {"dm-0": ("sdb", "sdc"), "dm-1": ("sda",), "dm-2": ("sda",)})],
+)  # fmt: skip
+def test_stacked_devices_map_to_whole_disks(capture: str, stacked: dict) -> None:
+    """The sosreports of tests/system/captures: LVM on a partition, multipath over two paths."""
+    from iosched.cli.commands.diagnose import device_knowledge
+    from iosched.system.reader import open_source
+
+    root = Path(__file__).parents[1] / "system" / "captures" / capture
+    facts, parents, slaves, _ = device_knowledge(open_source(root))
+    assert slaves == stacked
+    assert all(parents[p] in facts for p in parents)
+
+
+def test_supportconfig_iostat_section(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """supportconfig's fs-diskio.txt runs ``iostat -x 1 4`` (bin/supportconfig, supportutils 84ae92ad): its
+    output in a Command section is read like any iostat text, the capture's sysfs (scheduler) with it."""
+    root = tmp_path / "scc_host"
+    shutil.copytree(Path(__file__).parents[1] / "system" / "captures" / "scc-sles15sp5-sap-vmware", root)
+    iostat = (PUBLIC / "sysstat-12.6.1-expected.iostat-x").read_text()
+    with (root / "fs-diskio.txt").open("a") as f:
+        f.write(f"\n#==[ Command ]======================================#\n# /usr/bin/iostat -x 1 4\n{iostat}\n")
+    doc = json.loads(run(["diagnose", "--root", str(root), "--format", "json"], capsys))
+    (sda,) = [d for d in doc["devices"] if d["device"] == "sda"]
+    assert sda["observations"]["util"]["source"] == "iostat -x (iostat -x 1 4)"
+    assert sda["facts"]["scheduler.now"] == "none"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from iosched.render.chart import bar_chart
-from iosched.render.escape import markdown_cell, markdown_text
+from iosched.render.escape import code_span, markdown_cell, markdown_text
 from iosched.symptoms.clock import shown
 from iosched.symptoms.diagnosis import DeviceDiagnosis
 from iosched.symptoms.observe import Observed
@@ -59,9 +59,20 @@ def chart(observed: Observed, device: str) -> str | None:
     return bar_chart([names[m] for m in metrics], rows, f"{device}: the highest value in each slice of the window")
 
 
+def _sources(kb: Any, idents: Sequence[str]) -> str:
+    """Each source by its title, linked to its URL when it has one."""
+    out = []
+    for ident in idents:
+        source = kb.get(ident)
+        title = markdown_text(source.title) if source is not None else code_span(ident)
+        out.append(f"[{title}](<{source.url}>)" if source is not None and source.url else title)
+    return "; ".join(out)
+
+
 def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagnosis],
-                    plans: dict[str, str], charts: bool = True) -> str:  # fmt: skip
-    """``plans``: device -> the plan's Markdown, or a line saying how to get it."""
+                    plans: dict[str, str], charts: bool = True, style: Any = None) -> str:  # fmt: skip
+    """``plans``: device -> the plan's Markdown, or a line saying how to get it; ``style`` links each cause to
+    its page on the published site (when one is configured)."""
     parts = ["# Diagnosis", ""]
     if not diagnoses:
         parts += ["No device measurements were read, so there is no diagnosis.", ""]
@@ -71,8 +82,9 @@ def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagn
                   _evidence_table(d), ""]  # fmt: skip
         for f in d.findings:
             c = f.cause
+            link = style.link(c) if style is not None else None
             parts += [
-                f"### {c.id} `{c.name}`",
+                f"### [{c.id}]({link}) `{c.name}`" if link else f"### {c.id} `{c.name}`",
                 "",
                 c.summary,
                 "",
@@ -80,7 +92,7 @@ def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagn
                 "",
                 f"**Why:** {c.rationale}",
                 "",
-                "**Sources:** " + ", ".join(f"`{s}`" for s in c.sources),
+                f"**Sources:** {_sources(kb, c.sources)}",
                 "",
             ]
         if not d.findings:

@@ -738,6 +738,17 @@ def cause(kb: Any, item: Any, style: Style) -> str:
          for e in item.examples),
     )  # fmt: skip
     plan = ", ".join(f"`{k}: {v}`" for k, v in item.plan.items())
+    chart = ""
+    numbers = sorted({k for e in item.examples for k, v in e.facts.items() if type(v) in (int, float)})
+    if style.site and numbers:
+        from iosched.render.chart import bar_chart
+
+        rows = [
+            (f"example {n} ({e.expect})", [e.facts.get(k) for k in numbers]) for n, e in enumerate(item.examples, 1)
+        ]
+        svg = bar_chart(numbers, rows, f"{item.id}: the observed numbers of its examples")
+        caption = f"<figcaption>{html_text(item.summary)} Where the examples lie, fact by fact.</figcaption>"
+        chart = f"<figure {CHART_CLASS}>\n{svg}\n{caption}\n</figure>"
     return join(
         heading(style, f"{item.id} `{item.name}`", item.id),
         item.summary,
@@ -752,6 +763,7 @@ def cause(kb: Any, item: Any, style: Style) -> str:
         f"**What to do:** {item.advice}",
         f"**Why:** {item.rationale}",
         "**Examples** (checked by `iosched kb check`):\n\n" + examples,
+        chart,
         sources_block(kb, style, item.sources),
     )
 

@@ -12,19 +12,24 @@ FILES = ("proc/diskstats", "proc/pressure/io", "proc/meminfo", "proc/vmstat")
 LOGS = ("var/log/messages", "var/log/kern.log", "var/log/warn", "sos_commands/kernel/dmesg",
         "sos_commands/logs/journalctl_--no-pager")  # fmt: skip
 COMMANDS = ("iostat", "sar -d", "sadf -d")
+SAR_TEXT = ("var/log/sa", "sos_commands/sar")
+"""sysstat's daily text reports (sarDD), and the ``sar -A -f saDD`` outputs of sos's sar plugin
+(sos/report/plugins/sar.py)."""
 MAX_LOG = 16 * 1024 * 1024
 
 
 def from_source(src: Any) -> Iterator[Reading]:
-    """Every reading of a :class:`~iosched.system.source.Source`: /proc files, saved iostat/sar outputs,
-    sar's daily text reports (var/log/sa/sarDD), kernel logs with hung-task reports. A single /proc
+    """Every reading of a :class:`~iosched.system.source.Source`: /proc files, saved iostat/sar outputs
+    (supportconfig's fs-diskio.txt runs ``iostat -x 1 4``), sar's text reports, kernel logs with hung-task
+    reports. A single /proc
     snapshot gives what one snapshot can (PSI averages, dirty memory); diskstats needs two."""
     for rel in FILES:
         if (text := src.text(rel)) is not None:
             yield read_text(text, rel)
-    for name in sorted(src.listdir("var/log/sa")):
-        if name.startswith("sar") and (text := src.text(f"var/log/sa/{name}", MAX_LOG)) is not None:
-            yield read_text(text, f"var/log/sa/{name}")
+    for directory in SAR_TEXT:
+        for name in sorted(src.listdir(directory)):
+            if name.startswith("sar") and (text := src.text(f"{directory}/{name}", MAX_LOG)) is not None:
+                yield read_text(text, f"{directory}/{name}")
     for prefix in COMMANDS:
         for key in src.command_names(prefix):
             if (text := src.command(key)) is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from iosched.symptoms.clock import timestamp
 from iosched.symptoms.numbers import ReadError, number, separator
@@ -21,12 +22,13 @@ COLUMNS: dict[str, tuple[str, float]] = {
     "await": ("await", 1), "r_await": ("r_await", 1), "w_await": ("w_await", 1),
     "r/s": ("r_s", 1), "w/s": ("w_s", 1),
     "rkB/s": ("rkb_s", 1), "wkB/s": ("wkb_s", 1), "rMB/s": ("rkb_s", 1024), "wMB/s": ("wkb_s", 1024),
-    "rsec/s": ("rkb_s", 0.5), "wsec/s": ("wkb_s", 0.5),
+    "rsec/s": ("rkb_s", 0.5), "wsec/s": ("wkb_s", 0.5), "rd_sec/s": ("rkb_s", 0.5), "wr_sec/s": ("wkb_s", 0.5),
     "rrqm/s": ("rrqm_s", 1), "wrqm/s": ("wrqm_s", 1),
     "rareq-sz": ("rareq_kib", 1), "wareq-sz": ("wareq_kib", 1), "areq-sz": ("areq_kib", 1),
     "avgrq-sz": ("areq_kib", 0.5),
 }  # fmt: skip
-"""Column -> (metric, factor to its unit); sectors are 512 bytes."""
+"""Column -> (metric, factor to its unit); sectors are 512 bytes. ``rd_sec/s``/``wr_sec/s`` are sar's
+(activity.c up to v11.x: ``DEV;tps;rd_sec/s;wr_sec/s;avgrq-sz;avgqu-sz;await;svctm;%util``)."""
 
 _HEADER = re.compile(r"^Device:?\s")
 _SKIP = re.compile(r"^(Linux|avg-cpu:|\s+[\d.,]+(\s+[\d.,]+){4,}\s*$)")
@@ -76,11 +78,16 @@ def read_text(text: str, source: str) -> Reading:
     close()
     if not reports:
         return empty(source, "iostat -x", "no complete iostat -x report")
-    notes: tuple[str, ...] = ()
-    if len(reports) >= 3:
-        reports = reports[1:]
-        notes = ("the first report (averages since boot unless -y) is left out",)
+    reports, notes = since_boot_left_out(reports)
     return _reading(source, "iostat -x", reports, missing, notes)
+
+
+def since_boot_left_out(reports: list[Any]) -> tuple[list[Any], tuple[str, ...]]:
+    """Of three reports or more, all but the first: iostat's first report averages since boot unless -y was
+    given, which the output does not say; of one or two, all (a window too short to judge anyway)."""
+    if len(reports) < 3:
+        return reports, ()
+    return reports[1:], ("the first report (averages since boot unless -y) is left out",)
 
 
 def _report(header: list[str], rows: list[tuple[int, list[str]]]) -> dict[str, dict[str, float]]:
@@ -130,7 +137,7 @@ def read_json(text: str, source: str) -> Reading:
     reports = [r for r in reports if r[1]]
     if not reports:
         return empty(source, "iostat JSON", "no report with extended disk statistics (-x)")
-    notes: tuple[str, ...] = ()
+    reports, notes = since_boot_left_out(reports)
     return _reading(source, "iostat JSON", reports, missing, notes)
 
 

@@ -20,8 +20,11 @@ _DATE = re.compile(r"\s(\d{2}/\d{2}/\d{2,4}|\d{4}-\d{2}-\d{2})\s")
 SADF_HEADER = re.compile(r"^# hostname;interval;timestamp;DEV;")
 
 
+_DISK_HEADER = re.compile(rf"^{_TIME}\s+(?=.*\bDEV\b)(?=.*\btps\b)", re.MULTILINE)
+
+
 def looks_like_sar(text: str) -> bool:
-    return any(_ROW.match(line) and re.search(r"\bDEV\b", line) and "tps" in line for line in text.splitlines()[:400])
+    return _DISK_HEADER.search(text) is not None
 
 
 def looks_like_sadf(text: str) -> bool:
@@ -29,12 +32,14 @@ def looks_like_sadf(text: str) -> bool:
 
 
 def read_sar(text: str, source: str) -> Reading:
-    """Every interval line of ``sar -d``; ``Average:`` lines are left out, and so is a line cut short."""
+    """Every interval line of ``sar -d`` (alone, or the disk section of ``sar -A``); ``Average:`` lines are
+    left out, and so is a line cut short."""
     base = 0.0
     for line in text.splitlines()[:5]:
         if line.startswith("Linux") and (m := _DATE.search(line)):
             base = timestamp(f"{m[1]} 00:00:00") or 0.0
     header: list[str] | None = None
+    disk_header: list[str] | None = None
     devices: dict[str, list[Sample]] = {}
     missing: list[str] = []
     day, last = 0.0, -1.0
@@ -42,10 +47,12 @@ def read_sar(text: str, source: str) -> Reading:
     for n, line in enumerate(text.splitlines(), 1):
         m = _ROW.match(line)
         if not m:
+            if not line.strip():  # sar -A: a blank line ends one activity's section
+                header = None
             continue
         cells = m[2].split()
         if "DEV" in cells and "tps" in cells:
-            header = cells
+            header = disk_header = cells
             continue
         if header is None:
             continue
@@ -56,8 +63,9 @@ def read_sar(text: str, source: str) -> Reading:
             day += 86400
         last = seconds
         rows.append((n, base + day + seconds, cells))
-    if header is None:
+    if disk_header is None:
         return empty(source, "sar -d", "no sar -d header (DEV ... tps ...)")
+    header = disk_header
     metrics = [(i, *COLUMNS[c]) for i, c in enumerate(header) if c in COLUMNS]
     at = header.index("DEV")
     try:

@@ -12,6 +12,7 @@ from iosched.errors import UsageError
 
 FORMATS = ("text", "markdown", "json")
 MAX_SECONDS = 3600
+DEFAULT_SECONDS = 10
 
 
 def seconds(text: str) -> int:
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
                        help="a captured tree, sosreport or supportconfig: its /proc files, sar reports, logs and "
                        "sysfs (scheduler, stacking)")  # fmt: skip
     where.add_argument("--probe", action="store_true", help="sample this machine's diskstats, PSI and meminfo")
-    p.add_argument("--seconds", type=seconds, default=10, metavar="N", help="with --probe: how long (default 10)")
+    p.add_argument("--seconds", type=seconds, metavar="N", help=f"with --probe: how long (default {DEFAULT_SECONDS})")
     p.add_argument("--hw", help="hardware preset for the plan (iosched list hardware)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.set_defaults(func=cmd_diagnose)
@@ -75,7 +76,7 @@ def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
             with open(f"/{rel}", encoding="utf-8", errors="replace") as f:
                 return f.read()
 
-        found += sample(args.seconds, read, time.time, time.sleep)
+        found += sample(args.seconds or DEFAULT_SECONDS, read, time.time, time.sleep)
         from iosched.system.reader import open_source
 
         src = open_source(path_argument("/"))  # this machine's sysfs: schedulers, stacking, vm.dirty_ratio
@@ -85,8 +86,8 @@ def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
 
 
 def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, tuple[str, ...]], Any]:
-    """From a capture's sysfs: per device its scheduler and rotational flag, partitions' disks, dm slaves,
-    and vm.dirty_ratio."""
+    """From a capture's sysfs: per device its scheduler and rotational flag, partitions' disks, the whole
+    disks under each stacked device (dm on a partition is on that partition's disk), and vm.dirty_ratio."""
     if src is None:
         return {}, {}, {}, None
     from iosched.system.blockdevs import read_devices
@@ -95,12 +96,12 @@ def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str
     facts = {d.name: {k: v for k, v in (("scheduler.now", d.scheduler), ("hw.rotational", d.rotational))
                       if v is not None} for d in devices}  # fmt: skip
     parents = {d.name: d.parent for d in devices if d.parent}
-    slaves = {d.name: tuple(d.slaves) for d in devices if d.slaves}
+    slaves = {d.name: tuple(dict.fromkeys(parents.get(x, x) for x in d.slaves)) for d in devices if d.slaves}
     ratio = src.value("proc/sys/vm/dirty_ratio")
     return facts, parents, slaves, float(ratio) if ratio and ratio.isdigit() else None
 
 
-def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str) -> dict[str, Any]:
+def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str, site_url: str | None = None) -> dict[str, Any]:
     """Each device's plan for the context its causes give: the plan itself with --hw, else the command."""
     from iosched.context import Context, ContextError
     from iosched.engine import advise
@@ -128,8 +129,9 @@ def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str) -> dict[str, 
             out[d.device] = document(kb, plan)
         else:
             from iosched.render.plan_markdown import render
+            from iosched.render.reference import cli_style
 
-            out[d.device] = render(kb, plan)
+            out[d.device] = render(kb, plan, cli_style(site_url))
     return out
 
 
@@ -139,7 +141,7 @@ def symptom_context(kb: Any, paths: list[Any], data: dict[str, Any]) -> dict[str
     from iosched.symptoms.diagnosis import diagnose
     from iosched.symptoms.observe import observe
 
-    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False))
+    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False, seconds=None))
     observed = observe(found)
     if not observed.devices:
         raise UsageError(observed.missing[0] if observed.missing else "--symptoms: no device measurements")
@@ -165,7 +167,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     from iosched.symptoms.diagnosis import diagnose
     from iosched.symptoms.observe import observe
 
-    if args.seconds != 10 and not args.probe:
+    if args.seconds is not None and not args.probe:
         raise UsageError("--seconds goes with --probe")
     kb = load_checked(args.kb)
     if args.hw is not None and kb.get(args.hw) is None:
@@ -176,10 +178,13 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     if not observed.devices and not observed.host:
         raise UsageError(observed.missing[0] if observed.missing else "no measurements in the input")
     diagnoses = diagnose(kb, observed, facts, ratio)
-    planned = plans(kb, diagnoses, args.hw, args.format)
+    planned = plans(kb, diagnoses, args.hw, args.format, args.site_url)
     if args.format == "json":
         write(rd.render_json(observed, diagnoses, planned))
     else:
         charts = args.format == "markdown"  # a terminal shows the numbers; a ticket and the site the chart
-        write_markdown(rd.render_markdown(kb, observed, diagnoses, planned, charts), args.format)
+        from iosched.render.reference import cli_style
+
+        style = cli_style(args.site_url)
+        write_markdown(rd.render_markdown(kb, observed, diagnoses, planned, charts, style), args.format)
     return 0
