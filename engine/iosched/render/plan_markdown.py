@@ -1,8 +1,10 @@
 """A plan as Markdown: the answer a support desk pastes into a ticket, summary first.
 
-Order: what changes and why (a table), warnings by risk, the steps with commands to apply, persist, verify
-and undo, the files that persist them, then what was considered and not done, assumptions and sources by
-title. Links go to the configured public site only; with none configured, ids stay plain.
+Order: the checks to run first where the plan assumed a value it did not read (what the machine should show, and
+which step to follow if it shows something else), what changes and why (a table), warnings by risk, the steps with
+commands to apply, persist, verify and undo, the files that persist them, then what was considered and not done,
+assumptions and sources by title. Links go to the configured public site only; with none configured, ids stay
+plain.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from iosched.kb import Kb
-from iosched.persist import commands, files, fstab
+from iosched.persist import commands, files, fstab, keeping
 from iosched.plan import Notice, Plan, Step
 from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.render.reference import Style, cli_style, ref
@@ -52,19 +54,71 @@ def _commands(step: Step, distro: Any) -> list[str]:
     lines += [f"Verify (expect {code_span(kind.expect(step))}):", "", code_block(kind.verify(step), "sh"), ""]
     undo = kind.undo(step, distro)
     if undo is not None:
-        previous = f" (back to {code_span(step.previous)})" if step.previous else ""
+        if step.current_from == "assumed" and step.previous:
+            previous = (f" (back to what the check showed; this is for {code_span(step.previous)}, the value assumed: "
+                        "put in the one you saw)")  # fmt: skip
+        else:
+            previous = f" (back to {code_span(step.previous)})" if step.previous else ""
         lines += [f"Undo{previous}:", "", code_block(undo, "sh"), ""]
     return lines
 
 
+def _check_first(step: Step) -> list[str]:
+    """For a current value the plan assumed: the command that shows what the machine really has, first."""
+    if step.current_from != "assumed" or step.previous is None or not kind_of(step).runtime:
+        return []
+    kind = kind_of(step)
+    assumed = _with_value(step, step.previous)
+    if step.expected_already:
+        what = (
+            f"Check first (expect {code_span(kind.expect(step))}: then nothing needs to change; "
+            "if it shows something else, apply, persist, verify and undo as below):"
+        )
+    else:
+        what = (f"Check first (the plan assumes {code_span(kind.expect(assumed))}, not read from the machine; "
+                f"if it already shows {code_span(kind.expect(step))}, nothing needs to change):")  # fmt: skip
+    return [what, "", code_block(kind.verify(step), "sh"), ""]
+
+
+def _with_value(step: Step, value: str) -> Step:
+    return Step.build({**dict(step.fields()), "value": value})
+
+
+def _only_expected(plan: Plan, path: str) -> bool:
+    """Whether every step a persistent file keeps is one the device is expected to have already."""
+    own = keeping([plan], path)
+    return bool(own) and all(s.expected_already for s in own)
+
+
+def check_first(plan: Plan) -> list[str]:
+    """The section a ticket leads with when the plan assumed values it did not read: each check the customer
+    runs, and what it should show."""
+    expected = [s for s in plan.steps if s.expected_already and kind_of(s).runtime]
+    if not expected:
+        return []
+    lines = ["## Check first", "",
+             "These values were assumed, not read from the machine. Run each check; where it shows what is "
+             "expected, nothing needs to change. Where it shows something else, follow the step below.",
+             ""]  # fmt: skip
+    for n, step in enumerate(plan.steps, 1):
+        if step in expected:
+            kind = kind_of(step)
+            lines += [f"- {code_span(kind.verify(step))}: expect {code_span(kind.expect(step))} "
+                      f"(else step {n}: {markdown_text(step.title)})"]  # fmt: skip
+    return [*lines, ""]
+
+
 def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
     label = "" if step.severity == "recommend" else " (consider: apply only after checking)"
+    if step.expected_already:
+        label += " (only if the check shows otherwise)"
     lines = [f"### {n}. {markdown_text(step.title)}{label}", ""]
     for rule, reason in zip(step.because, step.reasons, strict=True):
         lines.append(f"- {ref(kb, style, rule)}: {markdown_text(one_line(reason))}")
     if step.confirm:
         lines.append(f"- Confirm it helps: {markdown_text(one_line(step.confirm))}")
     lines.append("")
+    lines += _check_first(step)
     lines += _commands(step, distro)
     for alternative in step.alternatives:
         label, _, command = alternative.partition(": ")
@@ -72,9 +126,16 @@ def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
     return lines
 
 
+def _now(step: Step) -> str:
+    if step.previous is None:
+        return "?"
+    return f"{step.previous} (assumed)" if step.current_from == "assumed" else step.previous
+
+
 def summary(plan: Plan) -> list[str]:
     """The table a reader sees first: every setting the plan touches, now and recommended."""
-    rows = [(s.device or "host", s.target, s.previous or "?", s.value, ", ".join(s.because)) for s in plan.steps]
+    rows = [(s.device or "host", s.target, _now(s), f"{s.value} (check)" if s.expected_already else s.value,
+             ", ".join(s.because)) for s in plan.steps]  # fmt: skip
     rows += [(u.step.device or "host", u.step.target, u.step.value, f"{u.step.value} (already)",
               ", ".join(u.step.because)) for u in plan.unchanged]  # fmt: skip
     if not rows:
@@ -88,7 +149,10 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
     style = style or cli_style()
     distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
     given = ", ".join(f"{k}={v}" for k, v in plan.context.items())
-    if plan.scheduler and plan.scheduler == plan.previous_scheduler:
+    expected = any(s.kind == "scheduler" and s.expected_already for s in plan.steps)
+    if plan.scheduler and plan.scheduler == plan.previous_scheduler and expected:
+        headline = f"{code_span(plan.scheduler)}, expected already (assumed, not read from the machine: check first)"
+    elif plan.scheduler and plan.scheduler == plan.previous_scheduler:
         headline = f"already {code_span(plan.scheduler)}, nothing to change"
     elif plan.scheduler:
         was = f" (now {code_span(plan.previous_scheduler)})" if plan.previous_scheduler else ""
@@ -102,6 +166,7 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
         "",
         f"Context: {markdown_text(given) if given else 'none given'}",
         "",
+        *check_first(plan),
         *summary(plan),
     ]
     if plan.measured:
@@ -117,6 +182,9 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
         for path, content in persisted.items():
             install, check, remove = commands([plan], path, content)
             lines += [f"{code_span(path)}:", "", code_block(content, "text"), ""]
+            if _only_expected(plan, path):
+                lines += ["Needed only where a check above showed something else: it keeps what the device "
+                          "is expected to have already.", ""]  # fmt: skip
             lines += ["Install it:", "", code_block(install, "sh"), ""]
             if check is not None:
                 lines += ["Check it is in effect:", "", code_block(check, "sh"), ""]
