@@ -302,6 +302,7 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         kept = etc / "var/lib/iosched/previous"
         assert (kept / f"sys/block/{device}/queue/scheduler").read_text() == f"{real}\n"
         assert (kept / "proc/sys/vm/dirty_bytes").read_text() == "268435456\n"
+        assert (etc / udev.FILE.lstrip("/")).is_file()  # found otherwise: what the device gets at boot changes
 
         second, _ = play()
         assert second["changed"] == 0 and second["failed"] == 0
@@ -311,3 +312,8 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == real
         assert (VM / "dirty_bytes").read_text() == "268435456\n" and (VM / "dirty_ratio").read_text() == "0\n"
         assert not [p for p in etc.rglob("*") if p.is_file()]
+
+        sysfs(device, "scheduler").write_text(plan.scheduler or "")  # as assumed: the rule would change nothing
+        again, out = play("--diff")
+        assert again["failed"] == 0 and f"ok: /sys/block/{device}/queue/scheduler is {plan.scheduler}" in out
+        assert not (etc / udev.FILE.lstrip("/")).exists()

@@ -21,7 +21,9 @@ ansible-lint asks of it lands on the sysfs file itself (``mode: preserve`` left 
 at 0600), so the script is both safer and simpler. One run per kind, not per value, also keeps a host with many
 disks fast. The persistent files (:func:`iosched.persist.files`) are written by ``copy``, whose handlers reload
 udev, load the sysctl.d file and switch TuneD to iosched's profile (which includes the ones the host ran,
-``iosched_host.tuned``); undo switches TuneD back before it removes it.
+``iosched_host.tuned``); a file that only pins values the plan expected the host to have already is written only
+when this run changed one of them (``iosched_host.needed``, read from the set tasks' output) and is not read back
+by ``verify``; undo switches TuneD back before it removes it.
 
 Modes and tags. Under ``--check`` the script reads and reports but never writes; with ``--diff`` a report
 task lists each value that would change and ``copy`` shows each file's diff. ``--tags verify`` reads every
@@ -51,7 +53,7 @@ from typing import Any
 from iosched import __version__
 from iosched.grammar import DEVICE, NAME, PATH, WORD, matches
 from iosched.kb import Kb
-from iosched.persist import files, sysctld, tuned, tuned_base, udev
+from iosched.persist import files, keeping, sysctld, tuned, tuned_base, udev
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.escape import one_line, sh_comment, terminal
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
@@ -217,6 +219,8 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str,
     return {
         "settings": settings,
         "files": {p: _chosen(_lines(every.get(p)), _lines(recommended.get(p))) for p in paths},
+        "needed": {p: {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}
+                   for p in paths},
         "by_hand": {kind: [_by_hand(s, distro) for s in steps if s.kind == kind]
                     for kind in STEP_ORDER if not STEP_KINDS[kind].runtime},
         "warnings": [_Unsafe(one_line(f"{p.device}: {w.id} ({w.risk or 'advice'}): {w.text}"))
@@ -305,6 +309,26 @@ def _file_task(path: str, name: str, tags: list[str], **more: Any) -> dict[str, 
     }
 
 
+def _set_result(kind: str) -> str:
+    return "iosched_set_" + kind.replace("-", "_")
+
+
+def _changes(kinds: Sequence[str]) -> str:
+    """What this run's set tasks changed (their output), for files needed only where a value was found
+    otherwise."""
+    results = ", ".join(f"{_set_result(k)} | default({{}})" for k in kinds if k in RUNTIME_KINDS)
+    return f"{{{{ [{results}] | map(attribute='stdout', default='') | join(' ') }}}}"
+
+
+def _needed(plans: Sequence[Plan], path: str, keep: Any) -> list[_Unsafe]:
+    """When a file is written: always (an empty list) when a kept step in it changes what the device gets at
+    boot; else only when this run changed one of the values it pins, which the set task's output names."""
+    own = [s for s in keeping(plans, path) if keep(s)]
+    if any(not s.expected_already for s in own):
+        return []
+    return [_Unsafe(f"iosched: changed: {kind_of(s).path(s)}:") for s in dict.fromkeys(own) if kind_of(s).runtime]
+
+
 def _by_hand_task(kind: str) -> dict[str, Any]:
     return {
         "name": f"Say which {_words(kind)} changes to make by hand",
@@ -342,7 +366,7 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
         if kind in RUNTIME_KINDS:
             names = (f"Set each {_words(kind)}", f"Check each {_words(kind)} was set")
             lines = _pick(f"iosched_host.settings['{kind}']")
-            tasks += _script_tasks(kind, apply, names, [kind], lines, "iosched_set")
+            tasks += _script_tasks(kind, apply, names, [kind], lines, _set_result(kind))
         else:
             tasks.append(_by_hand_task(kind))
     if paths:
@@ -356,7 +380,12 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
         })  # fmt: skip
     for path in paths:
         handler = SWITCH_TUNED if tuned.is_profile(path) else HANDLERS.get(path)
-        tasks.append(_file_task(path, "Persist", ["persist"], **({"notify": handler} if handler else {})))
+        task = _file_task(path, "Persist", ["persist"], **({"notify": handler} if handler else {}))
+        task["vars"] |= {"iosched_needed": f"{{{{ iosched_host.needed['{path}'][iosched_pick] }}}}",
+                         "iosched_changes": _changes(kinds)}  # fmt: skip
+        task["when"] = [task["when"], "iosched_needed | length == 0 or iosched_needed | select('in', iosched_changes) "
+                                      "| list | length > 0"]  # fmt: skip
+        tasks.append(task)
     verify = ["never", "verify"]
     for kind in kinds:
         if kind in RUNTIME_KINDS:
@@ -365,7 +394,10 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
             tasks += _script_tasks(kind, "verify", names, verify, lines, "iosched_read", changes=False)
     for path in paths:
         result = "iosched_verify_" + re.sub(r"\W", "_", path.rsplit("/", 1)[1])
-        tasks += [_file_task(path, "Read back", verify, check_mode=True, register=result), {
+        read_back = _file_task(path, "Read back", verify, check_mode=True, register=result)
+        read_back["vars"] |= {"iosched_needed": f"{{{{ iosched_host.needed['{path}'][iosched_pick] }}}}"}
+        read_back["when"] = [read_back["when"], "iosched_needed | length == 0"]  # pins only what was expected
+        tasks += [read_back, {
             "name": f"Verify {path}",
             "ansible.builtin.assert": {"that": f"{result} is not changed", "quiet": True,
                                        "fail_msg": f"{path} differs from the plan (--check --diff shows how)"},

@@ -224,7 +224,9 @@ def render_host(kb: Kb, host: HostPlan, style: Style | None = None) -> str:
         wanted = plan.scheduler or now
         why = ", ".join(plan.scheduler_rules) or "no rule applies"
         changes = len(plan.steps)
-        rows.append((plan.device, now, wanted if wanted != now else f"{wanted} (already)", why, str(changes)))
+        expected = any(s.kind == "scheduler" and s.expected_already for s in plan.steps)
+        same = "(check: assumed)" if expected else "(already)"
+        rows.append((plan.device, now, wanted if wanted != now else f"{wanted} {same}", why, str(changes)))
     if rows:
         lines += ["| device | now | recommended | why | changes |", "|---|---|---|---|---|"]
         lines += ["| " + " | ".join(markdown_cell(c) for c in row) + " |" for row in rows]
