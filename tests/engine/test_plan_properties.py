@@ -161,7 +161,7 @@ def _offered_line(ctx: Context, plan: Plan) -> tuple[str, str]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ctx=contexts())
-def test_sh_applies_then_its_journal_restores_everything(ctx: Context) -> None:
+def test_sh_applies_changes_nothing_the_second_time_and_its_journal_restores_everything(ctx: Context) -> None:
     plan = _plan(ctx)
     if plan is None:
         return
@@ -187,6 +187,9 @@ def test_sh_applies_then_its_journal_restores_everything(ctx: Context) -> None:
             written = any(not s.expected_already or s in found_otherwise for s in own)
             assert (root / path.lstrip("/")).is_file() == written, path
             assert not written or (root / path.lstrip("/")).read_text() == content + "\n"
+        again = subprocess.run(["sh", "-c", script], env={**env, "IOSCHED_JOURNAL": str(journal) + ".again"},
+                               check=True, capture_output=True, text=True)  # fmt: skip
+        assert "iosched: changed: " not in again.stdout and _snapshot(root) == applied  # a second run changes nothing
         subprocess.run(["sh", str(journal)], env=env, check=True, capture_output=True, text=True)
         after = _snapshot(root)
     scheduler_file = f"sys/block/{plan.device}/queue/scheduler"

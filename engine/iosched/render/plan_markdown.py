@@ -63,23 +63,6 @@ def _commands(step: Step, distro: Any) -> list[str]:
     return lines
 
 
-def _check_first(step: Step) -> list[str]:
-    """For a current value the plan assumed: the command that shows what the machine really has, first."""
-    if step.current_from != "assumed" or step.previous is None or not kind_of(step).runtime:
-        return []
-    kind = kind_of(step)
-    assumed = _with_value(step, step.previous)
-    if step.expected_already:
-        what = (
-            f"Check first (expect {code_span(kind.expect(step))}: then nothing needs to change; "
-            "if it shows something else, apply, persist, verify and undo as below):"
-        )
-    else:
-        what = (f"Check first (the plan assumes {code_span(kind.expect(assumed))}, not read from the machine; "
-                f"if it already shows {code_span(kind.expect(step))}, nothing needs to change):")  # fmt: skip
-    return [what, "", code_block(kind.verify(step), "sh"), ""]
-
-
 def _with_value(step: Step, value: str) -> Step:
     return Step.build({**dict(step.fields()), "value": value})
 
@@ -92,33 +75,39 @@ def _only_expected(plan: Plan, path: str) -> bool:
 
 def check_first(plan: Plan) -> list[str]:
     """The section a ticket leads with when the plan assumed values it did not read: each check the customer
-    runs, and what it should show."""
-    expected = [s for s in plan.steps if s.expected_already and kind_of(s).runtime]
-    if not expected:
+    runs, what it should show, and which step to follow if it shows something else."""
+    assumed = [(n, s) for n, s in enumerate(plan.steps, 1)
+               if s.current_from == "assumed" and s.previous is not None and kind_of(s).runtime]  # fmt: skip
+    if not assumed:
         return []
     lines = ["## Check first", "",
-             "These values were assumed, not read from the machine. Run each check; where it shows what is "
-             "expected, nothing needs to change. Where it shows something else, follow the step below.",
+             "These values were assumed, not read from the machine. Run each check first: it says which steps "
+             "below are needed.",
              ""]  # fmt: skip
-    for n, step in enumerate(plan.steps, 1):
-        if step in expected:
-            kind = kind_of(step)
-            lines += [f"- {code_span(kind.verify(step))}: expect {code_span(kind.expect(step))} "
-                      f"(else step {n}: {markdown_text(step.title)})"]  # fmt: skip
+    for n, step in assumed:
+        kind = kind_of(step)
+        check = code_span(kind.verify(step))
+        if step.expected_already:
+            lines.append(f"- {check}: expect {code_span(kind.expect(step))}: then nothing needs to change; "
+                         f"if it shows something else, follow step {n} ({markdown_text(step.title)})")  # fmt: skip
+        else:
+            was = code_span(kind.expect(_with_value(step, step.previous or "")))
+            lines.append(f"- {check}: assumed {was}; if it already shows {code_span(kind.expect(step))}, step {n} is "
+                         "not needed; else note what it shows (undo puts that back) and follow step "
+                         f"{n} ({markdown_text(step.title)})")  # fmt: skip
     return [*lines, ""]
 
 
 def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
     label = "" if step.severity == "recommend" else " (consider: apply only after checking)"
     if step.expected_already:
-        label += " (only if the check shows otherwise)"
+        label += " (only if the check above shows otherwise)"
     lines = [f"### {n}. {markdown_text(step.title)}{label}", ""]
     for rule, reason in zip(step.because, step.reasons, strict=True):
         lines.append(f"- {ref(kb, style, rule)}: {markdown_text(one_line(reason))}")
     if step.confirm:
         lines.append(f"- Confirm it helps: {markdown_text(one_line(step.confirm))}")
     lines.append("")
-    lines += _check_first(step)
     lines += _commands(step, distro)
     for alternative in step.alternatives:
         label, _, command = alternative.partition(": ")
@@ -155,7 +144,9 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
     elif plan.scheduler and plan.scheduler == plan.previous_scheduler:
         headline = f"already {code_span(plan.scheduler)}, nothing to change"
     elif plan.scheduler:
-        was = f" (now {code_span(plan.previous_scheduler)})" if plan.previous_scheduler else ""
+        assumed = any(s.kind == "scheduler" and s.current_from == "assumed" for s in plan.steps)
+        now = "assumed now" if assumed else "now"
+        was = f" ({now} {code_span(plan.previous_scheduler)})" if plan.previous_scheduler else ""
         headline = f"{code_span(plan.scheduler)}{was}"
     else:
         headline = "no change (no rule applies)"
