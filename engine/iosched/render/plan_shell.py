@@ -175,25 +175,27 @@ def _tuned_switch_back(base: TunedBase | None, path: str, content: str) -> list[
     return [f"same_file {sh_word(path)} {sh_word(content)} || journal {sh_word(back)}"]
 
 
-def _variant(plans: Sequence[Plan], keep: Callable[[Step], bool], found: dict[Step, str]) -> dict[str, list[str]]:
-    """Per file of the kept steps, the condition on which it is written: none when a step in it changes
-    what the device gets at boot; else (every step in it was expected to be there already) the variables
-    that say one of them was found otherwise."""
-    kept = files(plans, keep)
-    conditions: dict[str, list[str]] = {}
-    for path in kept:
+def _variant(plans: Sequence[Plan], keep: Callable[[Step], bool],
+             found: dict[Step, str]) -> dict[str, list[str] | None]:  # fmt: skip
+    """Per file of the kept steps, the condition on which it is written: None (always) when a step in it
+    changes what the device gets at boot; else (every step in it was expected to be there already) the
+    variables that say one of them was found otherwise."""
+    conditions: dict[str, list[str] | None] = {}
+    for path in files(plans, keep):
         own = [s for s in keeping(plans, path) if keep(s)]
         if any(not s.expected_already for s in own):
-            conditions[path] = []
+            conditions[path] = None
         else:
             conditions[path] = list(dict.fromkeys(found[s] for s in own if s in found))
     return conditions
 
 
-def _write(path: str, content: str, condition: list[str], base: TunedBase | None) -> list[str]:
+def _write(path: str, content: str, condition: list[str] | None, base: TunedBase | None) -> list[str]:
     lines = _persist(path, content, base)
-    if not condition:
+    if condition is None:
         return lines
+    if not condition:
+        return [f"# {sh_comment(path)}: not needed, it keeps only values expected to be there already"]
     test = " || ".join(f'[ "${{{name}:-ok}}" = changed ]' for name in condition)
     return [f"if {test}; then", *(f"  {line}" for line in lines), "fi"]
 
