@@ -96,6 +96,12 @@ def test_assumed_values_are_steps_that_check_and_observed_ones_are_unchanged() -
     assert "nothing to change" not in text and "## Check first" in text and check in text
     assert text.index("## Check first") < text.index("| device |") < text.index("## Steps")
     assert "already `none`, nothing to change" in plan_markdown.render(KB, observed)
+    changing = advise(KB, Context(hw="hdd", workload="batch", distro="sles12sp5", device="sda"))
+    (step,) = [s for s in changing.steps if s.kind == "scheduler"]
+    text = plan_markdown.render(KB, changing)
+    assert step.current_from == "assumed" and not step.expected_already
+    assert f"`{SCHEDULER.verify(step)}`: assumed `[{step.previous}]`; if it already shows `[{step.value}]`" in text
+    assert f"(assumed now `{step.previous}`)" in text and text.index("## Check first") < text.index("## Steps")
 
 
 def test_json_says_where_each_current_value_comes_from() -> None:
