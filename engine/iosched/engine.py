@@ -2,7 +2,8 @@
 
 Pure: no I/O. Deterministic: rules are taken in id order and conflicts are settled by
 (priority, severity, id), and every loser is kept in the plan with the reason it lost. A setting the device
-already has is reported as unchanged, never "changed" to itself.
+was read to have already is reported as unchanged, never "changed" to itself; one only assumed (a default)
+is a step that checks the device when it runs.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from iosched import __version__
 from iosched.context import Context, Resolved, resolve
 from iosched.evidence import Evidence
 from iosched.kb import Kb, TunableRef
-from iosched.model import BootParameter, MountOption, Rule, Setting
+from iosched.model import BootParameter, MountOption, Rule, Setting, Sysctl
 from iosched.persist import PersistError, choose, cmdline, precedence, tuned, udev
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
@@ -132,38 +133,77 @@ def _explained(rules: list[Rule], entity: Any) -> dict[str, Any]:
 
 
 def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: Mapping[str, str]) -> Step | Unchanged:
+    """The step that sets ``target``, or Unchanged when the machine was read to have the value already. A value
+    only assumed (a default, the scheduler a distribution usually gives) makes a step that checks the device."""
     kind = step_kind_of(kb, target)
     assert kind is not None
     step_kind = STEP_KINDS[kind]
     device = None if step_kind.host_wide else r.device
     shown = step_value(value)
     at_boot: str | None = None
+    coupled: tuple[str, ...] = ()
     if kind == "scheduler":
         entity: Any = kb.elevators[value]
         previous, title, at_boot = r.previous, f"Use the {value} elevator on {r.device}", r.boot_default
+        observed = r.context.scheduler is not None
     elif kind == "mount-option":
         entity = kb.get(target)
         shown, previous = entity.option, _previous_option(kb, entity, r.context.mount_options)
         title = f"Mount the {entity.filesystem} file system with {entity.option}"
+        observed = r.context.mount_options is not None
     elif kind == "boot-parameter":
         entity = kb.get(target)
-        previous, title = None, f"Boot with {target}={shown}"
+        previous, title, observed = None, f"Boot with {target}={shown}", False
     else:
         entity = kb.get(target)
         setting = kb.setting(target)
         assert setting is not None
         at_boot = step_value(_scoped_default(setting, r))
-        previous = now.get(target) or at_boot
+        observed = target in now
+        previous = now[target] if observed else at_boot
         where = f" of {r.device}" if device else ""
         name = target.removeprefix("queue.")
         title = f"Set {name}{where} to {shown}" + (f" {setting.unit}" if setting.unit not in ("name", "enum") else "")
+        coupled = _coupled(kb, target)
     alternatives = _cmdline_alternative(kb, r, shown) if kind == "scheduler" else ()
     step = Step(
         kind=kind, target=target, value=shown, title=title, device=device, previous=previous,
         mountpoint=r.context.mountpoint if kind == "mount-option" else None,
-        alternatives=alternatives, **_explained(rules, entity),
+        alternatives=alternatives, current_from="observed" if observed else "assumed",
+        assumption=None if observed or previous is None else now_fact(target), coupled=coupled,
+        **_explained(rules, entity),
     )  # fmt: skip
-    return Unchanged(step=step, at_boot=at_boot) if previous is not None and previous == shown else step
+    return Unchanged(step=step, at_boot=at_boot) if observed and previous == shown else step
+
+
+def now_fact(target: str) -> str:
+    """The id of the assumption about a setting's current value (``scheduler.now``, ``vm.dirty_ratio.now``)."""
+    return f"{target}.now"
+
+
+def _coupled(kb: Kb, target: str) -> tuple[str, ...]:
+    """The sysctls the kernel zeroes when ``target`` is written (its ``pairs_with`` in the KB)."""
+    entity = kb.get(target)
+    pair = getattr(entity, "pairs_with", None) if isinstance(entity, Sysctl) else None
+    return (pair,) if pair else ()
+
+
+def _assumed_now(kb: Kb, r: Resolved, steps: Sequence[Step]) -> tuple[Assumption, ...]:
+    """One assumption per current value a step takes from the KB rather than from the machine."""
+    found = []
+    for step in steps:
+        if step.assumption is None or step.kind == "scheduler":
+            continue
+        if step.kind == "mount-option":
+            text = f"the file system is mounted with {step.previous} (the usual spelling); pass --mount-options"
+            found.append(Assumption(fact=step.assumption, value=step.previous or "", text=text))
+            continue
+        setting = kb.setting(step.target)
+        where = f" on {r.distribution.name}" if r.distribution else ""
+        text = f"the default for kernel {r.kernel}{where}; not read from the machine"
+        found.append(Assumption(fact=step.assumption, value=step.previous or "", text=text,
+                                sources=tuple(setting.sources) if setting is not None else ()))  # fmt: skip
+    return tuple(found)
 
 
 def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:
@@ -326,7 +366,8 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     steps, unchanged = _persisted(steps, unchanged, r, tuners)
     assumptions = r.assumptions
     if r.context.scheduler is None and r.previous is not None:
-        assumptions += (Assumption(fact="scheduler.now", value=r.previous, text=r.previous_why),)
+        assumptions += (Assumption(fact=now_fact("scheduler"), value=r.previous, text=r.previous_why),)
+    assumptions += _assumed_now(kb, r, steps)
     return Plan(
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),

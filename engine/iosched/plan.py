@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from iosched.struct import Struct
-from iosched.vocab import Severity, StepKindName, StepSeverity
+from iosched.vocab import CurrentFrom, Severity, StepKindName, StepSeverity
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class Step(Struct):
@@ -32,6 +32,19 @@ class Step(Struct):
     confirm: str | None = None
     """The measurement that would confirm the change helps (for settings proposed on general guidance)."""
     alternatives: tuple[str, ...] = ()
+    current_from: CurrentFrom = "assumed"
+    """Whether ``previous`` was read from the machine (``observed``) or assumed (the plan's assumption
+    ``assumption``): an assumed value is checked on the device when the step runs, never taken for granted."""
+    assumption: str | None = None
+    coupled: tuple[str, ...] = ()
+    """Settings the kernel resets when this one is written (writing ``vm.dirty_ratio`` zeroes
+    ``vm.dirty_bytes``): journals keep them with it and restore the group."""
+
+    @property
+    def expected_already(self) -> bool:
+        """An assumed current value equal to the plan's: the step checks the device and changes it only if
+        it differs."""
+        return self.current_from == "assumed" and self.previous == self.value
 
 
 class Notice(Struct):
@@ -55,6 +68,8 @@ class Overridden(Struct):
 
 
 class Assumption(Struct):
+    """A fact the plan takes without reading it; ``fact`` is its id (``scheduler.now``, ``vm.dirty_ratio.now``)."""
+
     fact: str
     value: str
     text: str
@@ -62,7 +77,8 @@ class Assumption(Struct):
 
 
 class Unchanged(Struct):
-    """A setting a rule chose that the device already has: said, not done (``step`` is what it would be).
+    """A setting a rule chose that the device was read to have already: said, not done (``step`` is what it
+    would be). A value only assumed to be there is a step (:attr:`Step.expected_already`), never this.
 
     ``at_boot`` is what the device would get at boot without iosched's files: when it differs, the value holds
     only as long as something persists it."""

@@ -15,6 +15,8 @@ Risk = Literal["data-loss", "availability", "performance"]
 Severity = Literal["recommend", "consider", "warn"]
 StepSeverity = Literal["recommend", "consider"]
 """The severities of a change: ``consider`` steps are applied only on request."""
+CurrentFrom = Literal["observed", "assumed"]
+"""Where a plan has a setting's current value from: read from the machine, or assumed from the KB."""
 Operator = Literal["eq", "ne", "in", "not_in", "gt", "gte", "lt", "lte", "exists"]
 StepKindName = Literal["scheduler", "tunable", "queue-attribute", "sysctl", "mount-option", "boot-parameter"]
 """The kinds of change a plan makes; each has one class in :mod:`iosched.steps`."""

@@ -129,7 +129,7 @@ def fleets(draw: st.DrawFn) -> list[tuple[str, list[Plan]]]:
 
 def value_lines(plans: Sequence[Plan], kind: str, *, consider: bool) -> list[str]:
     steps = {(s.device, s.target): s for p in plans for s in reversed(p.steps)}.values()
-    return sorted(f"{kind_of(s).path(s)} {s.value}" for s in steps
+    return sorted(" ".join(kind_of(s).converge_args(s)[1:]) for s in steps
                   if s.kind == kind and (consider or s.severity != "consider"))  # fmt: skip
 
 
@@ -229,7 +229,7 @@ def test_the_script_keeps_what_it_replaces_and_undo_restores_it(tmp_path: Path) 
     dirty_ratio = f"{kind_of(sysctl).path(sysctl)} {sysctl.value}\n"
     assert "bfq" in old
     checked = run_script("check", "scheduler", scheduler, root, saved)
-    assert checked.returncode == 0 and "change: " in checked.stdout
+    assert checked.returncode == 0 and "iosched: changed: " in checked.stdout
     assert snapshot(root) == before and not saved.exists()
     assert run_script("apply", "scheduler", scheduler, root, saved).returncode == 0
     assert run_script("apply", "sysctl", dirty_ratio, root, saved).returncode == 0
@@ -238,7 +238,7 @@ def test_the_script_keeps_what_it_replaces_and_undo_restores_it(tmp_path: Path) 
     assert (root / "sys/block/sdq/queue/scheduler").read_text() == "bfq\n"
     assert (root / "proc/sys/vm/dirty_ratio").read_text() == sysctl.value + "\n"
     again = run_script("apply", "scheduler", scheduler, root, saved)
-    assert again.returncode == 0 and again.stdout == ""
+    assert again.returncode == 0 and again.stdout == "iosched: ok: /sys/block/sdq/queue/scheduler is bfq\n"
     wrong = run_script("verify", "sysctl", "/proc/sys/vm/dirty_ratio 20\n", root, saved)
     assert wrong.returncode == 1 and f"dirty_ratio reads {sysctl.value}; the plan sets 20" in wrong.stderr
     assert run_script("undo", "scheduler", scheduler, root, saved).returncode == 0

@@ -18,7 +18,7 @@ from iosched.kb import TunableRef
 from iosched.persist import files
 from iosched.plan import Plan
 from iosched.render import plan_json, plan_markdown, plan_shell
-from iosched.steps import STEP_ORDER, kind_of
+from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 from iosched.vocab import RISKS
 
 PROPS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -65,15 +65,22 @@ def test_every_command_is_valid_for_the_kernel_and_device(ctx: Context) -> None:
 
 @PROPS
 @given(ctx=contexts())
-def test_a_step_always_changes_something(ctx: Context) -> None:
+def test_already_only_for_observed_values_and_assumed_ones_are_checked(ctx: Context) -> None:
+    """A step changes something or, when its current value was only assumed to be the planned one, checks
+    it; "unchanged" is said only of values read from the machine, and each assumption is in the plan."""
     plan = _plan(ctx)
     if plan is None:
         return
+    facts = {a.fact for a in plan.assumptions}
     for step in plan.steps:
-        assert step.value != step.previous, step
+        assert step.value != step.previous or step.expected_already, step
+        assert (step.current_from == "assumed") == (step.assumption is not None or step.previous is None), step
+        assert step.assumption is None or step.assumption in facts, step
+    assert all(u.step.current_from == "observed" for u in plan.unchanged)
     if plan.scheduler is not None and plan.scheduler == plan.previous_scheduler:
-        assert not [s for s in plan.steps if s.kind == "scheduler"]
-        assert any(u.step.target == "scheduler" for u in plan.unchanged)
+        observed = ctx.scheduler is not None
+        assert [s.expected_already for s in plan.steps if s.kind == "scheduler"] == ([] if observed else [True])
+        assert any(u.step.target == "scheduler" for u in plan.unchanged) == observed
 
 
 @PROPS
@@ -154,7 +161,7 @@ def _offered_line(ctx: Context, plan: Plan) -> tuple[str, str]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ctx=contexts())
-def test_sh_applies_then_its_journal_restores_everything(ctx: Context) -> None:
+def test_sh_applies_changes_nothing_the_second_time_and_its_journal_restores_everything(ctx: Context) -> None:
     plan = _plan(ctx)
     if plan is None:
         return
@@ -172,15 +179,23 @@ def test_sh_applies_then_its_journal_restores_everything(ctx: Context) -> None:
         applied = _snapshot(root)
         for step in plan.steps:
             if kind_of(step).runtime:
-                assert applied[kind_of(step).path(step).lstrip("/")].strip() == step.value
+                assert kind_of(step).read(applied[kind_of(step).path(step).lstrip("/")]) == step.value
+        found_otherwise = {s for s in plan.steps if s.expected_already and kind_of(s).read(
+            before.get(kind_of(s).path(s).lstrip("/"), "")) != s.value}  # fmt: skip
         for path, content in files([plan]).items():
-            assert (root / path.lstrip("/")).read_text() == content + "\n"
+            own = [s for s in plan.steps if path in files([plan], lambda x, s=s: x == s)]
+            written = any(not s.expected_already or s in found_otherwise for s in own)
+            assert (root / path.lstrip("/")).is_file() == written, path
+            assert not written or (root / path.lstrip("/")).read_text() == content + "\n"
+        again = subprocess.run(["sh", "-c", script], env={**env, "IOSCHED_JOURNAL": str(journal) + ".again"},
+                               check=True, capture_output=True, text=True)  # fmt: skip
+        assert "iosched: changed: " not in again.stdout and _snapshot(root) == applied  # a second run changes nothing
         subprocess.run(["sh", str(journal)], env=env, check=True, capture_output=True, text=True)
         after = _snapshot(root)
     scheduler_file = f"sys/block/{plan.device}/queue/scheduler"
-    if any(s.kind == "scheduler" for s in plan.steps):  # a real sysfs file would read the bracketed list again
-        assert after.pop(scheduler_file).strip() == previous
-        before.pop(scheduler_file)
+    # a real sysfs file would read the bracketed list again
+    assert STEP_KINDS["scheduler"].read(after.pop(scheduler_file)) == previous
+    before.pop(scheduler_file)
     assert after == before
 
 
@@ -231,18 +246,19 @@ def test_a_consider_step_is_not_applied_unattended(tmp_path: Path) -> None:
     assert (root / "sys/block/sda/queue/scheduler").read_text().strip() == plan.scheduler
 
 
-def test_two_runs_write_two_journals(tmp_path: Path) -> None:
+def test_a_second_run_changes_nothing_and_keeps_no_journal(tmp_path: Path) -> None:
     plan, root, _, env = _sles12_batch(tmp_path)
     env = {k: v for k, v in env.items() if k != "IOSCHED_APPLY_CONSIDER"}
     script = plan_shell.render(KB, plan)
-    for _ in range(2):
-        subprocess.run(["sh", "-c", script], env=env, check=True, capture_output=True, text=True)
+    runs = [subprocess.run(["sh", "-c", script], env=env, check=True, capture_output=True, text=True) for _ in "12"]
     journals = [p for p in (root / "var/lib/iosched").iterdir() if p.name.startswith("undo-") and "." not in p.name]
-    assert len(journals) == 2
+    assert len(journals) == 1
+    assert "iosched: changed: " in runs[0].stdout and "iosched: changed: " not in runs[1].stdout
+    assert "nothing to change" in runs[1].stdout
 
 
 def test_an_interrupted_apply_rolls_back_and_says_so(tmp_path: Path) -> None:
-    """TERM while the script waits on a write (a FIFO that nobody reads) restores what was applied."""
+    """TERM while the script waits on a read (a FIFO that nobody writes) restores what was applied."""
     plan, root, previous, env = _sles12_batch(tmp_path)
     fifo = root / "proc/sys/vm/dirty_ratio"
     fifo.parent.mkdir(parents=True)
@@ -254,11 +270,18 @@ def test_an_interrupted_apply_rolls_back_and_says_so(tmp_path: Path) -> None:
     scheduler = root / "sys/block/sda/queue/scheduler"
     while scheduler.read_text().strip() != plan.scheduler and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert scheduler.read_text().strip() == plan.scheduler, "the script never reached the blocking write"
+    assert scheduler.read_text().strip() == plan.scheduler, "the script never reached the blocking read"
     proc.send_signal(signal.SIGTERM)
-    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # release the blocked writer so the trap can run
-    _, err = proc.communicate(timeout=30)
+    while True:  # release the blocked reader so the trap can run (ENXIO until it has the FIFO open)
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "the script never opened the FIFO"
+            time.sleep(0.05)
+    os.write(fd, b"20\n")
     os.close(fd)
+    _, err = proc.communicate(timeout=30)
     assert proc.returncode != 0 and "interrupted" in err and "rolling back" in err
     assert scheduler.read_text().strip() == previous
 

@@ -71,3 +71,8 @@ def location(method: str, base: TunedBase | None) -> str | None:
     if method == "tuned-profile":
         return tuned.path(base) if base is not None else None
     return {"udev-rule": udev.FILE, "sysctl-d": sysctld.FILE}.get(method)
+
+
+def keeping(plans: Sequence[Plan], path: str) -> list[Step]:
+    """The steps of ``plans`` that the file ``path`` of :func:`files` keeps."""
+    return [step for plan in plans for step in plan.steps if path in files(plans, step.__eq__)]

@@ -6,21 +6,24 @@ inventory hostname (the key ``all``, for ``iosched advise`` without ``--host``, 
 not named), and the tasks read ``iosched_plans[inventory_hostname]``. A second play, tagged
 ``[never, undo]``, runs only with ``--tags undo``. Both plays share the one ``vars`` mapping (a YAML anchor).
 
-Values. Scheduler, elevator tunables, queue attributes and sysctls are set by one POSIX sh script, the same
-text for every kind, run once per kind with the host's ``FILE VALUE`` lines on stdin. It reads each file as
-:meth:`~iosched.steps.base.StepKind.read` does (the bracketed name in a scheduler file, else the text),
-writes only a value that differs and prints ``change: FILE: OLD -> NEW`` for it, which ``changed_when``
-reads. Before it first changes a value it keeps the old one under ``/var/lib/iosched/previous/<path>``
-(for a scheduler, also every tunable of the elevator it replaces, which the switch resets); undo writes
-those back, scheduler first, and removes them, so it restores what the host had, not what the KB assumed.
-It refuses a scheduler the device does not offer, goes on past a value it cannot set and fails the task
-naming all of them. ``ansible.builtin.copy`` with ``unsafe_writes: true`` can write a sysfs file, but it
-cannot read the scheduler file (which lists every elevator), cannot keep the value it replaces, and the
-``mode`` ansible-lint asks of it lands on the sysfs file itself (``mode: preserve`` left a loop device's
-``read_ahead_kb`` at 0600), so the script is both safer and simpler. One run per kind, not per value, also
-keeps a host with many disks fast. The persistent files (:func:`iosched.persist.files`) are written by
-``copy``, whose handlers reload udev, load the sysctl.d file and switch TuneD to iosched's profile (which
-includes the ones the host ran, ``iosched_host.tuned``); undo switches TuneD back before it removes it.
+Values. Scheduler, elevator tunables, queue attributes and sysctls are set by the shell library the sh script runs
+too (:mod:`iosched.steps.shell`) and a small driver, run once per kind with the host's ``FILE VALUE
+[COUPLED_FILE]...`` lines on stdin. Each value is read first (as :meth:`~iosched.steps.base.StepKind.read` does)
+and written only where it differs; each says ``iosched: ok: ...`` or ``iosched: changed: FILE: OLD -> NEW`` (which
+``changed_when`` reads) or fails. Before it first changes a value it keeps the value it really found under
+``/var/lib/iosched/previous/<path>`` (for a scheduler, also every tunable of the elevator it replaces, which the
+switch resets; for ``vm.dirty_ratio`` also ``vm.dirty_bytes``, which the kernel zeroes); undo writes those back,
+scheduler first, a coupled pair as a group, and removes them, so it restores what the host had, not what the KB
+assumed. It refuses a scheduler the device does not offer, goes on past a value it cannot set and fails the task
+naming all of them. ``ansible.builtin.copy`` with ``unsafe_writes: true`` can write a sysfs file, but it cannot
+read the scheduler file (which lists every elevator), cannot keep the value it replaces, and the ``mode``
+ansible-lint asks of it lands on the sysfs file itself (``mode: preserve`` left a loop device's ``read_ahead_kb``
+at 0600), so the script is both safer and simpler. One run per kind, not per value, also keeps a host with many
+disks fast. The persistent files (:func:`iosched.persist.files`) are written by ``copy``, whose handlers reload
+udev, load the sysctl.d file and switch TuneD to iosched's profile (which includes the ones the host ran,
+``iosched_host.tuned``); a file that only pins values the plan expected the host to have already is written only
+when this run changed one of them (``iosched_host.needed``, read from the set tasks' output) and is not read back
+by ``verify``; undo switches TuneD back before it removes it.
 
 Modes and tags. Under ``--check`` the script reads and reports but never writes; with ``--diff`` a report
 task lists each value that would change and ``copy`` shows each file's diff. ``--tags verify`` reads every
@@ -56,10 +59,11 @@ from typing import Any
 from iosched import __version__
 from iosched.grammar import DEVICE, NAME, PATH, WORD, matches
 from iosched.kb import Kb
-from iosched.persist import files, sysctld, tuned, tuned_base, udev
+from iosched.persist import files, keeping, sysctld, tuned, tuned_base, udev
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.escape import one_line, sh_comment, terminal, untrusted
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
+from iosched.steps.shell import LIBRARY
 
 HOST = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
 """An inventory hostname the playbook accepts: none of the characters Ansible's host patterns give a meaning
@@ -83,59 +87,43 @@ LOAD_SYSCTL = "Load the sysctl.d file"
 SWITCH_TUNED = "Switch TuneD to the iosched profile"
 HANDLERS = {udev.FILE: RELOAD_UDEV, sysctld.FILE: LOAD_SYSCTL}
 
-SCRIPT = r"""# Sets, verifies or restores one kind of value; stdin has one "FILE VALUE" line per value.
-mode=$IOSCHED_MODE kind=$IOSCHED_KIND sys=$IOSCHED_SYS saved=$IOSCHED_SAVED failed=0
-problem() { printf 'iosched: %s\n' "$*" >&2; failed=$((failed + 1)); }
-current() {
-  value=$(cat "$1")
-  value=${value#"${value%%[![:space:]]*}"}
-  value=${value%"${value##*[![:space:]]}"}
-  if [ "$2" = scheduler ]; then
-    case $value in *\[*\]*) value=${value#*\[}; value=${value%%\]*} ;; esac
-  fi
-  printf '%s' "$value"
+DRIVER = r"""# Sets, verifies or restores one kind of value; stdin: one "FILE VALUE [COUPLED_FILE]..." line per value.
+MODE=$IOSCHED_MODE kind=$IOSCHED_KIND SYS=$IOSCHED_SYS saved=$IOSCHED_SAVED failed=0
+problem() { printf 'iosched: failed: %s\n' "$*" >&2; failed=$((failed + 1)); }
+remember() {
+  shift
+  while [ $# -ge 2 ]; do
+    r_kept=$saved${1#"$SYS"}
+    [ -e "$r_kept" ] || { mkdir -p "${r_kept%/*}" && printf '%s\n' "$2" > "$r_kept"; } || return 1
+    shift 2
+  done
 }
-keep() { [ -e "$2" ] || { mkdir -p "${2%/*}" && printf '%s\n' "$1" > "$2"; }; }
-put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(current "$1" "$3")" = "$2" ]; }
-set_value() {
-  file=$sys$1 want=$2 kept=$saved$1
-  if [ ! -f "$file" ] && [ "$mode" = check ] && [ "$kind" = tunable ]; then
-    echo "change: $file: (comes with the new elevator) -> $want"
-    return
-  fi
-  [ -f "$file" ] || { problem "no such file: $file"; return; }
-  now=$(current "$file" "$kind")
-  [ "$now" != "$want" ] || return 0
-  if [ "$kind" = scheduler ]; then
-    case " $(tr -d '[]' < "$file") " in
-      *" $want "*) ;;
-      *) problem "$file offers $(cat "$file"), not $want"; return ;;
-    esac
-  fi
-  [ "$mode" != verify ] || { problem "$file reads $now; the plan sets $want"; return; }
-  echo "change: $file: $now -> $want"
-  [ "$mode" != check ] || return 0
-  keep "$now" "$kept" || { problem "cannot keep the value of $file in $kept"; return; }
-  if [ "$kind" = scheduler ]; then
-    for tunable in "${file%/scheduler}"/iosched/*; do
-      if [ -f "$tunable" ]; then keep "$(cat "$tunable")" "${kept%/scheduler}/iosched/${tunable##*/}"; fi
-    done
-  fi
-  put "$file" "$want" "$kind" || problem "could not set $file to $want"
-}
-restore() {
-  old=$(cat "$2") now=$(current "$1" "$3")
-  if [ "$now" != "$old" ]; then
-    echo "change: $1: $now -> $old"
-    [ "$mode" = undo ] || return 0
-    put "$1" "$old" "$3" || { problem "could not restore $1 to $old"; return; }
-  fi
-  [ "$mode" != undo ] || rm -f "$2"
+restore_kept() {
+  u_kind=$1 u_differs=""; shift
+  u_args="$*"
+  while [ $# -ge 2 ]; do
+    u_now=$(value_of "$1" "$u_kind")
+    [ "$u_now" = "$2" ] || { echo "iosched: changed: $1: $u_now -> $2"; u_differs=1; }
+    shift 2
+  done
+  [ -n "$u_differs" ] && [ "$MODE" = undo ] || return 0
+  # shellcheck disable=SC2086
+  restore_values "$u_kind" $u_args || { problem "could not restore $u_args"; return 1; }
 }
 undo_value() {
-  file=$sys$1 kept=$saved$1
+  path=$1; shift 2
+  file=$SYS$path kept=$saved$path
   if [ -f "$kept" ] && [ -f "$file" ]; then
-    restore "$file" "$kept" "$kind"
+    group="$file $(cat "$kept")"
+    for other in "$@"; do
+      if [ -f "$saved$other" ] && [ -f "$SYS$other" ]; then group="$group $SYS$other $(cat "$saved$other")"; fi
+    done
+    # shellcheck disable=SC2086
+    restore_kept "$kind" $group || return
+    if [ "$MODE" = undo ]; then
+      rm -f "$kept"
+      for other in "$@"; do rm -f "$saved$other"; done
+    fi
   elif [ -f "$kept" ]; then
     problem "$file is gone; its value before iosched stays in $kept"
   fi
@@ -143,17 +131,25 @@ undo_value() {
   for old in "${kept%/scheduler}"/iosched/*; do
     live=${file%/scheduler}/iosched/${old##*/}
     if [ -f "$old" ] && [ -f "$live" ]; then
-      restore "$live" "$old" tunable
-    elif [ "$mode" = undo ]; then
+      if restore_kept tunable "$live" "$(cat "$old")" && [ "$MODE" = undo ]; then rm -f "$old"; fi
+    elif [ "$MODE" = undo ]; then
       rm -f "$old"
     fi
   done
 }
-while read -r path value; do
-  case $mode in undo | check-undo) undo_value "$path" ;; *) set_value "$path" "$value" ;; esac
+while read -r path value coupled; do
+  set -- $coupled
+  case $MODE in
+    undo | check-undo) undo_value "$path" "$value" "$@" ;;
+    *)
+      for other in "$@"; do set -- "$@" "$SYS$other"; shift; done
+      converge "$kind" "$SYS$path" "$value" "$@" ;;
+  esac
 done
 [ "$failed" -eq 0 ] || { echo "iosched: $failed value(s) not as planned" >&2; exit 1; }
 """
+SCRIPT = LIBRARY + DRIVER
+"""The text the playbook runs: the step library the sh script runs too, and this driver."""
 
 
 class PlaybookError(ValueError):
@@ -227,8 +223,9 @@ def _host(name: str | None) -> str:
 def _value_line(step: Step) -> str:
     if step.device is not None:
         _checked(DEVICE, step.device, "device name")
-    path = _checked(PATH, kind_of(step).path(step), "file")
-    return f"{path} {_checked(WORD, step.value, f'value of {step.target}')}"
+    _, path, value, *coupled = kind_of(step).converge_args(step)
+    paths = [_checked(PATH, p, "file") for p in (path, *coupled)]
+    return " ".join((paths[0], _checked(WORD, value, f"value of {step.target}"), *paths[1:]))
 
 
 def _chosen(every: Sequence[str], recommended: Sequence[str]) -> dict[str, list[str]]:
@@ -259,6 +256,8 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str,
     return {
         "settings": settings,
         "files": {p: _chosen(_lines(every.get(p)), _lines(recommended.get(p))) for p in paths},
+        "needed": {p: {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}
+                   for p in paths},
         "by_hand": {kind: [_by_hand(s, distro) for s in steps if s.kind == kind]
                     for kind in STEP_ORDER if not STEP_KINDS[kind].runtime},
         "warnings": [_Unsafe(one_line(f"{p.device}: {w.id} ({w.risk or 'advice'}): {w.text}"))
@@ -322,7 +321,7 @@ def _script_tasks(kind: str, mode: str, names: tuple[str, str], tags: list[str],
         "when": "iosched_lines | length > 0",
         "check_mode": False,
         "register": result,
-        "changed_when": f"'change: ' in {result}.stdout" if changes else False,
+        "changed_when": f"'iosched: changed: ' in {result}.stdout" if changes else False,
         "failed_when": False,
         "tags": tags,
     }, {
@@ -345,6 +344,26 @@ def _file_task(path: str, name: str, tags: list[str], **more: Any) -> dict[str, 
         "tags": tags,
         **more,
     }
+
+
+def _set_result(kind: str) -> str:
+    return "iosched_set_" + kind.replace("-", "_")
+
+
+def _changes(kinds: Sequence[str]) -> str:
+    """What this run's set tasks changed (their output), for files needed only where a value was found
+    otherwise."""
+    results = ", ".join(f"{_set_result(k)} | default({{}})" for k in kinds if k in RUNTIME_KINDS)
+    return f"{{{{ [{results}] | map(attribute='stdout', default='') | join(' ') }}}}"
+
+
+def _needed(plans: Sequence[Plan], path: str, keep: Any) -> list[_Unsafe]:
+    """When a file is written: always (an empty list) when a kept step in it changes what the device gets at
+    boot; else only when this run changed one of the values it pins, which the set task's output names."""
+    own = [s for s in keeping(plans, path) if keep(s)]
+    if any(not s.expected_already for s in own):
+        return []
+    return [_Unsafe(f"iosched: changed: {kind_of(s).path(s)}:") for s in dict.fromkeys(own) if kind_of(s).runtime]
 
 
 def _by_hand_task(kind: str) -> dict[str, Any]:
@@ -384,7 +403,7 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
         if kind in RUNTIME_KINDS:
             names = (f"Set each {_words(kind)}", f"Check each {_words(kind)} was set")
             lines = _pick(f"iosched_host.settings['{kind}']")
-            tasks += _script_tasks(kind, apply, names, [kind], lines, "iosched_set")
+            tasks += _script_tasks(kind, apply, names, [kind], lines, _set_result(kind))
         else:
             tasks.append(_by_hand_task(kind))
     if paths:
@@ -398,7 +417,12 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
         })  # fmt: skip
     for path in paths:
         handler = SWITCH_TUNED if tuned.is_profile(path) else HANDLERS.get(path)
-        tasks.append(_file_task(path, "Persist", ["persist"], **({"notify": handler} if handler else {})))
+        task = _file_task(path, "Persist", ["persist"], **({"notify": handler} if handler else {}))
+        task["vars"] |= {"iosched_needed": f"{{{{ iosched_host.needed['{path}'][iosched_pick] }}}}",
+                         "iosched_changes": _changes(kinds)}  # fmt: skip
+        task["when"] = [task["when"], "iosched_needed | length == 0 or iosched_needed | select('in', iosched_changes) "
+                                      "| list | length > 0"]  # fmt: skip
+        tasks.append(task)
     verify = ["never", "verify"]
     for kind in kinds:
         if kind in RUNTIME_KINDS:
@@ -407,7 +431,10 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
             tasks += _script_tasks(kind, "verify", names, verify, lines, "iosched_read", changes=False)
     for path in paths:
         result = "iosched_verify_" + re.sub(r"\W", "_", path.rsplit("/", 1)[1])
-        tasks += [_file_task(path, "Read back", verify, check_mode=True, register=result), {
+        read_back = _file_task(path, "Read back", verify, check_mode=True, register=result)
+        read_back["vars"] |= {"iosched_needed": f"{{{{ iosched_host.needed['{path}'][iosched_pick] }}}}"}
+        read_back["when"] = [read_back["when"], "iosched_needed | length == 0"]  # pins only what was expected
+        tasks += [read_back, {
             "name": f"Verify {path}",
             "ansible.builtin.assert": {"that": f"{result} is not changed", "quiet": True,
                                        "fail_msg": f"{path} differs from the plan (--check --diff shows how)"},

@@ -1,7 +1,10 @@
 """A plan as JSON: the stable contract for scripts (see Plan.schema_version).
 
 Each step carries the commands its step kind derives (``command``, ``verify``, ``expect``, ``undo``) beside
-the data, so scripts need not rebuild them.
+the data, so scripts need not rebuild them. Each step and each unchanged entry's step says where its current
+value (``previous``) comes from: ``current_from`` is ``observed`` (read from the machine) or ``assumed``, with
+``assumption`` the ``fact`` of the plan's assumption; ``expected_already`` marks an assumed value equal to the
+planned one (the step checks the device and changes it only if it differs).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ def document(kb: Kb, plan: Plan) -> dict[str, Any]:
     for step, shown in zip(plan.steps, data["steps"], strict=True):
         kind = kind_of(step)
         shown.update(command=kind.apply(step, distro), verify=kind.verify(step), expect=kind.expect(step),
-                     undo=kind.undo(step, distro))  # fmt: skip
+                     undo=kind.undo(step, distro), expected_already=step.expected_already)  # fmt: skip
     data["files"] = files([plan])
     data["source_details"] = [
         {"id": s, "title": src.title, "url": src.url} for s in plan.sources if (src := kb.get(s)) is not None

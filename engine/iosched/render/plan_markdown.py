@@ -1,8 +1,10 @@
 """A plan as Markdown: the answer a support desk pastes into a ticket, summary first.
 
-Order: what changes and why (a table), warnings by risk, the steps with commands to apply, persist, verify
-and undo, the files that persist them, then what was considered and not done, assumptions and sources by
-title. Links go to the configured public site only; with none configured, ids stay plain.
+Order: the checks to run first where the plan assumed a value it did not read (what the machine should show, and
+which step to follow if it shows something else), what changes and why (a table), warnings by risk, the steps with
+commands to apply, persist, verify and undo, the files that persist them, then what was considered and not done,
+assumptions and sources by title. Links go to the configured public site only; with none configured, ids stay
+plain.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from iosched.kb import Kb
-from iosched.persist import commands, files, fstab
+from iosched.persist import commands, files, fstab, keeping
 from iosched.plan import Notice, Plan, Step
 from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.render.reference import Style, cli_style, ref
@@ -52,13 +54,54 @@ def _commands(step: Step, distro: Any) -> list[str]:
     lines += [f"Verify (expect {code_span(kind.expect(step))}):", "", code_block(kind.verify(step), "sh"), ""]
     undo = kind.undo(step, distro)
     if undo is not None:
-        previous = f" (back to {code_span(step.previous)})" if step.previous else ""
+        if step.current_from == "assumed" and step.previous:
+            previous = (f" (back to what the check showed; this is for {code_span(step.previous)}, the value assumed: "
+                        "put in the one you saw)")  # fmt: skip
+        else:
+            previous = f" (back to {code_span(step.previous)})" if step.previous else ""
         lines += [f"Undo{previous}:", "", code_block(undo, "sh"), ""]
     return lines
 
 
+def _with_value(step: Step, value: str) -> Step:
+    return Step.build({**dict(step.fields()), "value": value})
+
+
+def _only_expected(plan: Plan, path: str) -> bool:
+    """Whether every step a persistent file keeps is one the device is expected to have already."""
+    own = keeping([plan], path)
+    return bool(own) and all(s.expected_already for s in own)
+
+
+def check_first(plan: Plan) -> list[str]:
+    """The section a ticket leads with when the plan assumed values it did not read: each check the customer
+    runs, what it should show, and which step to follow if it shows something else."""
+    assumed = [(n, s) for n, s in enumerate(plan.steps, 1)
+               if s.current_from == "assumed" and s.previous is not None and kind_of(s).runtime]  # fmt: skip
+    if not assumed:
+        return []
+    lines = ["## Check first", "",
+             "These values were assumed, not read from the machine. Run each check first: it says which steps "
+             "below are needed.",
+             ""]  # fmt: skip
+    for n, step in assumed:
+        kind = kind_of(step)
+        check = code_span(kind.verify(step))
+        if step.expected_already:
+            lines.append(f"- {check}: expect {code_span(kind.expect(step))}: then nothing needs to change; "
+                         f"if it shows something else, follow step {n} ({markdown_text(step.title)})")  # fmt: skip
+        else:
+            was = code_span(kind.expect(_with_value(step, step.previous or "")))
+            lines.append(f"- {check}: assumed {was}; if it already shows {code_span(kind.expect(step))}, step {n} is "
+                         "not needed; else note what it shows (undo puts that back) and follow step "
+                         f"{n} ({markdown_text(step.title)})")  # fmt: skip
+    return [*lines, ""]
+
+
 def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
     label = "" if step.severity == "recommend" else " (consider: apply only after checking)"
+    if step.expected_already:
+        label += " (only if the check above shows otherwise)"
     lines = [f"### {n}. {markdown_text(step.title)}{label}", ""]
     for rule, reason in zip(step.because, step.reasons, strict=True):
         lines.append(f"- {ref(kb, style, rule)}: {markdown_text(one_line(reason))}")
@@ -72,9 +115,16 @@ def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
     return lines
 
 
+def _now(step: Step) -> str:
+    if step.previous is None:
+        return "?"
+    return f"{step.previous} (assumed)" if step.current_from == "assumed" else step.previous
+
+
 def summary(plan: Plan) -> list[str]:
     """The table a reader sees first: every setting the plan touches, now and recommended."""
-    rows = [(s.device or "host", s.target, s.previous or "?", s.value, ", ".join(s.because)) for s in plan.steps]
+    rows = [(s.device or "host", s.target, _now(s), f"{s.value} (check)" if s.expected_already else s.value,
+             ", ".join(s.because)) for s in plan.steps]  # fmt: skip
     rows += [(u.step.device or "host", u.step.target, u.step.value, f"{u.step.value} (already)",
               ", ".join(u.step.because)) for u in plan.unchanged]  # fmt: skip
     if not rows:
@@ -88,10 +138,15 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
     style = style or cli_style()
     distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
     given = ", ".join(f"{k}={v}" for k, v in plan.context.items())
-    if plan.scheduler and plan.scheduler == plan.previous_scheduler:
+    expected = any(s.kind == "scheduler" and s.expected_already for s in plan.steps)
+    if plan.scheduler and plan.scheduler == plan.previous_scheduler and expected:
+        headline = f"{code_span(plan.scheduler)}, expected already (assumed, not read from the machine: check first)"
+    elif plan.scheduler and plan.scheduler == plan.previous_scheduler:
         headline = f"already {code_span(plan.scheduler)}, nothing to change"
     elif plan.scheduler:
-        was = f" (now {code_span(plan.previous_scheduler)})" if plan.previous_scheduler else ""
+        assumed = any(s.kind == "scheduler" and s.current_from == "assumed" for s in plan.steps)
+        now = "assumed now" if assumed else "now"
+        was = f" ({now} {code_span(plan.previous_scheduler)})" if plan.previous_scheduler else ""
         headline = f"{code_span(plan.scheduler)}{was}"
     else:
         headline = "no change (no rule applies)"
@@ -102,6 +157,7 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
         "",
         f"Context: {markdown_text(given) if given else 'none given'}",
         "",
+        *check_first(plan),
         *summary(plan),
     ]
     if plan.measured:
@@ -117,6 +173,9 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
         for path, content in persisted.items():
             install, check, remove = commands([plan], path, content)
             lines += [f"{code_span(path)}:", "", code_block(content, "text"), ""]
+            if _only_expected(plan, path):
+                lines += ["Needed only where a check above showed something else: it keeps what the device "
+                          "is expected to have already.", ""]  # fmt: skip
             lines += ["Install it:", "", code_block(install, "sh"), ""]
             if check is not None:
                 lines += ["Check it is in effect:", "", code_block(check, "sh"), ""]
@@ -156,7 +215,9 @@ def render_host(kb: Kb, host: HostPlan, style: Style | None = None) -> str:
         wanted = plan.scheduler or now
         why = ", ".join(plan.scheduler_rules) or "no rule applies"
         changes = len(plan.steps)
-        rows.append((plan.device, now, wanted if wanted != now else f"{wanted} (already)", why, str(changes)))
+        expected = any(s.kind == "scheduler" and s.expected_already for s in plan.steps)
+        same = "(check: assumed)" if expected else "(already)"
+        rows.append((plan.device, now, wanted if wanted != now else f"{wanted} {same}", why, str(changes)))
     if rows:
         lines += ["| device | now | recommended | why | changes |", "|---|---|---|---|---|"]
         lines += ["| " + " | ".join(markdown_cell(c) for c in row) + " |" for row in rows]

@@ -1,6 +1,15 @@
-"""Plans as one POSIX sh script: check everything, journal every value it will change, apply, persist.
+"""Plans as one POSIX sh script: check everything, then converge every value and file, journalling each
+before it changes.
 
-The undo journal is written, under a unique name, before anything changes. Any failure, and INT, TERM or
+Every step is a call of the shell library the playbook shares (:mod:`iosched.steps.shell`): it reads the
+device first, changes only what differs and says ``ok``, ``changed`` or ``failed``; the journal keeps the
+value it really found, so undo restores what the machine had, never an assumed default, and a second run
+changes nothing. A file is written only where its content differs, and a file that only pins values the plan
+expected to find already is written only when one of them was found otherwise.
+
+The script runs under umask 077 and keeps its journals in ``/var/lib/iosched``, which it creates 0700 and
+refuses when it is a symbolic link or owned by another user; journals are 0600, persistent files 0644. The
+journal is created, and its path said, before anything changes. Any failure, and INT, TERM or
 HUP, runs the journal, which restores every value and file it recorded, goes on past a failed restore and
 reports all of them. ``consider`` steps are applied only with ``IOSCHED_APPLY_CONSIDER=1``. ``IOSCHED_ROOT``
 prefixes every path the script touches, so it can be exercised against a copy of /sys, /proc and /etc.
@@ -10,66 +19,93 @@ goes through :func:`~iosched.render.escape.sh_comment`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from iosched.kb import Kb
-from iosched.persist import files, tuned, tuned_base, udev
+from iosched.persist import files, keeping, tuned, tuned_base
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.escape import sh_comment, sh_word
 from iosched.steps import kind_of
+from iosched.steps.shell import LIBRARY
 
 _HELPERS = r"""set -u
+umask 077
 R="${IOSCHED_ROOT:-}"
+SYS=$R
+MODE=apply
 APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
 
 die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
+problem() { printf 'iosched: failed: %s\n' "$*" >&2; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
-offers() { tr -d '[]' < "$1" | tr ' ' '\n' | grep -qx "$2"; }
-active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
-write_value() { printf '%s\n' "$2" > "$1" || die "could not write $2 to ${1#"$R"}"; }
-write_scheduler() {
-  write_value "$1" "$2"
-  [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
-}
-write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
 """
 
-_JOURNAL = r"""DIR="$R/var/lib/iosched"
-mkdir -p "$DIR" || die "cannot create $DIR"
-JOURNAL="${IOSCHED_JOURNAL:-}"
-if [ -z "$JOURNAL" ]; then
-  JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
-fi
-cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD' || die "cannot write the undo journal $JOURNAL"
-#!/bin/sh
+_JOURNAL_HEAD = r"""#!/bin/sh
 # iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
 R="${IOSCHED_ROOT:-}"
 FAILED=0
 failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
-restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
-restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
-remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+read_only() {
+  [ -w "$(dirname "$R$1")" ] ||
+    printf ' (%s is read-only: remount it read-write, then run this journal again)' "$(dirname "$1")"
+}
+restore() { restore_values "$@" 2>/dev/null || failed "could not restore ${2#"$R"} to $3"; }
+restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2$(read_only "$2")"; }
+remove_file() { rm -f "$R$1" 2>/dev/null && [ ! -e "$R$1" ] || failed "could not remove $1$(read_only "$1")"; }
+finish() {
+  if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+  if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+  echo "iosched: undone"
+}
+trap finish EXIT
+"""
+
+_JOURNAL = r"""DIR="$R/var/lib/iosched"
+[ ! -L "$DIR" ] || die "refusing $DIR: it is a symbolic link"
+[ -d "$DIR" ] || mkdir -p "$DIR" || die "cannot create $DIR"
+OWNER=$(ls -ldn "$DIR" | awk '{ print $3 }')
+[ ! -L "$DIR" ] && [ "$OWNER" = "$(id -u)" ] ||
+  die "refusing $DIR: owned by uid $OWNER, not $(id -u); it keeps the undo journals"
+chmod 0700 "$DIR" || die "cannot make $DIR private"
+JOURNAL="${IOSCHED_JOURNAL:-}"
+if [ -z "$JOURNAL" ]; then
+  JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
+else
+  { : > "$JOURNAL" && chmod 0600 "$JOURNAL"; } || die "cannot create the undo journal $JOURNAL"
+fi
+{ cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD'
+@JOURNAL_HEAD@
 IOSCHED_JOURNAL_HEAD
-journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
-journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
-journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
-journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
+} 2>/dev/null || { rm -f "$JOURNAL"; die "cannot write the undo journal $JOURNAL (is the disk full?)"; }
+echo "iosched: undo journal: $JOURNAL"
+ENTRIES=0
+journal() {
+  printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"
+  ENTRIES=$((ENTRIES + 1))
+}
+remember() {
+  entry="restore $1"; shift
+  while [ $# -ge 2 ]; do entry="$entry \"\$R\"$(q "${1#"$R"}") $(q "$2")"; shift 2; done
+  journal "$entry"
+}
 journal_file() {
   if [ -e "$R$1" ]; then
-    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || { rm -f "$JOURNAL.$(basename "$1")"; die "cannot save $1"; }
     journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
   else
     journal "remove_file $(q "$1")"
   fi
 }
-"""
-
-_TRAILER = r"""cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
-if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
-if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
-echo "iosched: undone"
-IOSCHED_JOURNAL_TAIL
+same_file() { [ -f "$R$1" ] && [ "$(cat "$R$1"; echo x)" = "$(printf '%s\n' "$2"; echo x)" ]; }
+PERSISTED=0
+persist_file() {
+  if same_file "$1" "$2"; then echo "iosched: ok: $1 as planned"; LAST=ok; return; fi
+  journal_file "$1"
+  (umask 022 && mkdir -p "$(dirname "$R$1")" && printf '%s\n' "$2" > "$R$1") 2>/dev/null || die "could not write $1"
+  echo "iosched: changed: $1"
+  LAST=changed PERSISTED=1
+}
 
 DONE=0
 rollback() { sh "$JOURNAL" >&2; }
@@ -86,6 +122,15 @@ trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
 """
 
+_FINISH = r"""DONE=1
+if [ "$PERSISTED" = 1 ] && [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+if [ "$ENTRIES" -eq 0 ] && [ -z "${IOSCHED_JOURNAL:-}" ]; then
+  rm -f "$JOURNAL"
+  echo "iosched: nothing to change: every value and file was already as planned"
+else
+  echo "iosched: applied; to undo: sh $JOURNAL"
+fi"""
+
 
 def _when_chosen(step: Step, lines: list[str]) -> list[str]:
     if unattended(step) or not lines:
@@ -93,30 +138,66 @@ def _when_chosen(step: Step, lines: list[str]) -> list[str]:
     return ['if [ "$APPLY_CONSIDER" = 1 ]; then', *(f"  {line}" for line in lines), "fi"]
 
 
-def _apply(step: Step) -> list[str]:
+def _apply(step: Step, found: str | None) -> list[str]:
+    """The step's comment and its converge call; ``found`` names the variable that keeps whether an
+    expected-already step found something else (its persistence depends on it)."""
     header = f"# {sh_comment(step.title)} ({sh_comment(', '.join(step.because))})"
-    note = [] if unattended(step) else ["# consider: applied only with IOSCHED_APPLY_CONSIDER=1"]
-    return [header, *note, *_when_chosen(step, kind_of(step).sh_apply(step))]
+    notes = [] if unattended(step) else ["# consider: applied only with IOSCHED_APPLY_CONSIDER=1"]
+    if step.expected_already:
+        notes.append(
+            f"# expected to be {sh_comment(step.value)} already (assumed, not read): checked, changed only if not"
+        )
+    lines = kind_of(step).sh_apply(step)
+    if found is not None:
+        lines.append(f"{found}=$LAST")
+    return [header, *notes, *_when_chosen(step, lines)]
 
 
 def _persist(path: str, content: str, base: TunedBase | None) -> list[str]:
-    """Write one file; for a TuneD profile, switch to it when the script runs on the system itself."""
-    lines = [f'write_file "$R"{sh_word(path)} {sh_word(content)}']
+    """Write one file where it differs; for a TuneD profile, switch to it when the script runs on the system
+    itself and the profile changed."""
+    lines = [f"persist_file {sh_word(path)} {sh_word(content)}"]
     if base is not None and tuned.is_profile(path):
         profile = tuned.name(base)
         switch = f"tuned-adm profile {sh_word(profile)} || die {sh_word(f'could not switch TuneD to {profile}')}"
-        lines.append(f'if [ -z "$R" ]; then {switch}; fi')
+        rmdir = f'rmdir "$R"{sh_word(tuned.directory(base))} 2>/dev/null || :'
+        lines += [f'if [ "$LAST" = changed ]; then journal {sh_word(rmdir)}; fi',
+                  f'if [ "$LAST" = changed ] && [ -z "$R" ]; then {switch}; fi']  # fmt: skip
     return lines
 
 
-def _tuned_journal(base: TunedBase | None) -> tuple[list[str], list[str]]:
-    """Journal lines that switch TuneD back first (so that it writes back what it saved before the values are
-    restored) and remove the profile's directory last; none when the plan writes no TuneD profile."""
+def _tuned_switch_back(base: TunedBase | None, path: str, content: str) -> list[str]:
+    """A journal line that switches TuneD back first (so that it writes back what it saved before the values
+    are restored), when this run will change iosched's profile."""
     if base is None:
-        return [], []
+        return []
     back = f'if [ -z "$R" ]; then {tuned.switch_back(base)} || failed {sh_word("could not switch TuneD back")}; fi'
-    rmdir = f'rmdir "$R"{sh_word(tuned.directory(base))} 2>/dev/null || :'
-    return [f"journal {sh_word(back)}"], [f"journal {sh_word(rmdir)}"]
+    return [f"same_file {sh_word(path)} {sh_word(content)} || journal {sh_word(back)}"]
+
+
+def _variant(plans: Sequence[Plan], keep: Callable[[Step], bool],
+             found: dict[Step, str]) -> dict[str, list[str] | None]:  # fmt: skip
+    """Per file of the kept steps, the condition on which it is written: None (always) when a step in it
+    changes what the device gets at boot; else (every step in it was expected to be there already) the
+    variables that say one of them was found otherwise."""
+    conditions: dict[str, list[str] | None] = {}
+    for path in files(plans, keep):
+        own = [s for s in keeping(plans, path) if keep(s)]
+        if any(not s.expected_already for s in own):
+            conditions[path] = None
+        else:
+            conditions[path] = list(dict.fromkeys(found[s] for s in own if s in found))
+    return conditions
+
+
+def _write(path: str, content: str, condition: list[str] | None, base: TunedBase | None) -> list[str]:
+    lines = _persist(path, content, base)
+    if condition is None:
+        return lines
+    if not condition:
+        return [f"# {sh_comment(path)}: not needed, it keeps only values expected to be there already"]
+    test = " || ".join(f'[ "${{{name}:-ok}}" = changed ]' for name in condition)
+    return [f"if {test}; then", *(f"  {line}" for line in lines), "fi"]
 
 
 def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, str]] = ()) -> str:
@@ -134,6 +215,8 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
         "#!/bin/sh",
         f"# iosched {sh_comment(first.iosched_version)} plan (KB {sh_comment(first.kb_version)}): "
         f"iosched advise {sh_comment(context)}",
+        "# Every step reads the device first and changes only what differs (ok / changed / failed, one line each);",
+        "# the undo journal keeps the values really found. Running it again changes nothing.",
     ]
     for plan in plans:
         scheduler = plan.scheduler or "unchanged"
@@ -142,7 +225,7 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
         head += [f"# WARNING {sh_comment(w.id)} ({sh_comment(w.risk or 'advice')}): {sh_comment(w.text)}"
                  for w in plan.warnings]  # fmt: skip
     head += [f"# skipped {sh_comment(device)}: {sh_comment(reason)}" for device, reason in skipped]
-    body = _HELPERS.splitlines()
+    body = [*_HELPERS.splitlines(), *LIBRARY.splitlines()]
     body += ["", "# checks: nothing changes if any fails", '[ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"']
     for device in dict.fromkeys(p.device for p in plans if p.steps):
         body.append(
@@ -155,26 +238,26 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
     if profile is not None:
         missing = "tuned-adm not found: this plan persists through a TuneD profile"
         body.append(f'[ -n "$R" ] || command -v tuned-adm >/dev/null 2>&1 || die {sh_word(missing)}')
-    switch_back, remove_dir = _tuned_journal(profile)
-    body += ["", "# the undo journal first: nothing changes before it is written", *_JOURNAL.splitlines()]
-    body += switch_back
+    journal = _JOURNAL.replace("@JOURNAL_HEAD@", (_JOURNAL_HEAD + LIBRARY).rstrip("\n"))
+    body += ["", "# the undo journal, before anything changes: each value is kept as found, just before it changes"]
+    body += journal.splitlines()
+    if profile is not None:
+        path = tuned.path(profile)
+        body += _tuned_switch_back(profile, path, every[path])
+    found = {s: f"FOUND_{n}" for n, s in enumerate(steps, 1) if s.expected_already and kind_of(s).runtime}
+    body += ["", "# apply"]
     for step in steps:
-        body += _when_chosen(step, kind_of(step).sh_journal(step))
-    body += [f"journal_file {sh_word(path)}" for path in every]
-    body += remove_dir
-    body += [*_TRAILER.splitlines(), "# apply"]
-    for step in steps:
-        body += _apply(step)
-    body += ["", "# persist"]
+        body += _apply(step, found.get(step))
+    body += ["", "# persist: a file is written only where it differs and would change what the device gets at boot"]
+    all_of, chosen = _variant(plans, lambda s: True, found), _variant(plans, unattended, found)
     for path, content in every.items():
-        if recommended.get(path) == content:
-            body += _persist(path, content, base)
+        if recommended.get(path) == content and all_of[path] == chosen.get(path):
+            body += _write(path, content, all_of[path], base)
             continue
-        body += ['if [ "$APPLY_CONSIDER" = 1 ]; then', *(f"  {line}" for line in _persist(path, content, base))]
+        body += ['if [ "$APPLY_CONSIDER" = 1 ]; then',
+                 *(f"  {line}" for line in _write(path, content, all_of[path], base))]  # fmt: skip
         if path in recommended:
-            body += ["else", *(f"  {line}" for line in _persist(path, recommended[path], base))]
+            body += ["else", *(f"  {line}" for line in _write(path, recommended[path], chosen[path], base))]
         body.append("fi")
-    if udev.FILE in every:
-        body.append('if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi')
-    body += ["", "DONE=1", 'echo "iosched: applied; to undo: sh $JOURNAL"']
+    body += ["", *_FINISH.splitlines()]
     return "\n".join(head + body) + "\n"

@@ -32,7 +32,7 @@ def _cell(kb: Kb, outcome: Outcome, colour: dict[str, int]) -> str:
         return element("td", element("span", NO_ELEVATOR), class_="ios-none", title="no rule picks an elevator")
     rules = [r for r in (kb.get(i) for i in plan.scheduler_rules) if r is not None]
     why = ", ".join(f"{r.id} {r.name}" for r in rules) or "no rule chose it"
-    if not any(step.kind == "scheduler" for step in plan.steps):
+    if not any(step.kind == "scheduler" and not step.expected_already for step in plan.steps):
         why += "; already the default"
     name = link(PAGE, rules[0], plan.scheduler, title=why) if rules else element("span", html_text(plan.scheduler))
     more = "".join(element("sup", link(PAGE, r, r.id, title=f"{r.id} {r.name}")) for r in rules[1:])

@@ -1,7 +1,10 @@
 """Step kinds: one class per kind of change, owning how it is applied, persisted, verified and undone.
 
-A new kind of step is one class here plus the KB entities it sets; every renderer (Markdown, JSON, sh) and
-``iosched verify`` ask these classes, never spell a command themselves.
+A new kind of step is one class here plus the KB entities it sets; every renderer (Markdown, JSON, sh,
+Ansible) and ``iosched verify`` ask these classes, never spell a command themselves. The sh script and the
+playbook run each step through one shell library (:mod:`iosched.steps.shell`), which reads the value first,
+changes only what differs and keeps what it found; a kind gives it its arguments
+(:meth:`~iosched.steps.base.StepKind.converge_args`).
 """
 
 from __future__ import annotations

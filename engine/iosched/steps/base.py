@@ -77,14 +77,25 @@ class StepKind:
             return []
         return [f"writable {self.sh_path(step)} || die {sh_word(f'cannot write {self.path(step)}')}"]
 
-    def sh_journal(self, step: Step) -> list[str]:
-        return [f"journal_value {self.sh_path(step)}"] if self.runtime else []
+    def coupled_paths(self, step: Step) -> tuple[str, ...]:
+        """The files the kernel resets when this one is written, kept and restored with it."""
+        return ()
+
+    def converge_args(self, step: Step) -> tuple[str, ...]:
+        """The arguments of the shell library's ``converge`` (:mod:`iosched.steps.shell`), without the root."""
+        return (self.name, self.path(step), step.value, *self.coupled_paths(step))
 
     def sh_apply(self, step: Step) -> list[str]:
+        """Read the value, change it only where it differs, journal what was found; stop (and roll back) on
+        a failure."""
         if not self.runtime:
             by_hand = (f"#   {line}" for line in self.apply(step).splitlines())
             return [f"# not applied by this script ({self.by_hand}); by hand:", *by_hand]
-        return [f"write_value {self.sh_path(step)} {sh_word(step.value)}"]
+        kind, path, value, *coupled = self.converge_args(step)
+        files = " ".join(f'"$R"{sh_word(p)}' for p in (path, *coupled))
+        first, _, rest = files.partition(" ")
+        args = f"{sh_word(kind)} {first} {sh_word(value)}" + (f" {rest}" if rest else "")
+        return [f"converge {args} || die {sh_word(f'{step.title}: failed')}"]
 
 
 def _with_value(step: Step, value: str) -> Step:

@@ -24,8 +24,15 @@ class Sysctl(StepKind):
     def current(self, system: System, step: Step) -> str | None:
         return system.sysctls.get(step.target)
 
+    def coupled_paths(self, step: Step) -> tuple[str, ...]:
+        return tuple(self.path(_named(step, name)) for name in step.coupled)
+
     def apply(self, step: Step, distro: Any = None) -> str:
         return f"sudo sysctl -w {sh_word(f'{step.target}={step.value}')}"
 
     def verify(self, step: Step) -> str:
         return f"sysctl -n {sh_word(step.target)}"
+
+
+def _named(step: Step, target: str) -> Step:
+    return Step.build({**dict(step.fields()), "target": target})

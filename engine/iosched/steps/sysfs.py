@@ -40,15 +40,10 @@ class Scheduler(StepKind):
 
     def sh_check(self, step: Step) -> list[str]:
         offered = f"{step.device} does not offer {step.value}"
-        return [*super().sh_check(step), f"offers {self.sh_path(step)} {sh_word(step.value)} || die {sh_word(offered)}"]
-
-    def sh_journal(self, step: Step) -> list[str]:
-        """The active scheduler, then every tunable of it: switching back resets them to their defaults."""
-        tunables = f'"$R"{sh_word(queue_path(step.device, "iosched"))}'
-        return [f"journal_scheduler {self.sh_path(step)}", f"journal_dir {tunables}"]
-
-    def sh_apply(self, step: Step) -> list[str]:
-        return [f"write_scheduler {self.sh_path(step)} {sh_word(step.value)}"]
+        return [
+            *super().sh_check(step),
+            f"offered {self.sh_path(step)} {sh_word(step.value)} || die {sh_word(offered)}",
+        ]
 
 
 class Tunable(StepKind):

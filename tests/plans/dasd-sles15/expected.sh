@@ -1,65 +1,228 @@
 #!/bin/sh
 # iosched VERSION plan (KB KBVERSION): iosched advise --hw dasd --workload db --distro sles15sp5 --device dasda
+# Every step reads the device first and changes only what differs (ok / changed / failed, one line each);
+# the undo journal keeps the values really found. Running it again changes nothing.
 # dasda: scheduler none (kernel 5.14, blk-mq)
 # WARNING IOS121 (performance): Do not persist a scheduler with elevator= on this kernel; it has no effect. elevator= on the kernel command line only ever set the default of legacy single-queue devices. It does nothing on 5.0 and later kernels (the parser was removed in 5.4; since 5.5 it only logs a warning). Use the udev rule in this plan instead, as the pgbench article's GRUB edit would silently not work here.
-# WARNING elevator-param-ignored-on-blk-mq (performance): The elevator= boot parameter never selects a blk-mq scheduler: elevator= only set the default for the legacy single-queue path. Devices on blk-mq (NVMe always, SCSI from 4.19 or with scsi_mod.use_blk_mq=1, every device from 5.0) ignore it. From 5.4 the kernel no longer parses it and from 5.5 it only logs a warning. Use a udev rule or TuneD to set the scheduler per device.
 # WARNING ibm-z-dasd-driver-default (performance): IBM Z DASD - the driver, then s390-tools' udev rule, decide the scheduler: On the legacy block layer the DASD driver replaced the default elevator with deadline when it set up the queue, whatever CONFIG_DEFAULT_IOSCHED or the distribution's rules said; SUSE documents this as "set by the device driver". Since 4.14 DASD uses blk-mq with 4 hardware queues (module parameter nr_hw_queues) and a queue depth of 32 and no longer picks an elevator, so the kernel alone would give none. But IBM's s390-tools ships 59-dasd.rules, which writes the scheduler on "change" events: "deadline" from s390-tools 2.0 (2017) to 2.16, which blk-mq resolves to mq-deadline, and "none" since 2.17.0 (July 2021), because mq-deadline cost significantly more CPU for the same throughput. A DASD therefore has mq-deadline on releases with an older s390-tools (Debian 12 still ships 2.16) and none on newer ones. Check the scheduler file, and persist a choice with a rule that sorts after 59-dasd.rules.
+# WARNING elevator-param-ignored-on-blk-mq (performance): The elevator= boot parameter never selects a blk-mq scheduler: elevator= only set the default for the legacy single-queue path. Devices on blk-mq (NVMe always, SCSI from 4.19 or with scsi_mod.use_blk_mq=1, every device from 5.0) ignore it. From 5.4 the kernel no longer parses it and from 5.5 it only logs a warning. Use a udev rule or TuneD to set the scheduler per device.
+# WARNING udev-rule-skipped-with-elevator-param (performance): SUSE's SSD scheduler rule does nothing when elevator= is on the command line: SUSE's 60-ssd-scheduler.rules (SLE 12) imports elevator from the kernel command line and jumps to its end label when it is set, and the non-MQ branch of 60-io-scheduler.rules does the same. Booting with, say, elevator=cfq therefore gives every SSD cfq as well, instead of the deadline the rule would have chosen. Set per-device schedulers with a udev rule of your own instead of a global elevator=.
 # WARNING sles15-bfq-on-virtio-disks (performance): SLES 15 SP5's rule gives BFQ to single-queue virtio disks: virtio-blk disks report rotational=1 and usually have one hardware queue, and the 60-io-scheduler.rules shipped with SLE 15 SP5 GA has no exception for vd* devices, so they match "BFQ scheduler for single-queue HDD". Inside a VM the host schedules the real device; BFQ's idling then mostly adds latency. The 2024 revision of the rule leaves vd* and xvd* untouched. Check /sys/block/vd*/queue/scheduler in SLES guests.
 # WARNING multipath-paths-forced-none (performance): dm-multipath - the paths get none, the dm device is the one to tune: SUSE's 60-io-scheduler.rules forces none (noop on the legacy path) on every multipath component path (DM_MULTIPATH_DEVICE_PATH=1), and dm devices only receive their scheduler on "change" events. Scheduler advice for a multipathed LUN applies to the dm-N device on top, not to the sdX paths.
 # WARNING sap-tuning-sets-none-and-dirty-bytes (performance): On SLES for SAP Applications sapconf or saptune switch every disk to none and set the dirty limits in bytes: SUSE's SAP tuning tools apply SAP Notes 1984787 (SLES 12) and 2578899 (SLES 15): IO_SCHEDULER "noop, none" puts every disk, virtio and NVMe device and every multipath device (not its paths, not LVM) on the first of noop or none it offers, which is none on blk-mq; vm.dirty_bytes becomes 629145600 and vm.dirty_background_bytes 314572800, which zeroes the two ratios. They set no nr_requests or read_ahead_kb by default. sapconf saves and restores the previous scheduler when it stops; saptune reverts when its solution is reverted. A plan on such a system starts from these values, and a manual change is undone when the tool re-applies its notes.
 set -u
+umask 077
 R="${IOSCHED_ROOT:-}"
+SYS=$R
+MODE=apply
 APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
 
 die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
+problem() { printf 'iosched: failed: %s\n' "$*" >&2; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
-offers() { tr -d '[]' < "$1" | tr ' ' '\n' | grep -qx "$2"; }
-active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
-write_value() { printf '%s\n' "$2" > "$1" || die "could not write $2 to ${1#"$R"}"; }
-write_scheduler() {
-  write_value "$1" "$2"
-  [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
+# iosched step library: read the value, change only what differs, keep what was there.
+value_of() {
+  value=$(cat "$1") || return 1
+  value=${value#"${value%%[![:space:]]*}"}
+  value=${value%"${value##*[![:space:]]}"}
+  if [ "$2" = scheduler ]; then
+    case $value in *\[*\]*) value=${value#*\[}; value=${value%%\]*} ;; esac
+  fi
+  printf '%s' "$value"
 }
-write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
+offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
+restore_values() {
+  rv_kind=$1; shift
+  if [ $# -eq 2 ]; then put "$1" "$2" "$rv_kind"; return; fi
+  rv_first=$1 rv_value=$2 rv_wrote=0
+  while [ $# -ge 2 ]; do
+    if [ "$2" != 0 ]; then put "$1" "$2" "$rv_kind" || return 1; rv_wrote=1; fi
+    shift 2
+  done
+  [ "$rv_wrote" = 1 ] || put "$rv_first" "$rv_value" "$rv_kind"
+}
+SWITCHED="" LAST=""
+keep() {
+  k_kind=$1 k_file=$2 k_found=$3; shift 3
+  case $k_kind in
+    scheduler)
+      remember scheduler "$k_file" "$k_found" || return 1
+      for k_tunable in "${k_file%/scheduler}"/iosched/*; do
+        if [ -f "$k_tunable" ] && [ -w "$k_tunable" ]; then
+          remember tunable "$k_tunable" "$(value_of "$k_tunable" tunable)" || return 1
+        fi
+      done ;;
+    tunable)
+      case " $SWITCHED " in *" ${k_file%/iosched/*} "*) return 0 ;; esac
+      remember tunable "$k_file" "$k_found" ;;
+    *)
+      set -- "$k_file" "$k_found" $(for k_other in "$@"; do
+        if [ -f "$k_other" ]; then printf '%s %s ' "$k_other" "$(value_of "$k_other" "$k_kind")"; fi
+      done)
+      remember "$k_kind" "$@" ;;
+  esac
+}
+converge() {
+  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_shown=${c_file#"$SYS"}
+  if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
+    if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
+      echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
+      LAST=changed; return 0
+    fi
+    problem "no such file: $c_shown"; return 1
+  fi
+  c_now=$(value_of "$c_file" "$c_kind") || { problem "cannot read $c_shown"; return 1; }
+  if [ "$c_now" = "$c_want" ]; then echo "iosched: ok: $c_shown is $c_want"; LAST=ok; return 0; fi
+  if [ "$c_kind" = scheduler ] && ! offered "$c_file" "$c_want"; then
+    problem "$c_shown offers $(cat "$c_file"), not $c_want"; return 1
+  fi
+  if [ "$MODE" = verify ]; then problem "$c_shown reads $c_now; the plan sets $c_want"; return 1; fi
+  echo "iosched: changed: $c_shown: $c_now -> $c_want"
+  LAST=changed
+  [ "$MODE" != check ] || return 0
+  keep "$c_kind" "$c_file" "$c_now" "$@" || { problem "cannot keep the value of $c_shown"; return 1; }
+  put "$c_file" "$c_want" "$c_kind" || { problem "could not set $c_shown to $c_want"; return 1; }
+  if [ "$c_kind" = scheduler ]; then SWITCHED="$SWITCHED ${c_file%/scheduler}"; fi
+}
 
 # checks: nothing changes if any fails
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
+[ -d "$R"/sys/block/dasda/queue ] || die 'no such block device: dasda'
+writable "$R"/sys/block/dasda/queue/scheduler || die 'cannot write /sys/block/dasda/queue/scheduler'
+offered "$R"/sys/block/dasda/queue/scheduler none || die 'dasda does not offer none'
 
-# the undo journal first: nothing changes before it is written
+# the undo journal, before anything changes: each value is kept as found, just before it changes
 DIR="$R/var/lib/iosched"
-mkdir -p "$DIR" || die "cannot create $DIR"
+[ ! -L "$DIR" ] || die "refusing $DIR: it is a symbolic link"
+[ -d "$DIR" ] || mkdir -p "$DIR" || die "cannot create $DIR"
+OWNER=$(ls -ldn "$DIR" | awk '{ print $3 }')
+[ ! -L "$DIR" ] && [ "$OWNER" = "$(id -u)" ] ||
+  die "refusing $DIR: owned by uid $OWNER, not $(id -u); it keeps the undo journals"
+chmod 0700 "$DIR" || die "cannot make $DIR private"
 JOURNAL="${IOSCHED_JOURNAL:-}"
 if [ -z "$JOURNAL" ]; then
   JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
+else
+  { : > "$JOURNAL" && chmod 0600 "$JOURNAL"; } || die "cannot create the undo journal $JOURNAL"
 fi
-cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD' || die "cannot write the undo journal $JOURNAL"
+{ cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD'
 #!/bin/sh
 # iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
 R="${IOSCHED_ROOT:-}"
 FAILED=0
 failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
-restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
-restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
-remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+read_only() {
+  [ -w "$(dirname "$R$1")" ] ||
+    printf ' (%s is read-only: remount it read-write, then run this journal again)' "$(dirname "$1")"
+}
+restore() { restore_values "$@" 2>/dev/null || failed "could not restore ${2#"$R"} to $3"; }
+restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2$(read_only "$2")"; }
+remove_file() { rm -f "$R$1" 2>/dev/null && [ ! -e "$R$1" ] || failed "could not remove $1$(read_only "$1")"; }
+finish() {
+  if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+  if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+  echo "iosched: undone"
+}
+trap finish EXIT
+# iosched step library: read the value, change only what differs, keep what was there.
+value_of() {
+  value=$(cat "$1") || return 1
+  value=${value#"${value%%[![:space:]]*}"}
+  value=${value%"${value##*[![:space:]]}"}
+  if [ "$2" = scheduler ]; then
+    case $value in *\[*\]*) value=${value#*\[}; value=${value%%\]*} ;; esac
+  fi
+  printf '%s' "$value"
+}
+offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
+restore_values() {
+  rv_kind=$1; shift
+  if [ $# -eq 2 ]; then put "$1" "$2" "$rv_kind"; return; fi
+  rv_first=$1 rv_value=$2 rv_wrote=0
+  while [ $# -ge 2 ]; do
+    if [ "$2" != 0 ]; then put "$1" "$2" "$rv_kind" || return 1; rv_wrote=1; fi
+    shift 2
+  done
+  [ "$rv_wrote" = 1 ] || put "$rv_first" "$rv_value" "$rv_kind"
+}
+SWITCHED="" LAST=""
+keep() {
+  k_kind=$1 k_file=$2 k_found=$3; shift 3
+  case $k_kind in
+    scheduler)
+      remember scheduler "$k_file" "$k_found" || return 1
+      for k_tunable in "${k_file%/scheduler}"/iosched/*; do
+        if [ -f "$k_tunable" ] && [ -w "$k_tunable" ]; then
+          remember tunable "$k_tunable" "$(value_of "$k_tunable" tunable)" || return 1
+        fi
+      done ;;
+    tunable)
+      case " $SWITCHED " in *" ${k_file%/iosched/*} "*) return 0 ;; esac
+      remember tunable "$k_file" "$k_found" ;;
+    *)
+      set -- "$k_file" "$k_found" $(for k_other in "$@"; do
+        if [ -f "$k_other" ]; then printf '%s %s ' "$k_other" "$(value_of "$k_other" "$k_kind")"; fi
+      done)
+      remember "$k_kind" "$@" ;;
+  esac
+}
+converge() {
+  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_shown=${c_file#"$SYS"}
+  if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
+    if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
+      echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
+      LAST=changed; return 0
+    fi
+    problem "no such file: $c_shown"; return 1
+  fi
+  c_now=$(value_of "$c_file" "$c_kind") || { problem "cannot read $c_shown"; return 1; }
+  if [ "$c_now" = "$c_want" ]; then echo "iosched: ok: $c_shown is $c_want"; LAST=ok; return 0; fi
+  if [ "$c_kind" = scheduler ] && ! offered "$c_file" "$c_want"; then
+    problem "$c_shown offers $(cat "$c_file"), not $c_want"; return 1
+  fi
+  if [ "$MODE" = verify ]; then problem "$c_shown reads $c_now; the plan sets $c_want"; return 1; fi
+  echo "iosched: changed: $c_shown: $c_now -> $c_want"
+  LAST=changed
+  [ "$MODE" != check ] || return 0
+  keep "$c_kind" "$c_file" "$c_now" "$@" || { problem "cannot keep the value of $c_shown"; return 1; }
+  put "$c_file" "$c_want" "$c_kind" || { problem "could not set $c_shown to $c_want"; return 1; }
+  if [ "$c_kind" = scheduler ]; then SWITCHED="$SWITCHED ${c_file%/scheduler}"; fi
+}
 IOSCHED_JOURNAL_HEAD
-journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
-journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
-journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
-journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
+} 2>/dev/null || { rm -f "$JOURNAL"; die "cannot write the undo journal $JOURNAL (is the disk full?)"; }
+echo "iosched: undo journal: $JOURNAL"
+ENTRIES=0
+journal() {
+  printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"
+  ENTRIES=$((ENTRIES + 1))
+}
+remember() {
+  entry="restore $1"; shift
+  while [ $# -ge 2 ]; do entry="$entry \"\$R\"$(q "${1#"$R"}") $(q "$2")"; shift 2; done
+  journal "$entry"
+}
 journal_file() {
   if [ -e "$R$1" ]; then
-    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || { rm -f "$JOURNAL.$(basename "$1")"; die "cannot save $1"; }
     journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
   else
     journal "remove_file $(q "$1")"
   fi
 }
-cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
-if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
-if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
-echo "iosched: undone"
-IOSCHED_JOURNAL_TAIL
+same_file() { [ -f "$R$1" ] && [ "$(cat "$R$1"; echo x)" = "$(printf '%s\n' "$2"; echo x)" ]; }
+PERSISTED=0
+persist_file() {
+  if same_file "$1" "$2"; then echo "iosched: ok: $1 as planned"; LAST=ok; return; fi
+  journal_file "$1"
+  (umask 022 && mkdir -p "$(dirname "$R$1")" && printf '%s\n' "$2" > "$R$1") 2>/dev/null || die "could not write $1"
+  echo "iosched: changed: $1"
+  LAST=changed PERSISTED=1
+}
 
 DONE=0
 rollback() { sh "$JOURNAL" >&2; }
@@ -74,9 +237,25 @@ trap on_exit EXIT
 trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
-# apply
 
-# persist
+# apply
+# Use the none elevator on dasda (IOS108)
+# expected to be none already (assumed, not read): checked, changed only if not
+converge scheduler "$R"/sys/block/dasda/queue/scheduler none || die 'Use the none elevator on dasda: failed'
+FOUND_1=$LAST
+
+# persist: a file is written only where it differs and would change what the device gets at boot
+if [ "${FOUND_1:-ok}" = changed ]; then
+  persist_file /etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
+# dasda: dasd disk, db workload
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="dasda", ATTR{queue/scheduler}="none"'
+fi
 
 DONE=1
-echo "iosched: applied; to undo: sh $JOURNAL"
+if [ "$PERSISTED" = 1 ] && [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+if [ "$ENTRIES" -eq 0 ] && [ -z "${IOSCHED_JOURNAL:-}" ]; then
+  rm -f "$JOURNAL"
+  echo "iosched: nothing to change: every value and file was already as planned"
+else
+  echo "iosched: applied; to undo: sh $JOURNAL"
+fi

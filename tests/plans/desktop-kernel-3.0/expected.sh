@@ -1,59 +1,221 @@
 #!/bin/sh
 # iosched VERSION plan (KB KBVERSION): iosched advise --hw hdd --workload desktop --kernel 3.0.6 --device sda
+# Every step reads the device first and changes only what differs (ok / changed / failed, one line each);
+# the undo journal keeps the values really found. Running it again changes nothing.
 # sda: scheduler cfq (kernel 3.0.6, legacy)
 set -u
+umask 077
 R="${IOSCHED_ROOT:-}"
+SYS=$R
+MODE=apply
 APPLY_CONSIDER="${IOSCHED_APPLY_CONSIDER:-0}"
 
 die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
+problem() { printf 'iosched: failed: %s\n' "$*" >&2; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
-offers() { tr -d '[]' < "$1" | tr ' ' '\n' | grep -qx "$2"; }
-active() { sed -e 's/.*\[\(.*\)\].*/\1/' "$1"; }
-write_value() { printf '%s\n' "$2" > "$1" || die "could not write $2 to ${1#"$R"}"; }
-write_scheduler() {
-  write_value "$1" "$2"
-  [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
+# iosched step library: read the value, change only what differs, keep what was there.
+value_of() {
+  value=$(cat "$1") || return 1
+  value=${value#"${value%%[![:space:]]*}"}
+  value=${value%"${value##*[![:space:]]}"}
+  if [ "$2" = scheduler ]; then
+    case $value in *\[*\]*) value=${value#*\[}; value=${value%%\]*} ;; esac
+  fi
+  printf '%s' "$value"
 }
-write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
+offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
+restore_values() {
+  rv_kind=$1; shift
+  if [ $# -eq 2 ]; then put "$1" "$2" "$rv_kind"; return; fi
+  rv_first=$1 rv_value=$2 rv_wrote=0
+  while [ $# -ge 2 ]; do
+    if [ "$2" != 0 ]; then put "$1" "$2" "$rv_kind" || return 1; rv_wrote=1; fi
+    shift 2
+  done
+  [ "$rv_wrote" = 1 ] || put "$rv_first" "$rv_value" "$rv_kind"
+}
+SWITCHED="" LAST=""
+keep() {
+  k_kind=$1 k_file=$2 k_found=$3; shift 3
+  case $k_kind in
+    scheduler)
+      remember scheduler "$k_file" "$k_found" || return 1
+      for k_tunable in "${k_file%/scheduler}"/iosched/*; do
+        if [ -f "$k_tunable" ] && [ -w "$k_tunable" ]; then
+          remember tunable "$k_tunable" "$(value_of "$k_tunable" tunable)" || return 1
+        fi
+      done ;;
+    tunable)
+      case " $SWITCHED " in *" ${k_file%/iosched/*} "*) return 0 ;; esac
+      remember tunable "$k_file" "$k_found" ;;
+    *)
+      set -- "$k_file" "$k_found" $(for k_other in "$@"; do
+        if [ -f "$k_other" ]; then printf '%s %s ' "$k_other" "$(value_of "$k_other" "$k_kind")"; fi
+      done)
+      remember "$k_kind" "$@" ;;
+  esac
+}
+converge() {
+  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_shown=${c_file#"$SYS"}
+  if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
+    if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
+      echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
+      LAST=changed; return 0
+    fi
+    problem "no such file: $c_shown"; return 1
+  fi
+  c_now=$(value_of "$c_file" "$c_kind") || { problem "cannot read $c_shown"; return 1; }
+  if [ "$c_now" = "$c_want" ]; then echo "iosched: ok: $c_shown is $c_want"; LAST=ok; return 0; fi
+  if [ "$c_kind" = scheduler ] && ! offered "$c_file" "$c_want"; then
+    problem "$c_shown offers $(cat "$c_file"), not $c_want"; return 1
+  fi
+  if [ "$MODE" = verify ]; then problem "$c_shown reads $c_now; the plan sets $c_want"; return 1; fi
+  echo "iosched: changed: $c_shown: $c_now -> $c_want"
+  LAST=changed
+  [ "$MODE" != check ] || return 0
+  keep "$c_kind" "$c_file" "$c_now" "$@" || { problem "cannot keep the value of $c_shown"; return 1; }
+  put "$c_file" "$c_want" "$c_kind" || { problem "could not set $c_shown to $c_want"; return 1; }
+  if [ "$c_kind" = scheduler ]; then SWITCHED="$SWITCHED ${c_file%/scheduler}"; fi
+}
 
 # checks: nothing changes if any fails
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
+[ -d "$R"/sys/block/sda/queue ] || die 'no such block device: sda'
+writable "$R"/sys/block/sda/queue/scheduler || die 'cannot write /sys/block/sda/queue/scheduler'
+offered "$R"/sys/block/sda/queue/scheduler cfq || die 'sda does not offer cfq'
 
-# the undo journal first: nothing changes before it is written
+# the undo journal, before anything changes: each value is kept as found, just before it changes
 DIR="$R/var/lib/iosched"
-mkdir -p "$DIR" || die "cannot create $DIR"
+[ ! -L "$DIR" ] || die "refusing $DIR: it is a symbolic link"
+[ -d "$DIR" ] || mkdir -p "$DIR" || die "cannot create $DIR"
+OWNER=$(ls -ldn "$DIR" | awk '{ print $3 }')
+[ ! -L "$DIR" ] && [ "$OWNER" = "$(id -u)" ] ||
+  die "refusing $DIR: owned by uid $OWNER, not $(id -u); it keeps the undo journals"
+chmod 0700 "$DIR" || die "cannot make $DIR private"
 JOURNAL="${IOSCHED_JOURNAL:-}"
 if [ -z "$JOURNAL" ]; then
   JOURNAL=$(mktemp "$DIR/undo-$(date +%Y%m%d-%H%M%S)-XXXXXX") || die "cannot create the undo journal"
+else
+  { : > "$JOURNAL" && chmod 0600 "$JOURNAL"; } || die "cannot create the undo journal $JOURNAL"
 fi
-cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD' || die "cannot write the undo journal $JOURNAL"
+{ cat > "$JOURNAL" <<'IOSCHED_JOURNAL_HEAD'
 #!/bin/sh
 # iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
 R="${IOSCHED_ROOT:-}"
 FAILED=0
 failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
-restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
-restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
-remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+read_only() {
+  [ -w "$(dirname "$R$1")" ] ||
+    printf ' (%s is read-only: remount it read-write, then run this journal again)' "$(dirname "$1")"
+}
+restore() { restore_values "$@" 2>/dev/null || failed "could not restore ${2#"$R"} to $3"; }
+restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2$(read_only "$2")"; }
+remove_file() { rm -f "$R$1" 2>/dev/null && [ ! -e "$R$1" ] || failed "could not remove $1$(read_only "$1")"; }
+finish() {
+  if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+  if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+  echo "iosched: undone"
+}
+trap finish EXIT
+# iosched step library: read the value, change only what differs, keep what was there.
+value_of() {
+  value=$(cat "$1") || return 1
+  value=${value#"${value%%[![:space:]]*}"}
+  value=${value%"${value##*[![:space:]]}"}
+  if [ "$2" = scheduler ]; then
+    case $value in *\[*\]*) value=${value#*\[}; value=${value%%\]*} ;; esac
+  fi
+  printf '%s' "$value"
+}
+offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
+restore_values() {
+  rv_kind=$1; shift
+  if [ $# -eq 2 ]; then put "$1" "$2" "$rv_kind"; return; fi
+  rv_first=$1 rv_value=$2 rv_wrote=0
+  while [ $# -ge 2 ]; do
+    if [ "$2" != 0 ]; then put "$1" "$2" "$rv_kind" || return 1; rv_wrote=1; fi
+    shift 2
+  done
+  [ "$rv_wrote" = 1 ] || put "$rv_first" "$rv_value" "$rv_kind"
+}
+SWITCHED="" LAST=""
+keep() {
+  k_kind=$1 k_file=$2 k_found=$3; shift 3
+  case $k_kind in
+    scheduler)
+      remember scheduler "$k_file" "$k_found" || return 1
+      for k_tunable in "${k_file%/scheduler}"/iosched/*; do
+        if [ -f "$k_tunable" ] && [ -w "$k_tunable" ]; then
+          remember tunable "$k_tunable" "$(value_of "$k_tunable" tunable)" || return 1
+        fi
+      done ;;
+    tunable)
+      case " $SWITCHED " in *" ${k_file%/iosched/*} "*) return 0 ;; esac
+      remember tunable "$k_file" "$k_found" ;;
+    *)
+      set -- "$k_file" "$k_found" $(for k_other in "$@"; do
+        if [ -f "$k_other" ]; then printf '%s %s ' "$k_other" "$(value_of "$k_other" "$k_kind")"; fi
+      done)
+      remember "$k_kind" "$@" ;;
+  esac
+}
+converge() {
+  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_shown=${c_file#"$SYS"}
+  if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
+    if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
+      echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
+      LAST=changed; return 0
+    fi
+    problem "no such file: $c_shown"; return 1
+  fi
+  c_now=$(value_of "$c_file" "$c_kind") || { problem "cannot read $c_shown"; return 1; }
+  if [ "$c_now" = "$c_want" ]; then echo "iosched: ok: $c_shown is $c_want"; LAST=ok; return 0; fi
+  if [ "$c_kind" = scheduler ] && ! offered "$c_file" "$c_want"; then
+    problem "$c_shown offers $(cat "$c_file"), not $c_want"; return 1
+  fi
+  if [ "$MODE" = verify ]; then problem "$c_shown reads $c_now; the plan sets $c_want"; return 1; fi
+  echo "iosched: changed: $c_shown: $c_now -> $c_want"
+  LAST=changed
+  [ "$MODE" != check ] || return 0
+  keep "$c_kind" "$c_file" "$c_now" "$@" || { problem "cannot keep the value of $c_shown"; return 1; }
+  put "$c_file" "$c_want" "$c_kind" || { problem "could not set $c_shown to $c_want"; return 1; }
+  if [ "$c_kind" = scheduler ]; then SWITCHED="$SWITCHED ${c_file%/scheduler}"; fi
+}
 IOSCHED_JOURNAL_HEAD
-journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
-journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
-journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
-journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
+} 2>/dev/null || { rm -f "$JOURNAL"; die "cannot write the undo journal $JOURNAL (is the disk full?)"; }
+echo "iosched: undo journal: $JOURNAL"
+ENTRIES=0
+journal() {
+  printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"
+  ENTRIES=$((ENTRIES + 1))
+}
+remember() {
+  entry="restore $1"; shift
+  while [ $# -ge 2 ]; do entry="$entry \"\$R\"$(q "${1#"$R"}") $(q "$2")"; shift 2; done
+  journal "$entry"
+}
 journal_file() {
   if [ -e "$R$1" ]; then
-    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || { rm -f "$JOURNAL.$(basename "$1")"; die "cannot save $1"; }
     journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
   else
     journal "remove_file $(q "$1")"
   fi
 }
-cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
-if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
-if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
-echo "iosched: undone"
-IOSCHED_JOURNAL_TAIL
+same_file() { [ -f "$R$1" ] && [ "$(cat "$R$1"; echo x)" = "$(printf '%s\n' "$2"; echo x)" ]; }
+PERSISTED=0
+persist_file() {
+  if same_file "$1" "$2"; then echo "iosched: ok: $1 as planned"; LAST=ok; return; fi
+  journal_file "$1"
+  (umask 022 && mkdir -p "$(dirname "$R$1")" && printf '%s\n' "$2" > "$R$1") 2>/dev/null || die "could not write $1"
+  echo "iosched: changed: $1"
+  LAST=changed PERSISTED=1
+}
 
 DONE=0
 rollback() { sh "$JOURNAL" >&2; }
@@ -68,9 +230,25 @@ trap on_exit EXIT
 trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
-# apply
 
-# persist
+# apply
+# Use the cfq elevator on sda (IOS112)
+# expected to be cfq already (assumed, not read): checked, changed only if not
+converge scheduler "$R"/sys/block/sda/queue/scheduler cfq || die 'Use the cfq elevator on sda: failed'
+FOUND_1=$LAST
+
+# persist: a file is written only where it differs and would change what the device gets at boot
+if [ "${FOUND_1:-ok}" = changed ]; then
+  persist_file /etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
+# sda: hdd disk, desktop workload
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sda", ATTR{queue/scheduler}="cfq"'
+fi
 
 DONE=1
-echo "iosched: applied; to undo: sh $JOURNAL"
+if [ "$PERSISTED" = 1 ] && [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
+if [ "$ENTRIES" -eq 0 ] && [ -z "${IOSCHED_JOURNAL:-}" ]; then
+  rm -f "$JOURNAL"
+  echo "iosched: nothing to change: every value and file was already as planned"
+else
+  echo "iosched: applied; to undo: sh $JOURNAL"
+fi

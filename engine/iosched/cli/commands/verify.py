@@ -32,7 +32,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from iosched.kbcache import load_checked
 
     if not observe.wanted(args):
-        raise UsageError("verify reads a host: give --probe (this machine), --root DIR (a capture) or a probe document")
+        raise UsageError(
+            "verify compares a host with its plan and flags describe no host: use --probe (this "
+            "machine) or --root DIR (a capture), or --context with a probe document"
+        )
     kb = load_checked(args.kb)
     system, host = observe.plan(args, kb, context_of(args, kb))
     report = Verification(host=host, rows=tuple(verify(system, host)))
