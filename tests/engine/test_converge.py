@@ -292,10 +292,10 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         sysfs(device, "scheduler").write_text(real)
         (VM / "dirty_bytes").write_text("268435456\n")
         playbook = tmp_path / "iosched.yml"
-        playbook.write_text(plan_ansible.render(KB, [("localhost", [plan])]))
+        playbook.write_text(plan_ansible.render(KB, [("scratch01", [plan])]))
 
         def play(*args: str) -> tuple[dict[str, int], str]:
-            done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "localhost,", str(playbook),
+            done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "scratch01,", str(playbook),
                                    "-e", "ansible_become=false", "-e", f"iosched_root={etc}", "-e", "iosched_sys_root=",
                                    *args], env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
             assert done.returncode == 0, done.stdout + done.stderr
