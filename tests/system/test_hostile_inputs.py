@@ -238,3 +238,36 @@ def test_the_bytes_read_from_one_capture_are_bounded(tmp_path: Path, monkeypatch
     system = read_root(tmp_path / "c")
     assert sum(sizes) <= MAX_TOTAL_BYTES + MAX_BYTES
     assert any("read budget" in line for line in system.missing), system.missing
+
+
+# ------------------------------------------------------------------------------------------------ messages
+
+
+@pytest.mark.parametrize(("limit", "shown"), [(512 * 1024, "512 KiB"), (1536 * 1024, "1536 KiB"),
+                                              (16 * 1024 * 1024, "16 MiB"), (1000, "1000 bytes")])  # fmt: skip
+def test_a_size_limit_is_named_as_it_is(tmp_path: Path, limit: int, shown: str) -> None:
+    from iosched.system.ansible_docs import read_regular
+    from iosched.system.source import TreeSource
+    from iosched.yamlsrc import YamlError, parse
+
+    big = tmp_path / "big"
+    big.write_text("x" * (limit + 1))
+    with pytest.raises(ValueError, match=f"^larger than {shown}$"):
+        read_regular(big, limit)
+    with pytest.raises(YamlError, match=f"^larger than {shown}$"):
+        parse("x" * (limit + 1), limit)
+    source = TreeSource(tmp_path)
+    assert source.text("big", limit) is None and source.refused == [f"big: larger than {shown}"]
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [(5, "expected text"), ("x" * 5000, "longer than 4096 characters"), ("a\x1bb", "a control character")],
+)
+def test_a_probe_document_field_is_refused_for_its_own_reason(value: object, reason: str) -> None:
+    from iosched.system.probejson import ProbeDocumentError, from_document
+
+    document = probe_document()
+    document["host"]["kernel"] = value
+    with pytest.raises(ProbeDocumentError, match=f"^host.kernel: {reason}"):
+        from_document(document)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from iosched.errors import larger_than
 from iosched.render.escape import untrusted
 from iosched.system.text import token
 
@@ -108,13 +109,13 @@ def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise ValueError("not a regular file")
         if info.st_size > limit:
-            raise ValueError(f"larger than {limit // (1024 * 1024)} MiB")
+            raise ValueError(larger_than(limit))
         with os.fdopen(fd, "rb", closefd=False) as fh:
             data = fh.read(limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise ValueError(f"larger than {limit // (1024 * 1024)} MiB")
+        raise ValueError(larger_than(limit))
     return data
 
 
@@ -123,7 +124,7 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
     if not token(name, HOST_NAME):
         return FactDoc(name, source, error="the file name is not an inventory host name")
     if len(data) > MAX_DOC_BYTES:
-        return FactDoc(name, source, error=f"larger than {MAX_DOC_BYTES // (1024 * 1024)} MiB")
+        return FactDoc(name, source, error=larger_than(MAX_DOC_BYTES))
     try:
         result = json.loads(data) if _JSON_START.match(data) else _yaml(data)
     except (ValueError, RecursionError) as exc:
