@@ -59,7 +59,15 @@ def capture(root: Path, model: str, vendor: str, hostname: str = "h1") -> Path:
     (sdc / "queue" / "scheduler").write_text("[mq-deadline] none\n")
     (sdc / "device" / "model").write_text(f"{model}\n", errors="surrogateescape")
     (sdc / "device" / "vendor").write_text(f"{vendor}\n", errors="surrogateescape")
+    (root / "proc").mkdir()
+    (root / "proc" / "mounts").write_text(f"/dev/sdc1 /mnt/{mangled(model)} xfs rw,relatime 0 0\n")
     return root
+
+
+def mangled(path: str) -> str:
+    """``path`` as /proc/mounts shows it (linux fs/proc_namespace.c: space, tab, newline and backslash as
+    octal escapes), and each other byte below 0x20 escaped too, as no kernel writes it but a capture can."""
+    return "".join(f"\\{ord(c):03o}" if c in " \t\n\\" or ord(c) < 0x20 else c for c in path)
 
 
 def strings(value: object) -> list[str]:
@@ -100,7 +108,7 @@ def test_probe_json_carries_no_control_characters_and_advise_reads_it_back(model
         assert main(["probe", "--root", str(root), "--format", "json"]) == 0
         out = capsys.readouterr().out
         document = json.loads(out)
-        for text in strings(document["devices"]):
+        for text in strings([document["devices"], document["mounts"]]):
             assert not UNSEEN & set(text), text
         for device in document["devices"]:
             if device["name"] in ("sda", "sdb") and model.strip() and model.isprintable():
