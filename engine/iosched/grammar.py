@@ -9,6 +9,7 @@ nothing dangerous left to escape.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -32,6 +33,14 @@ UNSEEN = "".join(f"\\u{first:04x}-\\u{last:04x}" for first, last in UNSEEN_RANGE
 """:data:`UNSEEN_RANGES` as the body of a regular-expression character class."""
 TEXT = rf"[^{UNSEEN}]+"
 """Prose: any characters but :data:`UNSEEN` ones."""
+LINK_SCHEMES = ("http", "https", "mailto")
+"""The only schemes a link in KB prose may have; any other link is relative (no scheme)."""
+_LINK_TARGETS = (
+    r"(?m)\]\(\s*<?([^)>\s]*)"  # an inline link or image: [text](target), ![alt](<target>)
+    r"|^ {0,3}\[[^\]\n]+\]:[ \t]*<?([^>\s]*)"  # a reference definition: [id]: target
+    r"|<([A-Za-z][A-Za-z0-9+.\-]*:[^>\s]*)>"  # an autolink: <scheme:...>
+)
+_SCHEME = r"([A-Za-z][A-Za-z0-9+.\-]*):"
 DEVICE = r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?"
 """A whole block device's kernel name: ``sda``, ``nvme0n1``, ``dm-0``, ``mmcblk0``, ``dasda``, ``md127``."""
 SERIAL = r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}"
@@ -39,6 +48,28 @@ MOUNT_OPTIONS = r"[A-Za-z0-9_.:=+-]{1,64}(?:,[A-Za-z0-9_.:=+-]{1,64}){0,63}"
 """Words separated by commas: mount options (``rw,relatime,nobarrier``), and any single word of a context."""
 NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 """A plain name that is also a file name: a TuneD profile (``virtual-guest``)."""
+
+
+def link_problem(text: str) -> str | None:
+    """Why Markdown ``text`` may not reach a page: a link whose target has a scheme other than
+    :data:`LINK_SCHEMES` (``javascript:``, ``data:`` ...), as a browser reads it (character references decoded,
+    tabs, newlines and spaces dropped); None when every link is http(s), mailto or relative."""
+    if "](" not in text and "]:" not in text and "<" not in text:
+        return None
+    for found in compiled(_LINK_TARGETS).finditer(text):
+        target = next(group for group in found.groups() if group is not None)
+        if not link_allowed(target):
+            return f"link to {target[:60]!r}: only http(s), mailto and relative links"
+    return None
+
+
+def link_allowed(target: str) -> bool:
+    """Whether a link target (Markdown, or an HTML attribute's text) is http(s), mailto or relative, as a
+    browser reads it: character references decoded, and tabs, newlines and spaces dropped."""
+    import html
+
+    scheme = compiled(_SCHEME).match("".join(c for c in html.unescape(target) if c > " "))
+    return scheme is None or scheme[1].lower() in LINK_SCHEMES
 
 
 @cache
@@ -57,18 +88,34 @@ class Constrain:
     Defined here, without importing pydantic, so the schema module stays cheap to import.
     """
 
-    def __init__(self, pattern: str, *, strip: bool = False, max_length: int | None = None) -> None:
+    def __init__(self, pattern: str, *, strip: bool = False, max_length: int | None = None,
+                 check: Callable[[str], str | None] | None = None) -> None:  # fmt: skip
+        """``check``, when given, is run on a value in the grammar: the reason it is refused, or None."""
         self.pattern = pattern
         self.strip = strip
         self.max_length = max_length
+        self.check = check
 
     def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
         from pydantic_core import core_schema
 
-        return core_schema.str_schema(
+        schema = core_schema.str_schema(
             pattern=f"^(?:{self.pattern})$", strict=True, strip_whitespace=self.strip, min_length=1,
             max_length=self.max_length,
         )  # fmt: skip
+        if self.check is None:
+            return schema
+        return core_schema.no_info_after_validator_function(_checked_by(self.check), schema)
 
     def __repr__(self) -> str:
         return f"Constrain({self.pattern!r})"
+
+
+def _checked_by(check: Callable[[str], str | None]) -> Callable[[str], str]:
+    def validate(value: str) -> str:
+        problem = check(value)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+    return validate

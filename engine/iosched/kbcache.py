@@ -15,13 +15,14 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard
 
 from iosched import __version__
 from iosched.diagnostics import KbInvalid
 from iosched.kb import Kb
 from iosched.kbfiles import identity, scan, version_of
 from iosched.kernel import KernelVersion
+from iosched.kinds import BY_SECTION
 from iosched.paths import AnyPath, bundled_kb, cache_dir
 from iosched.struct import Struct
 
@@ -195,10 +196,34 @@ def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
     if not text.startswith(_HEAD):
         raise ValueError("not a KB cache file")
     index, end = json.JSONDecoder().raw_decode(text, len(_HEAD))
-    if not text.startswith(_SECTIONS, end) or not isinstance(index, dict):
+    if not text.startswith(_SECTIONS, end):
         raise ValueError("not a KB cache file")
-    sections = LazySections(text[end + len(_SECTIONS) : -2], index["spans"], rebuild)
-    return Kb(sections=sections, origins=index["origins"], version=index["version"], where=index["where"])
+    body = text[end + len(_SECTIONS) : -2]
+    version, origins, where, spans = _checked_index(index, len(body))
+    return Kb(sections=LazySections(body, spans, rebuild), origins=origins, version=version, where=where)
+
+
+def _checked_index(index: object, size: int) -> tuple[str, dict[str, str], dict[str, str], dict[str, list[int]]]:
+    """The version, origins, where and spans of a cache file's index, when each has its shape: every
+    section of the KB spanned within the ``size`` characters of the sections, every id in one of them.
+    ValueError else, so a damaged index gives way to the YAML as a damaged section does."""
+    if not isinstance(index, dict):
+        raise ValueError("damaged KB cache index")
+    version, origins, where, spans = (index.get(key) for key in ("version", "origins", "where", "spans"))
+    if not (isinstance(version, str) and _texts(origins) and _texts(where) and isinstance(spans, dict)):
+        raise ValueError("damaged KB cache index")
+    if spans.keys() != BY_SECTION.keys() or not set(where.values()) <= spans.keys():
+        raise ValueError("damaged KB cache index")
+    for span in spans.values():
+        if not (isinstance(span, list) and len(span) == 2 and all(type(n) is int for n in span)
+                and 0 <= span[0] <= span[1] <= size):  # fmt: skip
+            raise ValueError("damaged KB cache index")
+    return version, origins, where, spans
+
+
+def _texts(value: object) -> TypeGuard[dict[str, str]]:
+    """Whether ``value`` is a mapping of strings to strings."""
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
 
 
 class LazySections(Mapping[str, tuple[Any, ...]]):
@@ -218,6 +243,8 @@ class LazySections(Mapping[str, tuple[Any, ...]]):
             self._revive = self._revive or _Revive()
             try:
                 built = tuple(json.loads(self._text[start:end], object_hook=self._revive))
+                if any(type(entity) is not BY_SECTION[name].schema for entity in built):
+                    raise ValueError(f"the cached {name} section holds other entities")
             except (ValueError, KeyError, TypeError, RecursionError):
                 if self._rebuild is None:
                     raise

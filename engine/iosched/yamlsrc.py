@@ -109,8 +109,9 @@ def _compose(loader: Any) -> Any:
 
 
 def too_large(limit: int) -> YamlError:
-    shown = f"{limit // 1024 // 1024} MiB" if limit >= 1024 * 1024 else f"{limit // 1024} KiB"
-    return YamlError(f"larger than {shown}")
+    from iosched.errors import larger_than
+
+    return YamlError(larger_than(limit))
 
 
 def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:

@@ -69,8 +69,10 @@ def test_a_damaged_cache_section_gives_way_to_the_yaml(cache: Path, damage: tupl
     text = path.read_text()
     sections = text.index(',"sections":')
     path.write_text(text[:sections] + text[sections:].replace(*damage, 1))
-    with pytest.raises((KeyError, ValueError)):
-        dict(kbcache.read(path).sections)  # without a way to rebuild, the damage shows
+    damaged = kbcache.read(path)  # None when the sections no longer fit the index's spans
+    if damaged is not None:
+        with pytest.raises((KeyError, ValueError)):
+            dict(damaged.sections)  # without a way to rebuild, the damage shows
     again = kbcache.load_checked()
     assert again == kb and again.elevators == kb.elevators
     assert _cache_file(cache).read_text() == text  # and the cache file is written anew

@@ -59,7 +59,15 @@ def capture(root: Path, model: str, vendor: str, hostname: str = "h1") -> Path:
     (sdc / "queue" / "scheduler").write_text("[mq-deadline] none\n")
     (sdc / "device" / "model").write_text(f"{model}\n", errors="surrogateescape")
     (sdc / "device" / "vendor").write_text(f"{vendor}\n", errors="surrogateescape")
+    (root / "proc").mkdir()
+    (root / "proc" / "mounts").write_text(f"/dev/sdc1 /mnt/{mangled(model)} xfs rw,relatime 0 0\n")
     return root
+
+
+def mangled(path: str) -> str:
+    """``path`` as /proc/mounts shows it (linux fs/proc_namespace.c: space, tab, newline and backslash as
+    octal escapes), and each other byte below 0x20 escaped too, as no kernel writes it but a capture can."""
+    return "".join(f"\\{ord(c):03o}" if c in " \t\n\\" or ord(c) < 0x20 else c for c in path)
 
 
 def strings(value: object) -> list[str]:
@@ -100,7 +108,7 @@ def test_probe_json_carries_no_control_characters_and_advise_reads_it_back(model
         assert main(["probe", "--root", str(root), "--format", "json"]) == 0
         out = capsys.readouterr().out
         document = json.loads(out)
-        for text in strings(document["devices"]):
+        for text in strings([document["devices"], document["mounts"]]):
             assert not UNSEEN & set(text), text
         for device in document["devices"]:
             if device["name"] in ("sda", "sdb") and model.strip() and model.isprintable():
@@ -238,3 +246,36 @@ def test_the_bytes_read_from_one_capture_are_bounded(tmp_path: Path, monkeypatch
     system = read_root(tmp_path / "c")
     assert sum(sizes) <= MAX_TOTAL_BYTES + MAX_BYTES
     assert any("read budget" in line for line in system.missing), system.missing
+
+
+# ------------------------------------------------------------------------------------------------ messages
+
+
+@pytest.mark.parametrize(("limit", "shown"), [(512 * 1024, "512 KiB"), (1536 * 1024, "1536 KiB"),
+                                              (16 * 1024 * 1024, "16 MiB"), (1000, "1000 bytes")])  # fmt: skip
+def test_a_size_limit_is_named_as_it_is(tmp_path: Path, limit: int, shown: str) -> None:
+    from iosched.system.ansible_docs import read_regular
+    from iosched.system.source import TreeSource
+    from iosched.yamlsrc import YamlError, parse
+
+    big = tmp_path / "big"
+    big.write_text("x" * (limit + 1))
+    with pytest.raises(ValueError, match=f"^larger than {shown}$"):
+        read_regular(big, limit)
+    with pytest.raises(YamlError, match=f"^larger than {shown}$"):
+        parse("x" * (limit + 1), limit)
+    source = TreeSource(tmp_path)
+    assert source.text("big", limit) is None and source.refused == [f"big: larger than {shown}"]
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [(5, "expected text"), ("x" * 5000, "longer than 4096 characters"), ("a\x1bb", "a control character")],
+)
+def test_a_probe_document_field_is_refused_for_its_own_reason(value: object, reason: str) -> None:
+    from iosched.system.probejson import ProbeDocumentError, from_document
+
+    document = probe_document()
+    document["host"]["kernel"] = value
+    with pytest.raises(ProbeDocumentError, match=f"^host.kernel: {reason}"):
+        from_document(document)

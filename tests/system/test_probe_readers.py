@@ -185,7 +185,7 @@ def test_fifos_devices_huge_and_binary_files_are_refused(tmp_path: Path) -> None
     src = TreeSource(tmp_path)
     assert src.text("proc/cmdline") is None and src.text("proc/mounts") is None
     assert src.text("etc/os-release") is None
-    assert src.refused == ["proc/cmdline: not a regular file", f"proc/mounts: larger than {MAX_BYTES // 1024} KiB",
+    assert src.refused == ["proc/cmdline: not a regular file", f"proc/mounts: larger than {MAX_BYTES >> 20} MiB",
                            "etc/os-release: binary"]  # fmt: skip
 
 

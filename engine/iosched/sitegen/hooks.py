@@ -79,3 +79,26 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         return expand(markdown, _kb if _kb is not None else load_kb(), page.file.src_uri)
     except UnknownId as exc:
         raise PluginError(str(exc)) from exc
+
+
+_LINK_ATTRIBUTE = r"""\s(?:href|src|xlink:href|action|formaction)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))"""
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """Every page's HTML without a link or source whose scheme is not http(s) or mailto (``javascript:``,
+    ``data:`` ...): the KB's grammar refuses such links in its prose (:func:`iosched.grammar.link_problem`),
+    and this keeps any that came another way off the site."""
+    return safe_links(html)
+
+
+def safe_links(html: str) -> str:
+    """``html`` with each link attribute whose target :func:`iosched.grammar.link_allowed` refuses removed."""
+    import re
+
+    from iosched.grammar import link_allowed
+
+    def kept(match: re.Match[str]) -> str:
+        target = next(group for group in match.groups() if group is not None)
+        return match[0] if link_allowed(target) else ""
+
+    return re.sub(_LINK_ATTRIBUTE, kept, html, flags=re.IGNORECASE)

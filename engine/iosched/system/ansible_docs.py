@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from iosched.errors import larger_than
 from iosched.render.escape import untrusted
 from iosched.system.text import token
 
@@ -117,20 +118,20 @@ def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise ValueError("not a regular file")
         if info.st_size > limit:
-            raise ValueError(f"larger than {limit // (1024 * 1024)} MiB")
+            raise ValueError(larger_than(limit))
         with os.fdopen(fd, "rb", closefd=False) as fh:
             data = fh.read(limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise ValueError(f"larger than {limit // (1024 * 1024)} MiB")
+        raise ValueError(larger_than(limit))
     return data
 
 
 def cache_document(name: str, data: bytes, source: str) -> FactDoc:
     """One host's cache or tree file: JSON, or YAML from the ``yaml`` cache plugin; wrapped (2.19+) or not."""
     if len(data) > MAX_DOC_BYTES:
-        return FactDoc(_shown(name), source, error=f"larger than {MAX_DOC_BYTES // (1024 * 1024)} MiB")
+        return FactDoc(_shown(name), source, error=larger_than(MAX_DOC_BYTES))
     try:
         result = json.loads(data) if _JSON_START.match(data) else _yaml(data)
         wrapped = _PREFIXED_WRAPPED_NAME.fullmatch(name)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
+from iosched.grammar import UNSEEN_RANGES
 from iosched.system.model import Mount
 from iosched.system.source import Source
 
 MOUNT_FILES = ("proc/mounts", "proc/self/mounts", "etc/mtab")
 MAX_MOUNTS = 10_000
 _OCTAL = re.compile(r"\\([0-7]{3})")
+_UNSEEN = frozenset(c for first, last in UNSEEN_RANGES for c in range(first, last + 1))
 
 
 def parse_mounts(text: str) -> tuple[Mount, ...]:
@@ -36,4 +38,7 @@ def read_mounts(src: Source) -> tuple[tuple[Mount, ...], list[str]]:
 
 
 def _unescape(text: str) -> str:
-    return _OCTAL.sub(lambda m: chr(int(m.group(1), 8)), text)
+    """A field with the kernel's octal escapes decoded (fs/proc_namespace.c escapes space, tab, newline and
+    backslash), once; an escape that would give a control character (a tab, a newline) is kept as it is
+    written, so that a field stays one line of visible text."""
+    return _OCTAL.sub(lambda m: m[0] if int(m[1], 8) < 0x20 or int(m[1], 8) in _UNSEEN else chr(int(m[1], 8)), text)

@@ -31,8 +31,12 @@ def looks_like(data: object) -> bool:
 
 
 def _text(value: object, where: str, limit: int = 4096) -> str:
-    if not isinstance(value, str) or len(value) > limit or _CONTROL.search(value):
-        raise ProbeDocumentError(f"{where}: expected text without control characters")
+    if not isinstance(value, str):
+        raise ProbeDocumentError(f"{where}: expected text")
+    if len(value) > limit:
+        raise ProbeDocumentError(f"{where}: longer than {limit} characters")
+    if _CONTROL.search(value):
+        raise ProbeDocumentError(f"{where}: a control character or invisible mark in the text")
     return value
 
 

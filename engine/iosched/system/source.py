@@ -15,6 +15,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from iosched.errors import larger_than
 from iosched.grammar import UNSEEN
 
 MAX_BYTES = 1024 * 1024
@@ -169,7 +170,7 @@ class TreeSource(Source):
         if len(data) > limit and head:
             data = data[: data.rfind(b"\n", 0, limit) + 1]
         elif len(data) > limit:
-            self.refuse(rel, f"larger than {limit // 1024} KiB")
+            self.refuse(rel, larger_than(limit))
             return None
         if b"\0" in data:
             self.refuse(rel, "binary")
