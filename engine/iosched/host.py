@@ -146,10 +146,14 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
 # ------------------------------------------------------------------------------------------ verify
 
 
+NOT_PLANNED = "not planned"
+"""The setting of the row that stands for a skipped device: nothing of it was compared."""
+
+
 class Row(Struct):
     device: str
     setting: str
-    expected: str
+    expected: str | None
     actual: str | None
     status: str
     """``ok``, ``differs`` or ``n/a`` (nothing to compare, never a failure)."""
@@ -207,4 +211,38 @@ def verify(system: System, host: HostPlan) -> list[Row]:
                             because=", ".join(step.because)))  # fmt: skip
             if (persisted := _persist_row(system, plan, step, where, to_make)) is not None:
                 rows.append(persisted)
+    rows += [Row(device=s.device, setting=NOT_PLANNED, expected=None, actual=None, status="n/a", because=s.reason)
+             for s in host.skipped]  # fmt: skip
     return rows
+
+
+class Verdict(Struct):
+    """What verify concludes: compliant only when something was compared, nothing differs and every device the
+    user named was planned."""
+
+    compliant: bool
+    compared: int
+    differs: int
+    unchecked: tuple[str, ...]
+    """The devices the user named that were not planned (so not compared)."""
+    text: str
+
+
+def verdict(rows: Iterable[Row], asked: Iterable[str] = ()) -> Verdict:
+    """The verdict on verify's rows; ``asked`` are the devices the user named."""
+    rows = list(rows)
+    compared = sum(r.status != "n/a" for r in rows)
+    differs = sum(r.status == "differs" for r in rows)
+    named = set(asked)
+    skipped = [r for r in rows if r.setting == NOT_PLANNED and r.device in named]
+    unchecked = tuple(r.device for r in skipped)
+    if skipped:
+        text = "not checked: " + "; ".join(f"{r.device}: {r.because}" for r in skipped)
+    elif differs:
+        text = f"{differs} setting(s) differ"
+    elif not compared:
+        text = "nothing compared: no device of this host was planned"
+    else:
+        text = "compliant"
+    ok = not unchecked and not differs and compared > 0
+    return Verdict(compliant=ok, compared=compared, differs=differs, unchecked=unchecked, text=text)

@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def cmd_verify(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from iosched.host import verify
+    from iosched.host import verdict, verify
     from iosched.kbcache import load_checked
     from iosched.render.escape import markdown_cell
 
@@ -43,9 +43,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     kb = load_checked(args.kb)
     system, host = observe.plan(args, kb, _context(args))
     rows = verify(system, host)
-    compliant = all(r.status != "differs" for r in rows)
+    result = verdict(rows, [args.device] if args.device else [])
     if args.format == "json":
-        document = {"host": host.host, "rows": [dict(r.fields()) for r in rows], "compliant": compliant,
+        document = {"host": host.host, "rows": [dict(r.fields()) for r in rows], "compliant": result.compliant,
+                    "verdict": result.text, "compared": result.compared, "differs": result.differs,
+                    "unchecked": list(result.unchecked),
                     "skipped": [dict(s.fields()) for s in host.skipped]}  # fmt: skip
         write(json.dumps(document, indent=2, ensure_ascii=False))
     else:
@@ -55,8 +57,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                               (r.device, r.setting, r.expected, r.actual, r.status, r.because)) + " |"
             for r in rows
         ]  # fmt: skip
-        verdict = "compliant" if compliant else f"{sum(r.status == 'differs' for r in rows)} setting(s) differ"
         name = host.host.get("hostname") or host.source
-        text = f"## iosched verify: {markdown_cell(str(name))}\n\n{head}\n" + "\n".join(body) + f"\n\n**{verdict}**\n"
-        write_markdown(text, args.format)
-    return 0 if compliant else 1
+        text = f"## iosched verify: {markdown_cell(str(name))}\n\n{head}\n" + "\n".join(body)
+        write_markdown(text + f"\n\n**{markdown_cell(result.text)}**\n", args.format)
+    return 0 if result.compliant else 1
