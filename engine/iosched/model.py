@@ -563,6 +563,8 @@ class Workload(Sourced):
     goal: Goal
     facts: dict[Id, Value] = {}  # noqa: RUF012 - Structs are frozen
     notes: tuple[Text, ...] = ()
+    synonyms: tuple[Id, ...] = ()
+    """What people also call it (``postgres`` for ``db``): accepted wherever a workload is named."""
 
 
 class Assumption(Sourced):

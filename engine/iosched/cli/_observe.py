@@ -86,8 +86,10 @@ def plan(args: argparse.Namespace, kb, ctx, evidence=None):
     system = read(args, kb)
     names = [d.name for d in system.devices]
     if ctx.device is not None and ctx.device not in names:
+        from iosched.normalise import unknown
+
         where = system.host.hostname or system.source
-        raise UsageError(f"no device {ctx.device} on {where}; devices: {', '.join(names)}")
+        raise UsageError(unknown("device", ctx.device, names).replace("unknown device", f"no device on {where}:", 1))
     if ctx.hw is not None and ctx.device is not None:
         devices = tuple(d.replace(hw=ctx.hw) if d.name == ctx.device else d for d in system.devices)
         system = system.replace(devices=devices)

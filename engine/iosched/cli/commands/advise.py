@@ -9,6 +9,7 @@ from iosched.cli import _observe as observe
 from iosched.cli import path_argument
 from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
+from iosched.normalise import option
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 if TYPE_CHECKING:
@@ -44,20 +45,28 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "reference site named by --site-url or $IOSCHED_SITE_URL; with neither, the output names ids plainly.",
     )  # fmt: skip
     p.add_argument("--hw", help="hardware preset (iosched list hardware)")
-    p.add_argument("--workload", help="workload (iosched list workloads)")
+    p.add_argument("--workload", help="workload (iosched list workloads), or what people also call it: postgres ...")
     p.add_argument("--kernel", help="kernel version X.Y[.Z] (default: the distribution's, else assumed)")
-    p.add_argument("--distro", help="distribution id, e.g. sles12sp5, rhel9, ubuntu2404 (iosched list distributions)")
-    p.add_argument("--device", help="kernel device name, e.g. sda, vda, nvme0n1, dm-0")
+    p.add_argument(
+        "--distro", help="distribution: an id (iosched list distributions) or as os-release says ('Ubuntu 22.04')"
+    )
+    p.add_argument("--device", help="kernel device name, e.g. sda (or /dev/sda), vda, nvme0n1, dm-0")
     p.add_argument("--serial", help="ID_SERIAL of the device, to key the udev rule on it")
     p.add_argument("--wwn", help="ID_WWN of the device, to key the udev rule on it")
-    p.add_argument("--cache", choices=CACHES, help="write cache protection")
+    p.add_argument("--cache", type=option("cache", CACHES), choices=CACHES, help="write cache protection")
     p.add_argument("--fs", help="file system on the device (ext4, xfs, btrfs ...)")
     p.add_argument("--mountpoint", help="where that file system is mounted (for mount option steps)")
     p.add_argument("--mount-options", dest="mount_options", metavar="OPTS", help="its current mount options")
-    p.add_argument("--goal", choices=GOALS, help="objective (default: the workload's)")
-    p.add_argument("--io-path", dest="io_path", choices=IO_PATHS, help="override the block path")
+    p.add_argument("--goal", type=option("goal", GOALS), choices=GOALS, help="objective (default: the workload's)")
     p.add_argument(
-        "--symptom", dest="symptoms", choices=SYMPTOMS, help="what you have seen (dirty-stall: writers pause)"
+        "--io-path", dest="io_path", type=option("I/O path", IO_PATHS), choices=IO_PATHS, help="override the block path"
+    )
+    p.add_argument(
+        "--symptom",
+        dest="symptoms",
+        type=option("symptom", SYMPTOMS),
+        choices=SYMPTOMS,
+        help="what you have seen (dirty-stall: writers pause)",
     )
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
     p.add_argument("--context", type=path_argument, metavar="FILE", help="YAML or JSON file with the same fields")
