@@ -48,6 +48,8 @@ class Context(Struct):
     """What the user has seen, comma-separated (``dirty-stall``)."""
     scheduler: str | None = None
     """The scheduler the device has now, when it was read from the system (it beats any default)."""
+    rehearse: str | None = None
+    """The hardware a scratch loop device is planned as (a rehearsal of the plan; see ``DeviceClass.rehearsal``)."""
     persist: str | None = None
     """How to persist the plan: ``auto`` (nothing said), or the methods to use (``udev,sysctl``; see
     :mod:`iosched.persist.choose`)."""
@@ -129,6 +131,8 @@ def normalised(kb: Kb, ctx: Context) -> tuple[Context, list[Assumption]]:
 
     if ctx.hw is not None:
         pick("hw", "hardware", [h.id for h in kb.section("hardware")])
+    if ctx.rehearse is not None:
+        pick("rehearse", "hardware", [h.id for h in kb.section("hardware")])
     if ctx.workload is not None:
         workloads = kb.section("workloads")
         found = _choice("workload", ctx.workload, [w.id for w in workloads], normalise.workload_synonyms(workloads))
@@ -177,6 +181,8 @@ def device_class(kb: Kb, device: str) -> DeviceClass | None:
 def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass | None:
     """Refuse a device name that is malformed, a partition, or a class of device that contradicts ``--hw``."""
     device = ctx.device
+    if ctx.rehearse is not None:
+        return _check_rehearsal(kb, ctx, hardware)
     if device is None:
         return device_class(kb, hardware.example_device)
     if not compiled(DEVICE).fullmatch(device):
@@ -187,7 +193,8 @@ def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass
     if cls is None:
         return None
     if cls.plan == "skip":
-        raise ContextError(f"{device} is a {cls.title}: nothing to tune there. {cls.note or ''}".strip())
+        hint = f" To try a plan on it: --device {device} --rehearse HW ({_rehearsable(kb)})" if cls.rehearsal else ""
+        raise ContextError(f"{device} is a {cls.title}: nothing to tune there. {cls.note or ''}".strip() + hint)
     if cls.plan == "members" or (cls.has_elevator == "multipath-only" and hardware.id not in cls.hardware):
         raise ContextError(
             f"{device} is a {cls.title} with no elevator of its own (bio-based): plan its member or physical disks "
@@ -196,6 +203,21 @@ def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass
     if cls.hardware and hardware.id not in cls.hardware:
         valid = ", ".join(cls.hardware)
         raise ContextError(f"{device} is a {cls.title}, which --hw {hardware.id} contradicts; use --hw {valid}")
+    return cls
+
+
+def _rehearsable(kb: Kb) -> str:
+    return ", ".join(h.id for h in kb.section("hardware"))
+
+
+def _check_rehearsal(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass:
+    """A rehearsal plans a scratch device (a loop device) as if it were ``--rehearse HW``; nothing else."""
+    device = ctx.device
+    if device is None:
+        raise ContextError("--rehearse needs the scratch device: --device loopN (losetup -f --show IMAGE)")
+    cls = device_class(kb, device) if compiled(DEVICE).fullmatch(device) else None
+    if cls is None or not cls.rehearsal:
+        raise ContextError(f"--rehearse plans a scratch loop device, and {device} is not one: plan it with --hw")
     return cls
 
 
@@ -253,9 +275,13 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     """Check ``ctx`` against the KB and compute the facts; what is missing is assumed from the KB."""
     presets = {h.id: h for h in kb.section("hardware")}
     workloads = {w.id: w for w in kb.section("workloads")}
+    if ctx.rehearse is not None and ctx.hw is None:
+        ctx = ctx.replace(hw=ctx.rehearse)
     if ctx.hw is None:
         raise ContextError(f"no hardware given (--hw); valid: {', '.join(presets)}")
     ctx, assumed = normalised(kb, ctx)
+    if ctx.rehearse is not None and ctx.rehearse != ctx.hw:
+        raise ContextError(f"--hw {ctx.hw} contradicts --rehearse {ctx.rehearse}: a rehearsal plans as one hardware")
     hardware = presets[str(ctx.hw)]
     if ctx.workload is None:
         assumed.append(_assumption(kb, "workload"))
@@ -313,6 +339,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     }
     if cls is not None:
         facts["device.class"] = cls.id
+    if ctx.rehearse is not None:
+        facts["device.rehearsal"] = True
     if previous is not None:
         facts["scheduler.now"] = previous
     if ctx.fs is not None:

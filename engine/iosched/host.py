@@ -22,9 +22,10 @@ from iosched.persist import location, precedence
 from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
+from iosched.system import loops
 from iosched.system.model import Device, System
 
-_USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist")
+_USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist", "rehearse")
 
 
 class Skipped(Struct):
@@ -40,6 +41,14 @@ class HostPlan(Struct):
     skipped: tuple[Skipped, ...]
     source: str = ""
 
+    def summarised(self) -> HostPlan:
+        """The same plans with the unattached loop devices skipped in one entry (for reports people read)."""
+        empty = [s.device for s in self.skipped if s.reason == loops.UNATTACHED]
+        if len(empty) < 2:
+            return self
+        kept = [s for s in self.skipped if s.reason != loops.UNATTACHED]
+        return self.replace(skipped=(*kept, Skipped(device=loops.names(empty), reason=loops.grouped(len(empty)))))
+
 
 def _multipath(device: Device) -> bool:
     return (device.dm_uuid or "").startswith("mpath-")
@@ -47,6 +56,8 @@ def _multipath(device: Device) -> bool:
 
 def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | None:
     """Why a device gets no plan of its own, or None when it does."""
+    if loops.unattached(device):
+        return loops.UNATTACHED
     if device.kind == "partition" or device.parent:
         return f"a partition: the scheduler belongs to the whole disk {device.parent or 'it is on'}"
     holders = [devices[h] for h in device.holders if h in devices]
@@ -129,7 +140,12 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
     for device in system.devices:
         if wanted and device.name not in wanted:
             continue
-        reason = _skip_reason(kb, device, devices)
+        rehearsed = user.rehearse is not None and device.name in wanted
+        if rehearsed:
+            empty = loops.unattached(device)
+            reason = f"{loops.UNATTACHED}; attach an image first: losetup -f --show IMAGE" if empty else None
+        else:
+            reason = _skip_reason(kb, device, devices)
         if reason is not None:
             skipped.append(Skipped(device=device.name, reason=reason))
             continue

@@ -536,6 +536,9 @@ class DeviceClass(Sourced):
     hardware: tuple[Id, ...] = ()
     """The hardware presets such a device can be."""
     note: Text | None = None
+    rehearsal: bool = False
+    """A scratch device a plan may be rehearsed on (``advise --device loop0 --rehearse ssd``): planned as if it
+    were that hardware, and the plan says so."""
 
 
 class HardwarePreset(Sourced):

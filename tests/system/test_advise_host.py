@@ -111,25 +111,9 @@ def test_verify_needs_a_host(capsys) -> None:
     assert code == 2 and err.count("\n") == 1
 
 
-LOOP_LAYER = """\
-device_classes:
-  - id: loop
-    title: loop device (planned in this rig)
-    kernel_names: ["loop*"]
-    blk_mq_since: "4.0"
-    has_elevator: always
-    plan: device
-    hardware: [ssd, hdd]
-    sources: [linux-commit-loop-blk-mq]
-"""
-
-
 @pytest.mark.root
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("losetup"), reason="needs root and losetup")
 def test_live_probe_plan_apply_verify_undo_on_a_loop_device(tmp_path: Path) -> None:
-    layer = tmp_path / "layer"
-    layer.mkdir()
-    (layer / "loop.yaml").write_text(LOOP_LAYER)
     image = tmp_path / "disk.img"
     image.write_bytes(b"")
     os.truncate(image, 64 * 1024 * 1024)
@@ -138,7 +122,7 @@ def test_live_probe_plan_apply_verify_undo_on_a_loop_device(tmp_path: Path) -> N
     scheduler = Path(f"/sys/block/{device}/queue/scheduler")
     original = scheduler.read_text()
     iosched = [sys.executable, "-m", "iosched"]
-    common = ["--probe", "--device", device, "--hw", "ssd", "--workload", "db", "--kb", str(layer)]
+    common = ["--probe", "--device", device, "--rehearse", "ssd", "--workload", "db"]
     journal = tmp_path / "undo.sh"
     written: list[Path] = []
     try:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("text", "markdown", "json", "sh", "ansible")
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
-                 "mount_options", "goal", "io_path", "symptoms", "persist")  # fmt: skip
+                 "mount_options", "goal", "io_path", "symptoms", "persist", "rehearse")  # fmt: skip
 PERSIST_HELP = ("how to persist: auto (default: a TuneD profile where the host runs TuneD, else udev rules and "
                 "sysctl.d; the boot loader for boot parameters), or udev, tuned, sysctl, grub, zipl, or a list "
                 "such as udev,sysctl")  # fmt: skip
@@ -35,6 +35,8 @@ def persist_option(text: str) -> str:
     return text
 
 
+REHEARSE_HELP = ("with --device loopN: plan that scratch loop device as if it were hardware HW, to try applying and "
+                 "undoing the plan on it; the plan is marked as a rehearsal")  # fmt: skip
 MAX_CONTEXT_BYTES = 64 * 1024
 
 
@@ -69,6 +71,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         help="what you have seen (dirty-stall: writers pause)",
     )
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
+    p.add_argument("--rehearse", metavar="HW", help=REHEARSE_HELP)
     p.add_argument("--context", type=path_argument, metavar="FILE", help="YAML or JSON file with the same fields")
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
@@ -158,7 +161,9 @@ def render(kb, plan, fmt: str, site_url: str | None, host: str | None = None) ->
 
 def render_host(kb, host, fmt: str, site_url: str | None, name: str | None = None) -> None:
     """Write a host's plans: JSON {host, plans, skipped}; one sh script; one playbook for the inventory host
-    ``name``; Markdown with a summary table."""
+    ``name``; Markdown with a summary table. Unattached loop devices are one line, except in JSON."""
+    if fmt != "json":
+        host = host.summarised()
     if fmt == "ansible":
         as_playbook(kb, host.plans, name)
     elif fmt == "json":

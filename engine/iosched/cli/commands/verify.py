@@ -20,6 +20,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     for flag in ("workload", "goal", "cache", "device", "hw"):
         p.add_argument(f"--{flag}", help=f"as for iosched advise --{flag}")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help="as for iosched advise --persist")
+    p.add_argument("--rehearse", metavar="HW", help="as for iosched advise --rehearse")
     p.add_argument("--context", type=None, metavar="FILE", help="YAML or JSON file with the context fields")
     observe.add_arguments(p)
     format_option(p, ("text", "markdown", "json"))
@@ -42,7 +43,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise UsageError("verify reads a host: give --probe (this machine), --root DIR (a capture) or a probe document")
     kb = load_checked(args.kb)
     system, host = observe.plan(args, kb, _context(args))
-    rows = verify(system, host)
+    rows = verify(system, host.summarised())
     result = verdict(rows, [args.device] if args.device else [])
     if args.format == "json":
         document = {"host": host.host, "rows": [dict(r.fields()) for r in rows], "compliant": result.compliant,
