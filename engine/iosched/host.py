@@ -40,6 +40,8 @@ class HostPlan(Struct):
     plans: tuple[Plan, ...]
     skipped: tuple[Skipped, ...]
     source: str = ""
+    reproduce: str = ""
+    """The command that reads the host again and gives these plans (set by the CLI, which knows how it read it)."""
 
     def summarised(self) -> HostPlan:
         """The same plans with the unattached loop devices skipped in one entry (for reports people read)."""

@@ -95,3 +95,16 @@ def plan(args: argparse.Namespace, kb, ctx, evidence=None):
         system = system.replace(devices=devices)
     only = [ctx.device] if ctx.device else []
     return system, plan_host(kb, system, ctx, evidence, only=only)
+
+
+def reproduce(args: argparse.Namespace, ctx) -> str:
+    """The command that reads the same host again and plans it as the user asked."""
+    from iosched.render.reproduce import host
+
+    if args.probe:
+        where = ["--probe"]
+    elif args.root:
+        where = ["--root", str(args.root.resolve())]
+    else:
+        where = ["--context", str(args.context.resolve())]
+    return host(where, ctx.given())

@@ -416,9 +416,10 @@ def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, An
     return tasks
 
 
-def render(kb: Kb, hosts: Sequence[tuple[str, Sequence[Plan]]]) -> str:
+def render(kb: Kb, hosts: Sequence[tuple[str, Sequence[Plan]]], reproduce: str | None = None) -> str:
     """The playbook for ``(inventory hostname, plans of its devices)`` pairs. The name ``all`` targets every
-    host of the inventory; its plans apply to each host not named."""
+    host of the inventory; its plans apply to each host not named. ``reproduce`` is the command that gives
+    the plans again, named in the header."""
     if not hosts:
         raise PlaybookError("no hosts to plan")
     names = [_host(name) for name, _ in hosts]
@@ -437,6 +438,7 @@ def render(kb: Kb, hosts: Sequence[tuple[str, Sequence[Plan]]]) -> str:
         "#   -e iosched_apply_consider=true   also apply the steps the plan only suggests",
         "#   -e iosched_root=DIR              write the /etc and /var/lib files under DIR (no handlers run)",
         "#   -e iosched_sys_root=DIR          read and write /sys and /proc under DIR (default: iosched_root)",
+        *([f"# reproduce: {sh_comment(reproduce)}"] if reproduce else []),
     ]
     import yaml
 

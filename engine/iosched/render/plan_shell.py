@@ -16,6 +16,7 @@ from iosched.kb import Kb
 from iosched.persist import files, tuned, tuned_base, udev
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.escape import sh_comment, sh_word
+from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of
 
 _HELPERS = r"""set -u
@@ -119,9 +120,11 @@ def _tuned_journal(base: TunedBase | None) -> tuple[list[str], list[str]]:
     return [f"journal {sh_word(back)}"], [f"journal {sh_word(rmdir)}"]
 
 
-def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, str]] = ()) -> str:
+def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, str]] = (),
+           reproduce: str | None = None) -> str:  # fmt: skip
     """One script for one plan or for every device of a host (one journal); ``skipped`` (device, reason)
-    is listed in the header."""
+    is listed in the header, and ``reproduce``, the command that gives the plans again (default: the first
+    plan's context as flags)."""
     plans = [plans] if isinstance(plans, Plan) else list(plans)
     if not plans:
         return "#!/bin/sh\n# iosched: nothing to change\n" + "".join(
@@ -129,11 +132,10 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
         )
     steps, every, recommended = host_steps(plans), files(plans), files(plans, unattended)
     first = plans[0]
-    context = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in first.context.items())
     head = [
         "#!/bin/sh",
         f"# iosched {sh_comment(first.iosched_version)} plan (KB {sh_comment(first.kb_version)}): "
-        f"iosched advise {sh_comment(context)}",
+        f"{sh_comment(reproduce or advise_command(first.context))}",
     ]
     for plan in plans:
         scheduler = plan.scheduler or "unchanged"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# iosched VERSION plan (KB KBVERSION): iosched advise --hw hdd --workload batch --distro sles12sp5 --device sdb --symptoms dirty-stall
+# iosched VERSION plan (KB KBVERSION): iosched advise --hw hdd --workload batch --distro sles12sp5 --device sdb --symptom dirty-stall
 # sdb: scheduler deadline (kernel 4.12, legacy)
 # WARNING dirty-page-stall (performance): Writers stall in balance_dirty_pages when dirty memory reaches vm.dirty_ratio: When dirty page cache reaches vm.dirty_ratio (or vm.dirty_bytes), the writing process is paused until writeback catches up: an unexpected stall during writes. /proc/PID/stack then shows the process in balance_dirty_pages_ratelimited. SLE 12 lowered the default from 40 (SLE 11 SP3) to 20, which makes jobs that write a large share of memory without fsync hit the limit sooner. Raising the limit moves the stall, it does not make the device faster.
 # WARNING dirty-ratio-bytes-cancel (performance): Setting a *_bytes writeback limit zeroes its *_ratio twin, and the reverse: vm.dirty_bytes and vm.dirty_ratio are two ways to set one limit (likewise vm.dirty_background_bytes and vm.dirty_background_ratio). Writing one makes the other read 0. A sysctl file that sets both applies them in order and only the last one counts; a check that reads back the other one sees 0 and may wrongly report drift.

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("text", "markdown", "json", "sh", "ansible")
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
-                 "mount_options", "goal", "io_path", "symptoms", "persist", "rehearse")  # fmt: skip
+                 "mount_options", "goal", "io_path", "symptoms", "scheduler", "persist", "rehearse")  # fmt: skip
 PERSIST_HELP = ("how to persist: auto (default: a TuneD profile where the host runs TuneD, else udev rules and "
                 "sysctl.d; the boot loader for boot parameters), or udev, tuned, sysctl, grub, zipl, or a list "
                 "such as udev,sysctl")  # fmt: skip
@@ -70,6 +70,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         choices=SYMPTOMS,
         help="what you have seen (dirty-stall: writers pause)",
     )
+    p.add_argument("--scheduler", metavar="NAME", help="the scheduler the device has now (default: its real default)")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
     p.add_argument("--rehearse", metavar="HW", help=REHEARSE_HELP)
     p.add_argument("--context", type=path_argument, metavar="FILE", help="YAML or JSON file with the same fields")
@@ -129,13 +130,13 @@ def example(kb, name: str):
     return found
 
 
-def as_playbook(kb, plans, host: str | None) -> None:
+def as_playbook(kb, plans, host: str | None, reproduce: str) -> None:
     """Write plans as an Ansible playbook for the inventory host ``host`` (None: every host)."""
     from iosched.render.plan_ansible import EVERY_HOST, PlaybookError
     from iosched.render.plan_ansible import render as as_ansible
 
     try:
-        write(as_ansible(kb, [(host or EVERY_HOST, plans)]))
+        write(as_ansible(kb, [(host or EVERY_HOST, plans)], reproduce))
     except PlaybookError as exc:
         raise UsageError(str(exc)) from None
 
@@ -143,7 +144,9 @@ def as_playbook(kb, plans, host: str | None) -> None:
 def render(kb, plan, fmt: str, site_url: str | None, host: str | None = None) -> None:
     """Write one device's plan in ``fmt``: text on a terminal through rich, the other formats byte-exact."""
     if fmt == "ansible":
-        as_playbook(kb, [plan], host)
+        from iosched.render.reproduce import advise as reproduce
+
+        as_playbook(kb, [plan], host, reproduce(plan.context))
     elif fmt == "json":
         from iosched.render.plan_json import render as as_json
 
@@ -165,7 +168,7 @@ def render_host(kb, host, fmt: str, site_url: str | None, name: str | None = Non
     if fmt != "json":
         host = host.summarised()
     if fmt == "ansible":
-        as_playbook(kb, host.plans, name)
+        as_playbook(kb, host.plans, name, host.reproduce)
     elif fmt == "json":
         from iosched.render.plan_json import render_host as as_json
 
@@ -173,7 +176,7 @@ def render_host(kb, host, fmt: str, site_url: str | None, name: str | None = Non
     elif fmt == "sh":
         from iosched.render.plan_shell import render as as_sh
 
-        write(as_sh(kb, host.plans, [(s.device, s.reason) for s in host.skipped]))
+        write(as_sh(kb, host.plans, [(s.device, s.reason) for s in host.skipped], host.reproduce))
     else:
         from iosched.render.plan_markdown import render_host as as_markdown
         from iosched.render.reference import cli_style
@@ -195,6 +198,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     ctx = _context(args, kb)
     if observe.wanted(args):
         _, host = observe.plan(args, kb, ctx)
+        host = host.replace(reproduce=observe.reproduce(args, ctx))
         render_host(kb, host, args.format, args.site_url, args.host)
         return 0
     try:
