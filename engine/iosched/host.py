@@ -181,12 +181,12 @@ class Row(Struct):
 def _persist_row(system: System, plan: Plan, step: Step, device: str, required: bool) -> Row | None:
     """Is a change kept across reboots by our file, and would that file win over the other tuners?"""
     method, key = step.persist_method, kind_of(step).tuner_key(step)
-    path = location(method, plan.tuned)
+    path = location(method, plan.tuned, plan.device)
     setters = [t for t in system.tuners if t.active and key in t.settings and precedence.concerns(t, step.device)]
-    ours = next((t for t in setters if precedence.is_ours(method, t, plan.tuned)), None)
+    ours = next((t for t in setters if precedence.is_ours(method, t, plan.tuned, plan.device)), None)
     if path is None or (ours is None and not required):
         return None
-    winner = precedence.overriding(method, step, system.tuners)
+    winner = precedence.overriding(method, step, system.tuners, plan.device)
     if ours is None or ours.settings[key] != step.value:
         actual, status = (ours.settings[key] if ours else "absent"), "differs"
     elif winner is not None:
@@ -205,7 +205,7 @@ def _lost_at_boot(system: System, plan: Plan, kept: Unchanged) -> bool:
         return True
     key = kind_of(step).tuner_key(step)
     others = [t for t in system.tuners if t.active and key in t.settings and precedence.concerns(t, step.device)
-              and not precedence.is_ours(step.persist_method, t, plan.tuned)]  # fmt: skip
+              and not precedence.is_ours(step.persist_method, t, plan.tuned, plan.device)]  # fmt: skip
     return bool(others) and precedence.changes(others[-1].settings[key], step.value)
 
 

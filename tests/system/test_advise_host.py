@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.persist import files
+from iosched.persist import files, udev
 from iosched.system.reader import read_root
 
 CAPTURES = Path(__file__).parent / "captures"
@@ -155,7 +155,7 @@ def test_live_probe_plan_apply_verify_undo_on_a_loop_device(tmp_path: Path) -> N
         subprocess.run(["losetup", "-d", f"/dev/{device}"], check=False)
 
 
-def test_files_of_a_host_plan_merge_one_udev_line_per_device() -> None:
+def test_files_of_a_host_plan_are_one_udev_file_per_device() -> None:
     from iosched.context import Context
     from iosched.host import plan_host
     from iosched.kbcache import load_checked
@@ -166,5 +166,7 @@ def test_files_of_a_host_plan_merge_one_udev_line_per_device() -> None:
     system = classified(read_root(CAPTURES / "sos-sles12sp5-legacy-mpath"), distros, presets)
     host = plan_host(kb, system, Context(workload="db"))
     merged = files(host.plans)
-    rules = [line for line in merged.get("/etc/udev/rules.d/60-iosched.rules", "").splitlines() if "ACTION" in line]
-    assert len(rules) == sum(1 for p in host.plans if any(s.persist_method == "udev-rule" for s in p.steps))
+    ruled = {p.device for p in host.plans if any(s.persist_method == "udev-rule" for s in p.steps)}
+    assert ruled and {path for path in merged if udev.is_rules(path)} == {udev.path(d) for d in ruled}
+    for device in ruled:
+        assert sum("ACTION" in line for line in merged[udev.path(device)].splitlines()) == 1

@@ -63,7 +63,11 @@ SAVED = "/var/lib/iosched/previous"
 RELOAD_UDEV = "Reload udev rules"
 LOAD_SYSCTL = "Load the sysctl.d file"
 SWITCH_TUNED = "Switch TuneD to the iosched profile"
-HANDLERS = {udev.FILE: RELOAD_UDEV, sysctld.FILE: LOAD_SYSCTL}
+
+
+def _handler(path: str) -> str | None:
+    return RELOAD_UDEV if udev.is_rules(path) else LOAD_SYSCTL if sysctld.is_conf(path) else None
+
 
 SCRIPT = r"""# Sets, verifies or restores one kind of value; stdin has one "FILE VALUE" line per value.
 mode=$IOSCHED_MODE kind=$IOSCHED_KIND sys=$IOSCHED_SYS saved=$IOSCHED_SAVED failed=0
@@ -326,7 +330,7 @@ def _handlers() -> list[dict[str, Any]]:
     return [
         {"name": RELOAD_UDEV, "ansible.builtin.shell": {"cmd": udev.RELOAD.replace("sudo ", "")},
          "changed_when": True, "when": on_the_system},
-        {"name": LOAD_SYSCTL, "ansible.builtin.command": {"argv": ["sysctl", "-p", sysctld.FILE]},
+        {"name": LOAD_SYSCTL, "ansible.builtin.shell": {"cmd": f"sysctl -p {sysctld.DIRECTORY}{sysctld.PREFIX}*"},
          "changed_when": True, "when": on_the_system},
         {"name": SWITCH_TUNED, "ansible.builtin.command": {"argv": ["tuned-adm", "profile",
                                                                     "{{ iosched_host.tuned.profile }}"]},
@@ -360,7 +364,7 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
             "tags": ["persist"],
         })  # fmt: skip
     for path in paths:
-        handler = SWITCH_TUNED if tuned.is_profile(path) else HANDLERS.get(path)
+        handler = SWITCH_TUNED if tuned.is_profile(path) else _handler(path)
         tasks.append(_file_task(path, "Persist", ["persist"], **({"notify": handler} if handler else {})))
     verify = ["never", "verify"]
     for kind in kinds:
@@ -399,7 +403,7 @@ def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, An
             "name": f"Remove {path}",
             "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path, "state": "absent"},
             "when": wrote,
-            **({"notify": RELOAD_UDEV} if path == udev.FILE else {}),
+            **({"notify": RELOAD_UDEV} if udev.is_rules(path) else {}),
         })  # fmt: skip
         if tuned.is_profile(path):
             tasks.append({

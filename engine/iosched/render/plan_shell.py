@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from iosched.kb import Kb
-from iosched.persist import files, tuned, tuned_base, udev
+from iosched.persist import files, shell, tuned, tuned_base, udev
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.escape import sh_comment, sh_word
 from iosched.render.reproduce import advise as advise_command
@@ -33,8 +33,8 @@ write_scheduler() {
   write_value "$1" "$2"
   [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
 }
-write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
 """
+_HELPERS += shell.WRITE + "\n"
 
 _JOURNAL = r"""DIR="$R/var/lib/iosched"
 mkdir -p "$DIR" || die "cannot create $DIR"
@@ -49,22 +49,15 @@ R="${IOSCHED_ROOT:-}"
 FAILED=0
 failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
 restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
-restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
-remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+@UNDO_FILE@
 IOSCHED_JOURNAL_HEAD
 journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
 journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
 journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
 journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
-journal_file() {
-  if [ -e "$R$1" ]; then
-    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
-    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
-  else
-    journal "remove_file $(q "$1")"
-  fi
-}
+@JOURNAL_FILE@
 """
+_JOURNAL = _JOURNAL.replace("@UNDO_FILE@", shell.UNDO).replace("@JOURNAL_FILE@", shell.JOURNAL)
 
 _TRAILER = r"""cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
 if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
@@ -176,7 +169,7 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
         if path in recommended:
             body += ["else", *(f"  {line}" for line in _persist(path, recommended[path], base))]
         body.append("fi")
-    if udev.FILE in every:
+    if any(udev.is_rules(path) for path in every):
         body.append('if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi')
     body += ["", "DONE=1", 'echo "iosched: applied; to undo: sh $JOURNAL"']
     return "\n".join(head + body) + "\n"

@@ -17,7 +17,10 @@ write_scheduler() {
   write_value "$1" "$2"
   [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
 }
-write_file() { mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"; }
+write_file() {
+  mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"
+  if [ -n "${JOURNAL:-}" ]; then cp "$1" "$JOURNAL.wrote.$(basename "$1")" || die "cannot keep a copy of ${1#"$R"}"; fi
+}
 
 # checks: nothing changes if any fails
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
@@ -39,24 +42,32 @@ R="${IOSCHED_ROOT:-}"
 FAILED=0
 failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
 restore() { printf '%s\n' "$2" 2>/dev/null > "$R$1" || failed "could not restore $1 to $2"; }
-restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2"; }
-remove_file() { rm -f "$R$1" 2>/dev/null || failed "could not remove $1"; }
+undo_file() {
+  if [ -f "$2" ] && [ -e "$R$1" ] && [ "$(cat "$R$1")" != "$(cat "$2")" ]; then
+    printf 'iosched: undo: %s changed since this plan wrote it; left as it is\n' "$1" >&2
+  elif [ -n "$3" ]; then
+    cp -p "$3" "$R$1" 2>/dev/null || failed "could not restore $1"
+  else
+    rm -f "$R$1" 2>/dev/null || failed "could not remove $1"
+  fi
+}
 IOSCHED_JOURNAL_HEAD
 journal() { printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"; }
 journal_value() { if [ -f "$1" ]; then journal "restore $(q "${1#"$R"}") $(q "$(cat "$1")")"; fi; }
 journal_scheduler() { journal "restore $(q "${1#"$R"}") $(q "$(active "$1")")"; }
 journal_dir() { for f in "$1"/*; do if [ -f "$f" ] && [ -w "$f" ]; then journal_value "$f"; fi; done; }
 journal_file() {
+  wrote="$JOURNAL.wrote.$(basename "$1")"
   if [ -e "$R$1" ]; then
     cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
-    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
+    journal "undo_file $(q "$1") $(q "$wrote") $(q "$JOURNAL.$(basename "$1")")"
   else
-    journal "remove_file $(q "$1")"
+    journal "undo_file $(q "$1") $(q "$wrote") ''"
   fi
 }
 journal_scheduler "$R"/sys/block/dm-2/queue/scheduler
 journal_dir "$R"/sys/block/dm-2/queue/iosched
-journal_file /etc/udev/rules.d/60-iosched.rules
+journal_file /etc/udev/rules.d/60-iosched-dm-2.rules
 cat >> "$JOURNAL" <<'IOSCHED_JOURNAL_TAIL' || die "cannot write the undo journal $JOURNAL"
 if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
 if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
@@ -81,7 +92,7 @@ trap 'on_signal HUP' HUP
 write_scheduler "$R"/sys/block/dm-2/queue/scheduler none
 
 # persist
-write_file "$R"/etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
+write_file "$R"/etc/udev/rules.d/60-iosched-dm-2.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
 # dm-2: san disk, db workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="dm-2", ATTR{queue/scheduler}="none"'
 if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi

@@ -1,0 +1,38 @@
+"""How the sh script writes the persistent files and how its undo journal takes them back, as sh functions.
+
+Apply keeps a copy of what it wrote beside the journal. Undo takes a file back only while it still holds what
+this plan wrote: it restores what was there before (or removes the file it created); a file changed since (by
+another plan of the same device, a later apply, or by hand) is left as it is, and undo says so. Plans of other
+devices write other files (:mod:`.udev`, :mod:`.sysctld`), so undoing one, in any order, never touches
+another's."""
+
+from __future__ import annotations
+
+WRITE = r"""write_file() {
+  mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"
+  if [ -n "${JOURNAL:-}" ]; then cp "$1" "$JOURNAL.wrote.$(basename "$1")" || die "cannot keep a copy of ${1#"$R"}"; fi
+}"""
+"""``write_file PATH CONTENT`` (PATH with ``$R``), in the script's helpers."""
+
+UNDO = r"""undo_file() {
+  if [ -f "$2" ] && [ -e "$R$1" ] && [ "$(cat "$R$1")" != "$(cat "$2")" ]; then
+    printf 'iosched: undo: %s changed since this plan wrote it; left as it is\n' "$1" >&2
+  elif [ -n "$3" ]; then
+    cp -p "$3" "$R$1" 2>/dev/null || failed "could not restore $1"
+  else
+    rm -f "$R$1" 2>/dev/null || failed "could not remove $1"
+  fi
+}"""
+"""``undo_file PATH WROTE SAVED`` in the journal: WROTE is the copy of what apply wrote (absent when apply
+stopped before), SAVED the copy of what was there before ("" when nothing was)."""
+
+JOURNAL = r"""journal_file() {
+  wrote="$JOURNAL.wrote.$(basename "$1")"
+  if [ -e "$R$1" ]; then
+    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || die "cannot save $1"
+    journal "undo_file $(q "$1") $(q "$wrote") $(q "$JOURNAL.$(basename "$1")")"
+  else
+    journal "undo_file $(q "$1") $(q "$wrote") ''"
+  fi
+}"""
+"""``journal_file PATH`` before apply: what undo does with the file."""
