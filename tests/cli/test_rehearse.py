@@ -124,3 +124,14 @@ def test_a_rehearsed_plan_is_applied_and_undone_on_a_loop_device(tmp_path: Path)
             path.unlink(missing_ok=True)
         (queue / "scheduler").write_text("none")
         subprocess.run(["losetup", "-d", f"/dev/{device}"], check=False)
+
+
+@pytest.mark.parametrize(
+    ("devices", "shown"),
+    [(["loop0", "loop2", "loop3", "loop4"], "loop0, loop2-loop4"), (["loop1", "loop2"], "loop1, loop2"),
+     ([f"loop{n}" for n in range(8)], "loop0-loop7")],
+)  # fmt: skip
+def test_loop_names_are_runs(devices: list[str], shown: str) -> None:
+    from iosched.system.loops import names
+
+    assert names(devices) == shown

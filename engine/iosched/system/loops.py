@@ -16,14 +16,19 @@ def unattached(device: Device) -> bool:
 
 
 def names(devices: Iterable[str]) -> str:
-    """``loop0-loop7`` for a run of numbered names, else the names joined by commas."""
+    """The names, runs of consecutive loop numbers of three or more as a range: ``loop0, loop2-loop7``."""
     found = list(devices)
     numbers = [re.fullmatch(r"loop(\d+)", name) for name in found]
-    if len(found) > 2 and all(numbers):
-        values = [int(m[1]) for m in numbers if m]
-        if values == list(range(values[0], values[0] + len(values))):
-            return f"loop{values[0]}-loop{values[-1]}"
-    return ", ".join(found)
+    if not all(numbers):
+        return ", ".join(found)
+    values = sorted(int(m[1]) for m in numbers if m)
+    runs: list[list[int]] = []
+    for value in values:
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return ", ".join(f"loop{r[0]}-loop{r[-1]}" if len(r) > 2 else ", ".join(f"loop{v}" for v in r) for r in runs)
 
 
 def grouped(count: int) -> str:
