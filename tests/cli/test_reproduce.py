@@ -84,3 +84,13 @@ def test_a_synonym_plans_the_same_as_the_id_its_reproduce_line_names(kb, capsys)
     again = json.loads(run(capsys, *reproduce_of("json", json.dumps(first)), "--format", "json"))
     first["assumptions"] = [a for a in first["assumptions"] if synonym not in a["text"]]
     assert again == first
+
+
+def test_a_plan_with_measured_results_is_reproduced_with_them(tmp_path: Path, capsys) -> None:
+    from tests.cli.test_advise_results import _write_runs
+
+    _write_runs(tmp_path, {"none": (10_000, 1_000), "kyber": (20_000, 500)})
+    argv = ("advise", "--hw", "nvme", "--workload", "db", "--kernel", "6.8", "--results", str(tmp_path))
+    first = json.loads(run(capsys, *argv, "--format", "json"))
+    assert first["measured"] and "--results" in first["reproduce"]
+    check(capsys, *argv)

@@ -107,4 +107,10 @@ def reproduce(args: argparse.Namespace, ctx) -> str:
         where = ["--root", str(args.root.resolve())]
     else:
         where = ["--context", str(args.context.resolve())]
-    return host(where, ctx.given())
+    return host(where, ctx.given(), results(args))
+
+
+def results(args: argparse.Namespace) -> list[str]:
+    """``--results FILE...`` as the command gave them (absolute), for the reproduce line; [] without."""
+    files = getattr(args, "results", None) or []
+    return ["--results", *(str(f.resolve()) for f in files)] if files else []

@@ -33,8 +33,9 @@ def document(kb: Kb, plan: Plan) -> dict[str, Any]:
     return data
 
 
-def render(kb: Kb, plan: Plan) -> str:
-    data = {**document(kb, plan), "reproduce": advise_command(plan.context)}
+def render(kb: Kb, plan: Plan, reproduce: str | None = None) -> str:
+    """The plan's document with ``reproduce``, the command that gives it again (default: from its context)."""
+    data = {**document(kb, plan), "reproduce": reproduce or advise_command(plan.context)}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 

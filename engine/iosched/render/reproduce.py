@@ -23,13 +23,13 @@ def command(words: Iterable[str]) -> str:
     return " ".join(sh_word(w) for w in words)
 
 
-def advise(context: Mapping[str, str]) -> str:
-    """``iosched advise`` with the flags that give the plan of ``context``."""
-    return command(["iosched", "advise", *(w for k, v in context.items() for w in (flag(k), str(v)))])
+def advise(context: Mapping[str, str], more: Iterable[str] = ()) -> str:
+    """``iosched advise`` with the flags that give the plan of ``context`` (and ``more``: ``--results F``)."""
+    return command(["iosched", "advise", *(w for k, v in context.items() for w in (flag(k), str(v))), *more])
 
 
-def host(where: Iterable[str], user: Mapping[str, str | None]) -> str:
+def host(where: Iterable[str], user: Mapping[str, str | None], more: Iterable[str] = ()) -> str:
     """``iosched advise`` reading the host again (``where``: ``--probe``, or ``--root DIR``, or ``--context
-    PROBE.json``) with the fields the user gave."""
+    PROBE.json``) with the fields the user gave (and ``more``)."""
     given = [w for k, v in user.items() if v is not None for w in (flag(k), str(v))]
-    return command(["iosched", "advise", *where, *given])
+    return command(["iosched", "advise", *where, *given, *more])

@@ -141,25 +141,27 @@ def as_playbook(kb, plans, host: str | None, reproduce: str) -> None:
         raise UsageError(str(exc)) from None
 
 
-def render(kb, plan, fmt: str, site_url: str | None, host: str | None = None) -> None:
-    """Write one device's plan in ``fmt``: text on a terminal through rich, the other formats byte-exact."""
-    if fmt == "ansible":
-        from iosched.render.reproduce import advise as reproduce
+def render(kb, plan, fmt: str, site_url: str | None, host: str | None = None, more: list[str] | None = None) -> None:
+    """Write one device's plan in ``fmt``: text on a terminal through rich, the other formats byte-exact;
+    ``more`` are the arguments beside the context that gave the plan (``--results FILE...``)."""
+    from iosched.render.reproduce import advise as reproduce
 
-        as_playbook(kb, [plan], host, reproduce(plan.context))
+    line = reproduce(plan.context, more or [])
+    if fmt == "ansible":
+        as_playbook(kb, [plan], host, line)
     elif fmt == "json":
         from iosched.render.plan_json import render as as_json
 
-        write(as_json(kb, plan))
+        write(as_json(kb, plan, line))
     elif fmt == "sh":
         from iosched.render.plan_shell import render as as_sh
 
-        write(as_sh(kb, plan))
+        write(as_sh(kb, plan, reproduce=line))
     else:
         from iosched.render.plan_markdown import render as as_markdown
         from iosched.render.reference import cli_style
 
-        write_markdown(as_markdown(kb, plan, cli_style(site_url)), fmt)
+        write_markdown(as_markdown(kb, plan, cli_style(site_url), line), fmt)
 
 
 def render_host(kb, host, fmt: str, site_url: str | None, name: str | None = None) -> None:
@@ -211,5 +213,5 @@ def cmd_advise(args: argparse.Namespace) -> int:
             plan = plan_resolved(kb, resolved, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
-    render(kb, plan, args.format, args.site_url, args.host)
+    render(kb, plan, args.format, args.site_url, args.host, observe.results(args))
     return 0
