@@ -110,6 +110,8 @@ def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...], synonyms:
 
 def _distribution_id(kb: Kb, text: str) -> str:
     """The KB distribution id ``text`` names, as typed or as os-release spells it."""
+    if isinstance(kb.get(text), Distribution):
+        return text  # the id itself: only that entry is read (the distributions are the KB's largest section)
     where = kb.where or kb.id_sections()
     ids = [ident for ident, section in where.items() if section == "distributions"]
     found = normalise.distribution(text, lambda: kb.section("distributions"), ids)
