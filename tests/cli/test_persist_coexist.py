@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -133,4 +134,39 @@ def test_a_second_plan_of_the_same_device_is_undone_to_the_first(tmp_path: Path,
     undo(root, second)
     assert etc(root) == once
     undo(root, first)
+    assert etc(root) == before
+
+
+TUNED_HOST = Path(__file__).parents[1] / "system" / "captures" / "sos-rhel8-kvm-lvm"
+
+
+def test_two_plans_on_a_tuned_host_keep_both_disks_units_in_the_one_profile(tmp_path: Path, capsys) -> None:
+    """TuneD runs one profile per host, so the plans of vda and vdb share iosched's profile: the second keeps
+    the first's unit; undone in the reverse order the profile goes back to the first's, then away."""
+    root = tmp_path / "host"
+    shutil.copytree(TUNED_HOST, root, symlinks=True)
+    (root / "sys/block/vda/queue/scheduler").write_text("mq-deadline kyber [bfq] none\n")  # so that vda is planned
+    scripts, paths = {}, set()
+    for device in ("vda", "vdb"):
+        common = ("advise", "--root", str(root), "--device", device, "--workload", "db")
+        code = main([*common, "--format", "json"])
+        (plan,) = json.loads(capsys.readouterr().out)["plans"]
+        assert code == 0 and {s["persist_method"] for s in plan["steps"]} == {"tuned-profile"}
+        paths |= set(plan["files"])
+        assert main([*common, "--format", "sh"]) == 0
+        scripts[device] = capsys.readouterr().out
+    (profile,) = paths
+    before = etc(root)
+    env = {**os.environ, "IOSCHED_ROOT": str(root)}
+    for device in ("vda", "vdb"):
+        env["IOSCHED_JOURNAL"] = str(tmp_path / f"undo-{device}.sh")
+        done = subprocess.run(["sh", "-c", scripts[device]], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        if device == "vda":
+            first = (root / profile.lstrip("/")).read_text()
+    both = (root / profile.lstrip("/")).read_text()
+    assert "[iosched-vda]" in both and "[iosched-vdb]" in both and both.count("[main]") == 1
+    undo(root, tmp_path / "undo-vdb.sh")
+    assert (root / profile.lstrip("/")).read_text() == first
+    undo(root, tmp_path / "undo-vda.sh")
     assert etc(root) == before

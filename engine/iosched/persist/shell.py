@@ -8,11 +8,27 @@ another's."""
 
 from __future__ import annotations
 
+from iosched.persist import tuned
+
 WRITE = r"""write_file() {
   mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"
   if [ -n "${JOURNAL:-}" ]; then cp "$1" "$JOURNAL.wrote.$(basename "$1")" || die "cannot keep a copy of ${1#"$R"}"; fi
 }"""
 """``write_file PATH CONTENT`` (PATH with ``$R``), in the script's helpers."""
+
+PROFILE = r"""write_profile() {
+  others=""
+  if [ -f "$1" ]; then
+    others=$(printf '%s\n' "$2" | awk -v unit="[@PREFIX@" '
+      NR == FNR { if (index($0, unit) == 1) mine[$0] = 1; next }
+      /^\[/ { keep = index($0, unit) == 1 && !($0 in mine) }
+      keep' - "$1") || die "cannot read ${1#"$R"}"
+  fi
+  if [ -n "$others" ]; then write_file "$1" "$2
+$others"; else write_file "$1" "$2"; fi
+}""".replace("@PREFIX@", tuned.PREFIX)
+"""``write_profile PATH CONTENT``: the TuneD profile one host runs is shared by the plans of its disks, so the
+units of other disks that an iosched profile already there has are kept after the plan's own."""
 
 UNDO = r"""undo_file() {
   if [ -f "$2" ] && [ -e "$R$1" ] && [ "$(cat "$R$1")" != "$(cat "$2")" ]; then

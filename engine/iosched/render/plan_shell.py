@@ -34,7 +34,7 @@ write_scheduler() {
   [ "$(active "$1")" = "$2" ] || die "${1#"$R"} reads $(cat "$1"), not $2"
 }
 """
-_HELPERS += shell.WRITE + "\n"
+_HELPERS += shell.WRITE + "\n" + shell.PROFILE + "\n"
 
 _JOURNAL = r"""DIR="$R/var/lib/iosched"
 mkdir -p "$DIR" || die "cannot create $DIR"
@@ -95,7 +95,8 @@ def _apply(step: Step) -> list[str]:
 
 def _persist(path: str, content: str, base: TunedBase | None) -> list[str]:
     """Write one file; for a TuneD profile, switch to it when the script runs on the system itself."""
-    lines = [f'write_file "$R"{sh_word(path)} {sh_word(content)}']
+    write = "write_profile" if tuned.is_profile(path) else "write_file"
+    lines = [f'{write} "$R"{sh_word(path)} {sh_word(content)}']
     if base is not None and tuned.is_profile(path):
         profile = tuned.name(base)
         switch = f"tuned-adm profile {sh_word(profile)} || die {sh_word(f'could not switch TuneD to {profile}')}"

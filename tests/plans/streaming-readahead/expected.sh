@@ -21,6 +21,17 @@ write_file() {
   mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1" || die "could not write ${1#"$R"}"
   if [ -n "${JOURNAL:-}" ]; then cp "$1" "$JOURNAL.wrote.$(basename "$1")" || die "cannot keep a copy of ${1#"$R"}"; fi
 }
+write_profile() {
+  others=""
+  if [ -f "$1" ]; then
+    others=$(printf '%s\n' "$2" | awk -v unit="[iosched-" '
+      NR == FNR { if (index($0, unit) == 1) mine[$0] = 1; next }
+      /^\[/ { keep = index($0, unit) == 1 && !($0 in mine) }
+      keep' - "$1") || die "cannot read ${1#"$R"}"
+  fi
+  if [ -n "$others" ]; then write_file "$1" "$2
+$others"; else write_file "$1" "$2"; fi
+}
 
 # checks: nothing changes if any fails
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
