@@ -10,15 +10,19 @@ PIP = $(BIN)/python -m pip --disable-pip-version-check -q install
 QUIET = >>$(VENV)/pip.log 2>&1 || { cat $(VENV)/pip.log; exit 1; }
 
 $(BIN)/iosched: pyproject.toml
+	@echo "setup: creating the virtual environment $(VENV)"
 	$(PY) -m venv $(VENV)
+	@echo "setup: installing iosched and its dependencies into $(VENV) (a minute or more; log: $(VENV)/pip.log)"
 	$(PIP) -e . $(QUIET)
 
 $(VENV)/.dev: requirements-dev.txt $(BIN)/iosched
+	@echo "setup: installing the test and site tools into $(VENV) (log: $(VENV)/pip.log)"
 	$(PIP) -r requirements-dev.txt -e '.[site]' $(QUIET)
-	touch $@
+	@touch $@
 
 .PHONY: demo test lint site serve bench system-deps
 demo: $(BIN)/iosched
+	@echo "demo: iosched advise --example pg-vm-ubuntu1604"
 	$(BIN)/iosched advise --example pg-vm-ubuntu1604
 
 system-deps:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from typing import Any
 
+from iosched import normalise
 from iosched.grammar import DEVICE, MOUNT_OPTIONS, PATH, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
@@ -49,6 +50,8 @@ class Context(Struct):
     """How many hardware queues the device has (one directory each under ``/sys/block/DEV/mq/``), when known."""
     scheduler: str | None = None
     """The scheduler the device has now, when it was read from the system (it beats any default)."""
+    rehearse: str | None = None
+    """The hardware a scratch loop device is planned as (a rehearsal of the plan; see ``DeviceClass.rehearsal``)."""
     persist: str | None = None
     """How to persist the plan: ``auto`` (nothing said), or the methods to use (``udev,sysctl``; see
     :mod:`iosched.persist.choose`)."""
@@ -71,7 +74,7 @@ class Context(Struct):
             text = str(value).strip()
             if not text:
                 raise ContextError(f"context key {key!r} is empty")
-            values[str(key)] = text
+            values[str(key)] = normalise.device(text) if key == "device" else text
         return cls(**values)
 
     def given(self) -> dict[str, str]:
@@ -99,18 +102,65 @@ class Resolved(Struct):
     assumptions: tuple[Assumption, ...] = ()
 
 
-def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...]) -> str:
-    if value not in valid:
-        raise ContextError(f"unknown {kind} {value!r}; valid: {', '.join(valid)}")
-    return value
-
-
-def _distribution(kb: Kb, ident: str) -> Any:
-    """The KB's distribution ``ident``; only that one is read (the distributions are the KB's largest section)."""
-    found = kb.get(ident)
-    if not isinstance(found, Distribution):
-        _choice("distribution", ident, [d.id for d in kb.section("distributions")])
+def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...], synonyms: dict[str, str] | None = None) -> str:
+    """The member of ``valid`` that ``value`` spells (see :mod:`iosched.normalise`), else a ContextError."""
+    found = normalise.choice(value, valid, synonyms)
+    if found is None:
+        raise ContextError(normalise.unknown(kind, value, valid, synonyms or ()))
     return found
+
+
+def _distribution_id(kb: Kb, text: str) -> str:
+    """The KB distribution id ``text`` names, as typed or as os-release spells it."""
+    if isinstance(kb.get(text), Distribution):
+        return text  # the id itself: only that entry is read (the distributions are the KB's largest section)
+    where = kb.where or kb.id_sections()
+    ids = [ident for ident, section in where.items() if section == "distributions"]
+    found = normalise.distribution(text, lambda: kb.section("distributions"), ids)
+    if found is None:
+        raise ContextError(normalise.unknown("distribution", text, ids))
+    return found
+
+
+def normalised(kb: Kb, ctx: Context) -> tuple[Context, list[Assumption]]:
+    """``ctx`` with every value the KB's own spelling (:mod:`iosched.normalise`), and a note for each workload
+    named by a synonym; a ContextError with a "did you mean" for a value no vocabulary has."""
+    changes: dict[str, str] = {}
+    notes: list[Assumption] = []
+
+    def pick(field: str, kind: str, valid: list[str] | tuple[str, ...]) -> None:
+        value = getattr(ctx, field)
+        if value is not None and (found := _choice(kind, value, valid)) != value:
+            changes[field] = found
+
+    if ctx.hw is not None:
+        pick("hw", "hardware", [h.id for h in kb.section("hardware")])
+    if ctx.rehearse is not None:
+        pick("rehearse", "hardware", [h.id for h in kb.section("hardware")])
+    if ctx.workload is not None:
+        workloads = kb.section("workloads")
+        found = _choice("workload", ctx.workload, [w.id for w in workloads], normalise.workload_synonyms(workloads))
+        if found != ctx.workload:
+            changes["workload"] = found
+            if normalise.choice(ctx.workload, [found]) is None:
+                workload = next(w for w in workloads if w.id == found)
+                text = f"{ctx.workload!r} is the KB's {found} workload ({workload.title})"
+                notes.append(Assumption(fact="workload", value=found, text=text, sources=tuple(workload.sources)))
+    if ctx.distro is not None and (found := _distribution_id(kb, ctx.distro)) != ctx.distro:
+        changes["distro"] = found
+    if ctx.device is not None and (name := normalise.device(ctx.device)) != ctx.device:
+        changes["device"] = name
+    pick("cache", "cache", CACHES)
+    pick("goal", "goal", GOALS)
+    pick("io_path", "I/O path", IO_PATHS)
+    pick("scheduler", "scheduler", sorted(kb.elevators))
+    if ctx.fs is not None:
+        pick("fs", "file system", sorted({m.filesystem for m in kb.section("mount_options")}))
+    if ctx.symptoms is not None:
+        symptoms = [_choice("symptom", s.strip(), SYMPTOMS) for s in ctx.symptoms.split(",") if s.strip()]
+        if ",".join(symptoms) != ctx.symptoms:
+            changes["symptoms"] = ",".join(symptoms)
+    return (ctx.replace(**changes) if changes else ctx), notes
 
 
 def _assumption(kb: Kb, fact: str) -> Assumption:
@@ -135,6 +185,8 @@ def device_class(kb: Kb, device: str) -> DeviceClass | None:
 def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass | None:
     """Refuse a device name that is malformed, a partition, or a class of device that contradicts ``--hw``."""
     device = ctx.device
+    if ctx.rehearse is not None:
+        return _check_rehearsal(kb, ctx, hardware)
     if device is None:
         return device_class(kb, hardware.example_device)
     if not compiled(DEVICE).fullmatch(device):
@@ -145,7 +197,8 @@ def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass
     if cls is None:
         return None
     if cls.plan == "skip":
-        raise ContextError(f"{device} is a {cls.title}: nothing to tune there. {cls.note or ''}".strip())
+        hint = f" To try a plan on it: --device {device} --rehearse HW ({_rehearsable(kb)})" if cls.rehearsal else ""
+        raise ContextError(f"{device} is a {cls.title}: nothing to tune there. {cls.note or ''}".strip() + hint)
     if cls.plan == "members" or (cls.has_elevator == "multipath-only" and hardware.id not in cls.hardware):
         raise ContextError(
             f"{device} is a {cls.title} with no elevator of its own (bio-based): plan its member or physical disks "
@@ -154,6 +207,21 @@ def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass
     if cls.hardware and hardware.id not in cls.hardware:
         valid = ", ".join(cls.hardware)
         raise ContextError(f"{device} is a {cls.title}, which --hw {hardware.id} contradicts; use --hw {valid}")
+    return cls
+
+
+def _rehearsable(kb: Kb) -> str:
+    return ", ".join(h.id for h in kb.section("hardware"))
+
+
+def _check_rehearsal(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass:
+    """A rehearsal plans a scratch device (a loop device) as if it were ``--rehearse HW``; nothing else."""
+    device = ctx.device
+    if device is None:
+        raise ContextError("--rehearse needs the scratch device: --device loopN (losetup -f --show IMAGE)")
+    cls = device_class(kb, device) if compiled(DEVICE).fullmatch(device) else None
+    if cls is None or not cls.rehearsal:
+        raise ContextError(f"--rehearse plans a scratch loop device, and {device} is not one: plan it with --hw")
     return cls
 
 
@@ -227,14 +295,18 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     """Check ``ctx`` against the KB and compute the facts; what is missing is assumed from the KB."""
     presets = {h.id: h for h in kb.section("hardware")}
     workloads = {w.id: w for w in kb.section("workloads")}
-    assumed: list[Assumption] = []
+    if ctx.rehearse is not None and ctx.hw is None:
+        ctx = ctx.replace(hw=ctx.rehearse)
     if ctx.hw is None:
         raise ContextError(f"no hardware given (--hw); valid: {', '.join(presets)}")
-    hardware = presets[_choice("hardware", ctx.hw, list(presets))]
+    ctx, assumed = normalised(kb, ctx)
+    if ctx.rehearse is not None and ctx.rehearse != ctx.hw:
+        raise ContextError(f"--hw {ctx.hw} contradicts --rehearse {ctx.rehearse}: a rehearsal plans as one hardware")
+    hardware = presets[str(ctx.hw)]
     if ctx.workload is None:
         assumed.append(_assumption(kb, "workload"))
-    workload = workloads[_choice("workload", ctx.workload or str(assumed[-1].value), list(workloads))]
-    distro = _distribution(kb, ctx.distro) if ctx.distro else None
+    workload = workloads[ctx.workload or str(assumed[-1].value)]
+    distro = kb.get(ctx.distro) if ctx.distro else None
     try:
         if ctx.kernel is not None:
             kernel = KernelVersion.parse(ctx.kernel)
@@ -259,7 +331,7 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     if ctx.device is None:
         assumed.append(Assumption(fact="device", value=device, text=f"an example {hardware.title} name; pass --device"))
     if ctx.io_path is not None:
-        io_path = _choice("I/O path", ctx.io_path, IO_PATHS)
+        io_path = ctx.io_path
     else:
         io_path, why = _io_path(kb, hardware, cls, kernel, distro)
         sources = tuple(cls.sources if cls is not None else hardware.sources)
@@ -271,33 +343,34 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     queues = _queues(ctx.hw_queues)
     boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro, queues)
     if ctx.scheduler is not None:
-        previous: str | None = _choice("scheduler", ctx.scheduler, sorted(kb.elevators))
+        previous: str | None = ctx.scheduler
         previous_why = "read from the system"
     else:
         previous, previous_why = boot_default, boot_why
-    filesystems = sorted({m.filesystem for m in kb.section("mount_options")})
     options = tuple(o.strip() for o in (ctx.mount_options or "").split(",") if o.strip())
     facts: dict[str, Any] = {
         **{k: v for k, v in hardware.facts.items() if v is not None},
         **{k: v for k, v in workload.facts.items() if v is not None},
         "hw": hardware.id,
         "workload": workload.id,
-        "goal": _choice("goal", ctx.goal, GOALS) if ctx.goal else workload.goal,
+        "goal": ctx.goal or workload.goal,
         "kernel": str(kernel),
         "io_path": io_path,
-        "cache": _choice("cache", cache, CACHES),
+        "cache": cache,
     }
     if queues is not None:
         facts["hw.queues"] = queues
         facts["hw.multiqueue"] = queues > 1
     if cls is not None:
         facts["device.class"] = cls.id
+    if ctx.rehearse is not None:
+        facts["device.rehearsal"] = True
     if previous is not None:
         facts["scheduler.now"] = previous
     if ctx.fs is not None:
-        facts["fs"] = _choice("file system", ctx.fs, filesystems)
+        facts["fs"] = ctx.fs
     for symptom in (s.strip() for s in (ctx.symptoms or "").split(",") if s.strip()):
-        facts["symptom." + _choice("symptom", symptom, SYMPTOMS).replace("-", "_")] = True
+        facts["symptom." + symptom.replace("-", "_")] = True
     if options:
         facts["mount.barriers"] = not any(o in ("nobarrier", "barrier=0") for o in options)
     if distro is not None:

@@ -38,6 +38,7 @@ FACTS: dict[str, Fact] = {
     "cache": Fact("str", "write cache protection: volatile, battery-backed or none"),
     "fs": Fact("str", "file system on the device: ext4, xfs, btrfs"),
     "measured.best": Fact("str", "scheduler that measurements show significantly better (absent if none)"),
+    "device.rehearsal": Fact("bool", "the plan rehearses on a scratch loop device as if it were --rehearse HW"),
     "device.class": Fact("str", "class of the device from its kernel name (scsi-disk, virtio-blk, nvme, mmc ...)"),
     "scheduler.now": Fact("str", "the scheduler the device has before the plan (read, or its real default)"),
     "symptom.dirty_stall": Fact(

@@ -23,9 +23,10 @@ from iosched.persist import location, precedence
 from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
+from iosched.system import loops
 from iosched.system.model import Device, Mount, System
 
-_USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist")
+_USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist", "rehearse")
 
 
 class Skipped(Struct):
@@ -40,6 +41,16 @@ class HostPlan(Struct):
     plans: tuple[Plan, ...]
     skipped: tuple[Skipped, ...]
     source: str = ""
+    reproduce: str = ""
+    """The command that reads the host again and gives these plans (set by the CLI, which knows how it read it)."""
+
+    def summarised(self) -> HostPlan:
+        """The same plans with the unattached loop devices skipped in one entry (for reports people read)."""
+        empty = [s.device for s in self.skipped if s.reason == loops.UNATTACHED]
+        if len(empty) < 2:
+            return self
+        kept = [s for s in self.skipped if s.reason != loops.UNATTACHED]
+        return self.replace(skipped=(*kept, Skipped(device=loops.names(empty), reason=loops.grouped(len(empty)))))
 
 
 def _multipath(device: Device) -> bool:
@@ -48,6 +59,8 @@ def _multipath(device: Device) -> bool:
 
 def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | None:
     """Why a device gets no plan of its own, or None when it does."""
+    if loops.unattached(device):
+        return loops.UNATTACHED
     if device.kind == "partition" or device.parent:
         return f"a partition: the scheduler belongs to the whole disk {device.parent or 'it is on'}"
     holders = [devices[h] for h in device.holders if h in devices]
@@ -170,7 +183,12 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
     for device in system.devices:
         if wanted and device.name not in wanted:
             continue
-        reason = _skip_reason(kb, device, devices)
+        rehearsed = user.rehearse is not None and device.name in wanted
+        if rehearsed:
+            empty = loops.unattached(device)
+            reason = f"{loops.UNATTACHED}; attach an image first: losetup -f --show IMAGE" if empty else None
+        else:
+            reason = _skip_reason(kb, device, devices)
         if reason is not None:
             skipped.append(Skipped(device=device.name, reason=reason))
             continue
@@ -187,10 +205,14 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
 # ------------------------------------------------------------------------------------------ verify
 
 
+NOT_PLANNED = "not planned"
+"""The setting of the row that stands for a skipped device: nothing of it was compared."""
+
+
 class Row(Struct):
     device: str
     setting: str
-    expected: str
+    expected: str | None
     actual: str | None
     status: str
     """``ok``, ``differs`` or ``n/a`` (nothing to compare, never a failure)."""
@@ -202,21 +224,26 @@ class Verification(Struct):
 
     host: HostPlan
     rows: tuple[Row, ...]
+    asked: tuple[str, ...] = ()
+    """The devices the user named (``--device``): one that was not planned is not compliant."""
+
+    def verdict(self) -> Verdict:
+        return verdict(self.rows, self.asked)
 
     def compliant(self) -> bool:
-        """No setting differs (``n/a``, nothing to compare, is never a failure)."""
-        return all(r.status != "differs" for r in self.rows)
+        """At least one setting compared, none differing, and every device asked about planned."""
+        return self.verdict().compliant
 
 
 def _persist_row(system: System, plan: Plan, step: Step, device: str, required: bool) -> Row | None:
     """Is a change kept across reboots by our file, and would that file win over the other tuners?"""
     method, key = step.persist_method, kind_of(step).tuner_key(step)
-    path = location(method, plan.tuned)
+    path = location(method, plan.tuned, plan.device)
     setters = [t for t in system.tuners if t.active and key in t.settings and precedence.concerns(t, step.device)]
-    ours = next((t for t in setters if precedence.is_ours(method, t, plan.tuned)), None)
+    ours = next((t for t in setters if precedence.is_ours(method, t, plan.tuned, plan.device)), None)
     if path is None or (ours is None and not required):
         return None
-    winner = precedence.overriding(method, step, system.tuners)
+    winner = precedence.overriding(method, step, system.tuners, plan.device)
     if ours is None or ours.settings[key] != step.value:
         actual, status = (ours.settings[key] if ours else "absent"), "differs"
     elif winner is not None:
@@ -235,7 +262,7 @@ def _lost_at_boot(system: System, plan: Plan, kept: Unchanged) -> bool:
         return True
     key = kind_of(step).tuner_key(step)
     others = [t for t in system.tuners if t.active and key in t.settings and precedence.concerns(t, step.device)
-              and not precedence.is_ours(step.persist_method, t, plan.tuned)]  # fmt: skip
+              and not precedence.is_ours(step.persist_method, t, plan.tuned, plan.device)]  # fmt: skip
     return bool(others) and precedence.changes(others[-1].settings[key], step.value)
 
 
@@ -259,4 +286,38 @@ def verify(system: System, host: HostPlan) -> list[Row]:
                             because=", ".join(step.because)))  # fmt: skip
             if (persisted := _persist_row(system, plan, step, where, to_make)) is not None:
                 rows.append(persisted)
+    rows += [Row(device=s.device, setting=NOT_PLANNED, expected=None, actual=None, status="n/a", because=s.reason)
+             for s in host.skipped]  # fmt: skip
     return rows
+
+
+class Verdict(Struct):
+    """What verify concludes: compliant only when something was compared, nothing differs and every device the
+    user named was planned."""
+
+    compliant: bool
+    compared: int
+    differs: int
+    unchecked: tuple[str, ...]
+    """The devices the user named that were not planned (so not compared)."""
+    text: str
+
+
+def verdict(rows: Iterable[Row], asked: Iterable[str] = ()) -> Verdict:
+    """The verdict on verify's rows; ``asked`` are the devices the user named."""
+    rows = list(rows)
+    compared = sum(r.status != "n/a" for r in rows)
+    differs = sum(r.status == "differs" for r in rows)
+    named = set(asked)
+    skipped = [r for r in rows if r.setting == NOT_PLANNED and r.device in named]
+    unchecked = tuple(r.device for r in skipped)
+    if skipped:
+        text = "not checked: " + "; ".join(f"{r.device}: {r.because}" for r in skipped)
+    elif differs:
+        text = f"{differs} setting(s) differ"
+    elif not compared:
+        text = "nothing compared: no device of this host was planned"
+    else:
+        text = "compliant"
+    ok = not unchecked and not differs and compared > 0
+    return Verdict(compliant=ok, compared=compared, differs=differs, unchecked=unchecked, text=text)

@@ -193,10 +193,22 @@ def _check_reachable(kb: Kb) -> Iterator[Diagnostic]:
             yield _diag(kb, caveat.id, "KB111", "no rule, setting or scope can bring this caveat into a plan")
 
 
+def _check_synonyms(kb: Kb) -> Iterator[Diagnostic]:
+    """Each spelling of a workload (its id, its synonyms, as :mod:`iosched.normalise` compares them) names one."""
+    from iosched.normalise import squash
+
+    owner = {squash(w.id): w.id for w in kb.section("workloads")}
+    for workload in kb.section("workloads"):
+        for synonym in workload.synonyms:
+            taken = owner.setdefault(squash(synonym), workload.id)
+            if taken != workload.id or squash(synonym) == squash(workload.id):
+                yield _diag(kb, workload.id, "KB114", f"synonym {synonym!r} already spells {taken}")
+
+
 def check(kb: Kb) -> list[Diagnostic]:
     """All cross-entity problems, sorted by file and line."""
     found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb), *_check_reachable(kb),
-             *_check_default_schedulers(kb)]  # fmt: skip
+             *_check_default_schedulers(kb), *_check_synonyms(kb)]  # fmt: skip
     if kb.section("rules") and not any(d.code == "KB105" for d in found):
         found += [*_check_rules(kb), *_check_examples(kb)]
     return sorted(set(found), key=lambda d: (d.file, d.line, d.code, d.message))

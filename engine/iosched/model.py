@@ -533,6 +533,9 @@ class DeviceClass(Sourced):
     hardware: tuple[Id, ...] = ()
     """The hardware presets such a device can be."""
     note: Text | None = None
+    rehearsal: bool = False
+    """A scratch device a plan may be rehearsed on (``advise --device loop0 --rehearse ssd``): planned as if it
+    were that hardware, and the plan says so."""
 
 
 class HardwarePreset(Sourced):
@@ -560,6 +563,8 @@ class Workload(Sourced):
     goal: Goal
     facts: dict[Id, Value] = {}  # noqa: RUF012 - Structs are frozen
     notes: tuple[Text, ...] = ()
+    synonyms: tuple[Id, ...] = ()
+    """What people also call it (``postgres`` for ``db``): accepted wherever a workload is named."""
 
 
 class Assumption(Sourced):

@@ -389,7 +389,7 @@ def test_the_playbook_applies_verifies_stays_idempotent_checks_and_undoes_on_a_l
         assert sysfs(device, "rq_affinity").read_text() == queue_before["rq_affinity"]
         assert DIRTY_RATIO.read_text() == dirty_before
         recommended = files([plan], lambda s: s.severity != "consider")
-        assert set(recommended) == {udev.FILE}
+        assert set(recommended) == {udev.path(device)}
         for path, content in recommended.items():
             assert (etc / path.lstrip("/")).read_text() == content + "\n"
 
@@ -405,9 +405,9 @@ def test_the_playbook_applies_verifies_stays_idempotent_checks_and_undoes_on_a_l
         assert sysfs(device, "rq_affinity").read_text() == queue_before["rq_affinity"]
         assert DIRTY_RATIO.read_text() == dirty_before
         assert [p for p in etc.rglob("*") if p.is_file() and p.parts[-1].endswith((".rules", ".conf"))] == [
-            etc / udev.FILE.lstrip("/")
+            etc / udev.path(device).lstrip("/")
         ]
-        assert (etc / udev.FILE.lstrip("/")).read_text() == recommended[udev.FILE] + "\n"
+        assert (etc / udev.path(device).lstrip("/")).read_text() == recommended[udev.path(device)] + "\n"
 
         undone, _ = play("--tags", "undo")
         assert undone["changed"] >= 3

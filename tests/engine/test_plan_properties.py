@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from iosched.context import Context, resolve
 from iosched.engine import advise
 from iosched.kb import TunableRef
-from iosched.persist import files
+from iosched.persist import files, udev
 from iosched.plan import Plan
 from iosched.render import plan_json, plan_markdown, plan_shell
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
@@ -295,10 +295,10 @@ def test_undo_goes_on_after_a_failure_and_reports_it(tmp_path: Path) -> None:
     journal = tmp_path / "undo.sh"
     env = {**env, "IOSCHED_JOURNAL": str(journal)}
     subprocess.run(["sh", "-c", plan_shell.render(KB, plan)], env=env, check=True, capture_output=True, text=True)
-    assert (root / "etc/udev/rules.d/60-iosched.rules").exists()
+    assert (root / udev.path("sda").lstrip("/")).exists()
     for f in sorted((root / "sys/block/sda").rglob("*"), reverse=True):
         f.unlink() if f.is_file() else f.rmdir()
     done = subprocess.run(["sh", str(journal)], env=env, capture_output=True, text=True)
     assert done.returncode == 1 and "failure(s)" in done.stderr and "sys/block/sda/queue/scheduler" in done.stderr
-    assert not (root / "etc/udev/rules.d/60-iosched.rules").exists()
+    assert not (root / udev.path("sda").lstrip("/")).exists()
     assert path.read_text() == "20\n"

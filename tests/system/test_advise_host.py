@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.persist import files
+from iosched.persist import files, udev
 from iosched.system.reader import read_root
 
 CAPTURES = Path(__file__).parent / "captures"
@@ -122,25 +122,9 @@ def test_verify_needs_a_host(capsys) -> None:
     assert code == 2 and err.count("\n") == 1
 
 
-LOOP_LAYER = """\
-device_classes:
-  - id: loop
-    title: loop device (planned in this rig)
-    kernel_names: ["loop*"]
-    blk_mq_since: "4.0"
-    has_elevator: always
-    plan: device
-    hardware: [ssd, hdd]
-    sources: [linux-commit-loop-blk-mq]
-"""
-
-
 @pytest.mark.root
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("losetup"), reason="needs root and losetup")
 def test_live_probe_plan_apply_verify_undo_on_a_loop_device(tmp_path: Path) -> None:
-    layer = tmp_path / "layer"
-    layer.mkdir()
-    (layer / "loop.yaml").write_text(LOOP_LAYER)
     image = tmp_path / "disk.img"
     image.write_bytes(b"")
     os.truncate(image, 64 * 1024 * 1024)
@@ -149,7 +133,7 @@ def test_live_probe_plan_apply_verify_undo_on_a_loop_device(tmp_path: Path) -> N
     scheduler = Path(f"/sys/block/{device}/queue/scheduler")
     original = scheduler.read_text()
     iosched = [sys.executable, "-m", "iosched"]
-    common = ["--probe", "--device", device, "--hw", "ssd", "--workload", "db", "--kb", str(layer)]
+    common = ["--probe", "--device", device, "--rehearse", "ssd", "--workload", "db"]
     journal = tmp_path / "undo.sh"
     written: list[Path] = []
     try:
@@ -182,7 +166,7 @@ def test_live_probe_plan_apply_verify_undo_on_a_loop_device(tmp_path: Path) -> N
         subprocess.run(["losetup", "-d", f"/dev/{device}"], check=False)
 
 
-def test_files_of_a_host_plan_merge_one_udev_line_per_device() -> None:
+def test_files_of_a_host_plan_are_one_udev_file_per_device() -> None:
     from iosched.context import Context
     from iosched.host import plan_host
     from iosched.kbcache import load_checked
@@ -193,5 +177,7 @@ def test_files_of_a_host_plan_merge_one_udev_line_per_device() -> None:
     system = classified(read_root(CAPTURES / "sos-sles12sp5-legacy-mpath"), distros, presets)
     host = plan_host(kb, system, Context(workload="db"))
     merged = files(host.plans)
-    rules = [line for line in merged.get("/etc/udev/rules.d/60-iosched.rules", "").splitlines() if "ACTION" in line]
-    assert len(rules) == sum(1 for p in host.plans if any(s.persist_method == "udev-rule" for s in p.steps))
+    ruled = {p.device for p in host.plans if any(s.persist_method == "udev-rule" for s in p.steps)}
+    assert ruled and {path for path in merged if udev.is_rules(path)} == {udev.path(d) for d in ruled}
+    for device in ruled:
+        assert sum("ACTION" in line for line in merged[udev.path(device)].splitlines()) == 1

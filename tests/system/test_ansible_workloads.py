@@ -179,7 +179,7 @@ def test_without_default_a_host_may_have_no_workload(workloads: set[str]) -> Non
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("hosts:\n  db*: database\n", r"workloads.yaml:2: unknown workload database; valid: analytics, "),
+        ("hosts:\n  db*: database\n", r"workloads.yaml:2: unknown workload 'database'; valid: analytics, "),
         ("host:\n  db*: db\n", r"workloads.yaml:2: unknown key host; known: inventory, hosts, groups, default"),
         ("groups:\n  web: fileserver\n", r"workloads.yaml:2: groups need an inventory"),
         ("hosts:\n  'db *': db\n", r"workloads.yaml:2: hosts: db \* is not a host name or pattern"),

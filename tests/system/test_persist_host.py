@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.persist import tuned
+from iosched.persist import tuned, udev
 from iosched.system.reader import read_root
 
 SOS = Path(__file__).parent / "captures" / "sos-rhel8-kvm-lvm"
@@ -70,7 +70,7 @@ def test_auto_keeps_the_scheduler_in_a_tuned_profile_that_includes_the_active_on
 def test_persist_udev_keeps_it_in_a_udev_rule_and_says_the_admins_later_rule_wins(capture: Path, capsys) -> None:
     plan = plan_of(capsys, capture, "vdb", "--persist", "udev")
     assert {s["persist_method"] for s in plan["steps"]} == {"udev-rule"}
-    assert list(plan["files"]) == ["/etc/udev/rules.d/60-iosched.rules"]
+    assert list(plan["files"]) == [udev.path("vdb")]
     (notice,) = [w for w in plan["warnings"] if w["id"] == "later-tuner-wins"]
     assert admin_rule() in notice["text"] and notice["sources"]
     code, out, _ = run(capsys, "advise", "--root", str(capture), "--persist", "udev", "--format", "markdown")
@@ -133,7 +133,7 @@ def test_the_sh_plan_writes_and_journals_the_profile_and_its_undo_removes_it(tmp
     done = subprocess.run(["sh", "-c", script], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (root / path.lstrip("/")).read_text() == content + "\n"
-    assert f"remove_file '{path}'" in journal.read_text()
+    assert f"undo_file '{path}'" in journal.read_text()
     assert (root / "etc/tuned/active_profile").read_text().strip() == active_profile(), "no tuned-adm under a root"
     undone = subprocess.run(["sh", str(journal)], env=env, capture_output=True, text=True)
     assert undone.returncode == 0, undone.stderr

@@ -91,8 +91,33 @@ def plan(args: argparse.Namespace, kb: Kb, ctx: Context, evidence: Evidence | No
 
     system = read(args, kb)
     assert system is not None, "asked only when the arguments name a host (wanted)"
+    names = [d.name for d in system.devices]
+    if ctx.device is not None and ctx.device not in names:
+        from iosched.normalise import unknown
+
+        where = system.host.hostname or system.source
+        raise UsageError(unknown("device", ctx.device, names).replace("unknown device", f"no device on {where}:", 1))
     if ctx.hw is not None and ctx.device is not None:
         devices = tuple(d.replace(hw=ctx.hw) if d.name == ctx.device else d for d in system.devices)
         system = system.replace(devices=devices)
     only = [ctx.device] if ctx.device else []
     return system, plan_host(kb, system, ctx, evidence, only=only)
+
+
+def reproduce(args: argparse.Namespace, ctx: Context) -> str:
+    """The command that reads the same host again and plans it as the user asked."""
+    from iosched.render.reproduce import host
+
+    if args.probe:
+        where = ["--probe"]
+    elif args.root:
+        where = ["--root", str(args.root.resolve())]
+    else:
+        where = ["--context", str(args.context.resolve())]
+    return host(where, ctx.given(), results(args))
+
+
+def results(args: argparse.Namespace) -> list[str]:
+    """``--results FILE...`` as the command gave them (absolute), for the reproduce line; [] without."""
+    files = getattr(args, "results", None) or []
+    return ["--results", *(str(f.resolve()) for f in files)] if files else []

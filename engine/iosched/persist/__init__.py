@@ -25,26 +25,26 @@ def tuned_base(plans: Sequence[Plan]) -> TunedBase | None:
 
 
 def files(plans: Sequence[Plan], keep: Callable[[Step], bool] = _every) -> dict[str, str]:
-    """Path -> content of every file that persists the kept steps: one udev rule line per device (scheduler
-    first), one sysctl.d line per setting, one TuneD profile with a unit per disk."""
-    rules, sysctls, disks, tuned_sysctls = [], [], [], []
+    """Path -> content of every file that persists the kept steps: a udev rule file per device (scheduler
+    first), a sysctl.d file per plan that sets sysctls (each setting once, in the first plan's file), one TuneD
+    profile with a unit per disk. Files of different devices never share a path: plans coexist."""
+    found: dict[str, str] = {}
+    disks, tuned_sysctls, seen = [], [], set()
     for plan in plans:
         kept = [s for s in plan.steps if keep(s)]
         on_udev = [s for s in kept if s.persist_method == "udev-rule"]
         if on_udev:
             what = f"{plan.device}: {plan.facts.get('hw', '?')} disk, {plan.facts.get('workload', '?')} workload"
-            rules.append((what, plan.udev_match, on_udev))
-        sysctls += [s for s in kept if s.persist_method == "sysctl-d"]
+            found[udev.path(plan.device)] = udev.content(what, plan.udev_match, on_udev)
+        sysctls = [s for s in kept if s.persist_method == "sysctl-d" and sysctld.line(s) not in seen]
+        seen |= {sysctld.line(s) for s in sysctls}
+        if sysctls:
+            found[sysctld.path(plan.device)] = sysctld.content(sysctls)
         on_tuned = [s for s in kept if s.persist_method == "tuned-profile"]
         if disk := [s for s in on_tuned if s.device is not None]:
             ids = {k: plan.context.get(k) for k in ("serial", "wwn")}
             disks.append((plan.device, tuned.match(plan.device, **ids), disk))
         tuned_sysctls += [s for s in on_tuned if s.device is None]
-    found: dict[str, str] = {}
-    if rules:
-        found[udev.FILE] = udev.content(rules)
-    if sysctls:
-        found[sysctld.FILE] = sysctld.content(sysctls)
     if disks or tuned_sysctls:
         base = tuned_base(plans)
         if base is None:
@@ -56,23 +56,28 @@ def files(plans: Sequence[Plan], keep: Callable[[Step], bool] = _every) -> dict[
 def commands(plans: Sequence[Plan], path: str, content: str) -> tuple[str, str | None, str]:
     """How to install one file of ``files(plans)``, check it is in effect (None: reading it back is the check),
     and remove it again."""
-    if path == udev.FILE:
-        return udev.install(content), None, udev.remove()
-    if path == sysctld.FILE:
-        return sysctld.install(content), None, sysctld.remove()
+    if udev.is_rules(path):
+        return udev.install(path, content), None, udev.remove(path)
+    if sysctld.is_conf(path):
+        return sysctld.install(path, content), None, sysctld.remove(path)
     base = tuned_base(plans)
     assert base is not None and path == tuned.path(base), path
     return tuned.install(content, base), tuned.check(base), tuned.remove(base)
 
 
-def location(method: str, base: TunedBase | None) -> str | None:
-    """The file iosched writes for a persistence method; None where ``verify`` cannot read it back (the boot
-    loader, fstab) or no TuneD profile is active to build on."""
+def location(method: str, base: TunedBase | None, device: str) -> str | None:
+    """The file iosched writes for a persistence method in the plan of ``device``; None where ``verify``
+    cannot read it back (the boot loader, fstab) or no TuneD profile is active to build on."""
     if method == "tuned-profile":
         return tuned.path(base) if base is not None else None
-    return {"udev-rule": udev.FILE, "sysctl-d": sysctld.FILE}.get(method)
+    return {"udev-rule": udev.path(device), "sysctl-d": sysctld.path(device)}.get(method)
 
 
 def keeping(plans: Sequence[Plan], path: str) -> list[Step]:
     """The steps of ``plans`` that the file ``path`` of :func:`files` keeps."""
     return [step for plan in plans for step in plan.steps if path in files(plans, step.__eq__)]
+
+
+def written_by_iosched(name: str) -> bool:
+    """Whether a udev or sysctl.d file is one iosched writes (for any device)."""
+    return udev.is_rules(name) or sysctld.is_conf(name)

@@ -40,17 +40,24 @@ def _file(tuner: Tuner) -> str:
     return tuner.name.rsplit(":", 1)[0] if tuner.kind == "udev" else tuner.name
 
 
-def _acts_after(method: str, tuner: Tuner, step: Step) -> bool:
-    """Whether ``tuner`` sets its value after the file ``method`` writes, at boot or when the device appears."""
+def _ours(method: str, device: str | None) -> str:
+    """The file ``method`` writes for the plan of ``device`` (without one: the name all of them start with)."""
+    if method == "udev-rule":
+        return udev.path(device) if device else udev.DIRECTORY + udev.PREFIX
+    return sysctld.path(device) if device else sysctld.DIRECTORY + sysctld.PREFIX
+
+
+def _acts_after(method: str, tuner: Tuner, step: Step, device: str | None = None) -> bool:
+    """Whether ``tuner`` sets its value after the file ``method`` writes for the plan of ``device``, at boot or
+    when the device appears."""
     if tuner.kind in _LAST:
         return True
     if method == "udev-rule":
-        return tuner.kind in ("tuned", "ktune") or (
-            tuner.kind == "udev" and basename(_file(tuner)) > basename(udev.FILE)
-        )
+        ours = basename(_ours(method, step.device or device))
+        return tuner.kind in ("tuned", "ktune") or (tuner.kind == "udev" and basename(_file(tuner)) > ours)
     if method == "sysctl-d":
-        return tuner.kind == "sysctl.d" and (basename(tuner.name) > basename(sysctld.FILE)
-                                             or tuner.name == "/etc/sysctl.conf")  # fmt: skip
+        ours = basename(_ours(method, device))
+        return tuner.kind == "sysctl.d" and (basename(tuner.name) > ours or tuner.name == "/etc/sysctl.conf")
     if method == "tuned-profile":
         reapplied = tuner.name.startswith(REAPPLIED) or tuner.name == "/etc/sysctl.conf"
         return tuner.kind == "sysctl.d" and step.kind == "sysctl" and reapplied
@@ -66,20 +73,26 @@ def changes(theirs: str, ours: str) -> bool:
     return theirs != ours
 
 
-def overriding(method: str, step: Step, tuners: Sequence[Tuner]) -> Tuner | None:
-    """The tuner that would leave the step's setting at another value than the file ``method`` writes: the
-    last to act after it that sets the setting; None when there is none, or it sets the same value."""
+def overriding(method: str, step: Step, tuners: Sequence[Tuner], device: str | None = None) -> Tuner | None:
+    """The tuner that would leave the step's setting at another value than the file ``method`` writes (for
+    the plan of ``device``): the last to act after it that sets the setting; None when there is none, or it
+    sets the same value."""
     key = kind_of(step).tuner_key(step)
     later = [t for t in tuners if t.active and key in t.settings and concerns(t, step.device)
-             and _acts_after(method, t, step)]  # fmt: skip
+             and _acts_after(method, t, step, device)]  # fmt: skip
     return later[-1] if later and changes(later[-1].settings[key], step.value) else None
 
 
-def is_ours(method: str, tuner: Tuner, base: TunedBase | None) -> bool:
-    """Whether a tuner read from the host is the file iosched writes for ``method``."""
+def is_ours(method: str, tuner: Tuner, base: TunedBase | None, device: str | None = None) -> bool:
+    """Whether a tuner read from the host is the file iosched writes for ``method`` in the plan of ``device``
+    (without a device: in any plan)."""
     if method == "tuned-profile":
         return tuner.kind == "tuned" and base is not None and tuner.name == tuned.name(base)
-    return _file(tuner) == {"udev-rule": udev.FILE, "sysctl-d": sysctld.FILE}.get(method)
+    if method not in ("udev-rule", "sysctl-d"):
+        return False
+    if device is not None:
+        return _file(tuner) == _ours(method, device)
+    return udev.is_rules(_file(tuner)) if method == "udev-rule" else sysctld.is_conf(tuner.name)
 
 
 def caveat(method: str, tuner: Tuner) -> str:

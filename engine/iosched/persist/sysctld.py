@@ -1,4 +1,8 @@
-"""A sysctl.d file: the writeback sysctls a plan sets, loaded at every boot by systemd-sysctl."""
+"""A sysctl.d file per plan: the writeback sysctls it sets, loaded at every boot by systemd-sysctl.
+
+Named after the plan's device (``90-iosched-sdb.conf``), so that the plans of different devices never replace
+each other's file and each undo removes only its own; where two set one sysctl, the file that sorts last wins
+at boot, as the plan applied last does at run time."""
 
 from __future__ import annotations
 
@@ -7,7 +11,19 @@ from collections.abc import Iterable
 from iosched.plan import Step
 from iosched.render.escape import sh_word
 
-FILE = "/etc/sysctl.d/90-iosched.conf"
+DIRECTORY = "/etc/sysctl.d/"
+PREFIX, SUFFIX = "90-iosched-", ".conf"
+FILE = f"{DIRECTORY}{PREFIX}DEVICE{SUFFIX}"
+"""How the files are named (the documentation's spelling); :func:`path` gives one plan's."""
+
+
+def path(device: str) -> str:
+    return f"{DIRECTORY}{PREFIX}{device}{SUFFIX}"
+
+
+def is_conf(name: str) -> bool:
+    """Whether a path is one of iosched's sysctl files."""
+    return name.startswith(DIRECTORY + PREFIX) and name.endswith(SUFFIX)
 
 
 def line(step: Step) -> str:
@@ -15,14 +31,14 @@ def line(step: Step) -> str:
 
 
 def content(steps: Iterable[Step]) -> str:
-    lines = ["# Written by iosched; remove this file to undo at the next boot."]
+    lines = ["# Written by iosched for one plan; remove this file to undo at the next boot."]
     lines += list(dict.fromkeys(line(s) for s in steps))
     return "\n".join(lines)
 
 
-def install(text: str) -> str:
-    return f"printf '%s\\n' {sh_word(text)} | sudo tee {FILE} >/dev/null\nsudo sysctl -p {FILE}"
+def install(file: str, text: str) -> str:
+    return f"printf '%s\\n' {sh_word(text)} | sudo tee {sh_word(file)} >/dev/null\nsudo sysctl -p {sh_word(file)}"
 
 
-def remove() -> str:
-    return f"sudo rm -f {FILE}"
+def remove(file: str) -> str:
+    return f"sudo rm -f {sh_word(file)}"

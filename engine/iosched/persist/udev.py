@@ -1,4 +1,8 @@
-"""A udev rule file that re-applies the scheduler and queue settings whenever a device appears or changes."""
+"""A udev rule file per device that re-applies its scheduler and queue settings whenever it appears or changes.
+
+One file per device (``60-iosched-sdb.rules``), so that plans of different devices never replace each other's
+rules and each undo removes only its own; ``60-`` sorts them before the rules of later tuners, whose last
+assignment wins (:mod:`.precedence`)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,22 @@ from typing import Any
 from iosched.plan import Step
 from iosched.render.escape import sh_comment, sh_word, udev_value
 
-FILE = "/etc/udev/rules.d/60-iosched.rules"
+DIRECTORY = "/etc/udev/rules.d/"
+PREFIX, SUFFIX = "60-iosched-", ".rules"
+FILE = f"{DIRECTORY}{PREFIX}DEVICE{SUFFIX}"
+"""How the files are named (the documentation's spelling); :func:`path` gives one device's."""
+
+
+def path(device: str) -> str:
+    """The rule file of one device (a kernel name, checked by the DEVICE grammar before it gets here)."""
+    return f"{DIRECTORY}{PREFIX}{device}{SUFFIX}"
+
+
+def is_rules(name: str) -> bool:
+    """Whether a path is one of iosched's rule files."""
+    return name.startswith(DIRECTORY + PREFIX) and name.endswith(SUFFIX)
+
+
 RELOAD = "sudo udevadm control --reload && sudo udevadm trigger --action=change --subsystem-match=block"
 HEAD = 'ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk"'
 
@@ -41,17 +60,16 @@ def rule(match_terms: str, steps: Iterable[Step]) -> str:
     return ", ".join([HEAD, match_terms, *(assignment(s) for s in ordered)])
 
 
-def content(rules: Iterable[tuple[str, str, Iterable[Step]]]) -> str:
-    """The whole file from (comment, match terms, steps) per device."""
-    lines = ["# Written by iosched; remove this file (and reload udev) to undo."]
-    for comment, match_terms, steps in rules:
-        lines += [f"# {sh_comment(comment)}", rule(match_terms, steps)]
+def content(comment: str, match_terms: str, steps: Iterable[Step]) -> str:
+    """One device's file: what it is for, and its rule."""
+    lines = ["# Written by iosched for one device; remove this file (and reload udev) to undo.",
+             f"# {sh_comment(comment)}", rule(match_terms, steps)]  # fmt: skip
     return "\n".join(lines)
 
 
-def install(text: str) -> str:
-    return f"printf '%s\\n' {sh_word(text)} | sudo tee {FILE} >/dev/null\n{RELOAD}"
+def install(file: str, text: str) -> str:
+    return f"printf '%s\\n' {sh_word(text)} | sudo tee {sh_word(file)} >/dev/null\n{RELOAD}"
 
 
-def remove() -> str:
-    return f"sudo rm -f {FILE} && {RELOAD}"
+def remove(file: str) -> str:
+    return f"sudo rm -f {sh_word(file)} && {RELOAD}"

@@ -22,7 +22,6 @@ def find(kb: Kb, ident: str) -> Any | None:
 
 def suggestions(kb: Kb, ident: str, n: int = 3) -> list[str]:
     """Close matches for an unknown id (ids and rule names)."""
-    import difflib
+    from iosched.normalise import close_matches
 
-    names = [*kb.index, *(r.name for r in kb.section("rules"))]
-    return difflib.get_close_matches(ident, names, n=n, cutoff=0.6)
+    return close_matches(ident, [*kb.index, *(r.name for r in kb.section("rules"))], n)

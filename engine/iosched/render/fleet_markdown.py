@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from iosched.fleet import FleetHost, Summary
 from iosched.render.escape import code_span, markdown_cell, markdown_text, one_line
+from iosched.system import loops
 
 SHOWN_HOSTS = 8
 
@@ -35,9 +36,15 @@ def render(hosts: Sequence[FleetHost], summary: Summary) -> str:
         lines += [f"- {code_span(h.name)}: {markdown_text(one_line(h.error or 'unknown error'))}" for h in failed]
         lines.append("")
     unplanned = [(h.name, s) for h in hosts if h.plan is not None for s in h.plan.skipped
-                 if "partition" not in s.reason and "path of the multipath" not in s.reason]  # fmt: skip
-    if unplanned:
+                 if "partition" not in s.reason and "path of the multipath" not in s.reason
+                 and s.reason != loops.UNATTACHED]  # fmt: skip
+    empty = [h.name for h in hosts if h.plan is not None and any(s.reason == loops.UNATTACHED for s in h.plan.skipped)]
+    if unplanned or empty:
         lines += ["## Devices not planned", ""]
+    if empty:
+        count = sum(s.reason == loops.UNATTACHED for h in hosts if h.plan is not None for s in h.plan.skipped)
+        lines.append(f"- {loops.grouped(count)}, on {len(empty)} host(s): {markdown_text(_hosts(empty))}")
+    if unplanned:
         lines += [f"- {code_span(name)} {code_span(s.device)}: {markdown_text(one_line(s.reason))}"
                   for name, s in unplanned[:200]]  # fmt: skip
         if len(unplanned) > 200:

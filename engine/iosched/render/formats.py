@@ -28,6 +28,8 @@ class Options(Struct):
     """The public site that links point to (``--site-url``, ``$IOSCHED_SITE_URL``); None: plain ids."""
     host: str | None = None
     """The inventory host a playbook targets; None: every host."""
+    reproduce: str | None = None
+    """The command that gives a plan again (None: from its context); a host's plans carry their own."""
 
 
 class Rendered(Struct):
@@ -75,28 +77,28 @@ def _plan_markdown(kb: Kb, plan: Plan, options: Options) -> str:
     from iosched.render.plan_markdown import render
     from iosched.render.reference import cli_style
 
-    return render(kb, plan, cli_style(options.site_url))
+    return render(kb, plan, cli_style(options.site_url), options.reproduce)
 
 
 @PLAN.register("json")
 def _plan_json(kb: Kb, plan: Plan, options: Options) -> str:
     from iosched.render.plan_json import render
 
-    return render(kb, plan)
+    return render(kb, plan, options.reproduce)
 
 
 @PLAN.register("sh")
 def _plan_sh(kb: Kb, plan: Plan, options: Options) -> str:
     from iosched.render.plan_shell import render
 
-    return render(kb, plan)
+    return render(kb, plan, reproduce=options.reproduce)
 
 
 @PLAN.register("ansible")
 def _plan_ansible(kb: Kb, plan: Plan, options: Options) -> str:
     from iosched.render.plan_ansible import EVERY_HOST, render
 
-    return render(kb, [(options.host or EVERY_HOST, [plan])])
+    return render(kb, [(options.host or EVERY_HOST, [plan])], options.reproduce)
 
 
 @HOST.register("markdown", markdown=True)
@@ -105,7 +107,7 @@ def _host_markdown(kb: Kb, host: HostPlan, options: Options) -> str:
     from iosched.render.plan_markdown import render_host
     from iosched.render.reference import cli_style
 
-    return render_host(kb, host, cli_style(options.site_url))
+    return render_host(kb, host.summarised(), cli_style(options.site_url))
 
 
 @HOST.register("json")
@@ -119,14 +121,15 @@ def _host_json(kb: Kb, host: HostPlan, options: Options) -> str:
 def _host_sh(kb: Kb, host: HostPlan, options: Options) -> str:
     from iosched.render.plan_shell import render
 
-    return render(kb, host.plans, [(s.device, s.reason) for s in host.skipped])
+    host = host.summarised()
+    return render(kb, host.plans, [(s.device, s.reason) for s in host.skipped], host.reproduce)
 
 
 @HOST.register("ansible")
 def _host_ansible(kb: Kb, host: HostPlan, options: Options) -> str:
     from iosched.render.plan_ansible import EVERY_HOST, render
 
-    return render(kb, [(options.host or EVERY_HOST, host.plans)])
+    return render(kb, [(options.host or EVERY_HOST, host.plans)], host.reproduce)
 
 
 @VERIFY.register("markdown", markdown=True)

@@ -85,7 +85,11 @@ SAVED = "/var/lib/iosched/previous"
 RELOAD_UDEV = "Reload udev rules"
 LOAD_SYSCTL = "Load the sysctl.d file"
 SWITCH_TUNED = "Switch TuneD to the iosched profile"
-HANDLERS = {udev.FILE: RELOAD_UDEV, sysctld.FILE: LOAD_SYSCTL}
+
+
+def _handler(path: str) -> str | None:
+    return RELOAD_UDEV if udev.is_rules(path) else LOAD_SYSCTL if sysctld.is_conf(path) else None
+
 
 DRIVER = r"""# Sets, verifies or restores one kind of value; stdin: one "FILE VALUE [COUPLED_FILE]..." line per value.
 MODE=$IOSCHED_MODE kind=$IOSCHED_KIND SYS=$IOSCHED_SYS saved=$IOSCHED_SAVED failed=0
@@ -382,7 +386,7 @@ def _handlers() -> list[dict[str, Any]]:
     return [
         {"name": RELOAD_UDEV, "ansible.builtin.shell": {"cmd": udev.RELOAD.replace("sudo ", "")},
          "changed_when": True, "when": on_the_system},
-        {"name": LOAD_SYSCTL, "ansible.builtin.command": {"argv": ["sysctl", "-p", sysctld.FILE]},
+        {"name": LOAD_SYSCTL, "ansible.builtin.shell": {"cmd": f"sysctl -p {sysctld.DIRECTORY}{sysctld.PREFIX}*"},
          "changed_when": True, "when": on_the_system},
         {"name": SWITCH_TUNED, "ansible.builtin.command": {"argv": ["tuned-adm", "profile",
                                                                     "{{ iosched_host.tuned.profile }}"]},
@@ -416,7 +420,7 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
             "tags": ["persist"],
         })  # fmt: skip
     for path in paths:
-        handler = SWITCH_TUNED if tuned.is_profile(path) else HANDLERS.get(path)
+        handler = SWITCH_TUNED if tuned.is_profile(path) else _handler(path)
         task = _file_task(path, "Persist", ["persist"], **({"notify": handler} if handler else {}))
         task["vars"] |= {"iosched_needed": f"{{{{ iosched_host.needed['{path}'][iosched_pick] }}}}",
                          "iosched_changes": _changes(kinds)}  # fmt: skip
@@ -463,7 +467,7 @@ def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, An
             "name": f"Remove {path}",
             "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path, "state": "absent"},
             "when": wrote,
-            **({"notify": RELOAD_UDEV} if path == udev.FILE else {}),
+            **({"notify": RELOAD_UDEV} if udev.is_rules(path) else {}),
         })  # fmt: skip
         if tuned.is_profile(path):
             tasks.append({
@@ -490,9 +494,10 @@ def _targets(names: Sequence[str], tags: Sequence[str]) -> dict[str, Any]:
     return {"hosts": list(names), "pre_tasks": [guard]}
 
 
-def render(kb: Kb, hosts: Sequence[tuple[str | None, Sequence[Plan]]]) -> str:
+def render(kb: Kb, hosts: Sequence[tuple[str | None, Sequence[Plan]]], reproduce: str | None = None) -> str:
     """The playbook for ``(inventory hostname, plans of its devices)`` pairs. :data:`EVERY_HOST` targets every
-    host of the inventory; its plans apply to each host not named."""
+    host of the inventory; its plans apply to each host not named. ``reproduce`` is the command that gives the
+    plans again, named in the header."""
     if not hosts:
         raise PlaybookError("no hosts to plan")
     names = [_host(name) for name, _ in hosts]
@@ -510,6 +515,7 @@ def render(kb: Kb, hosts: Sequence[tuple[str | None, Sequence[Plan]]]) -> str:
         "#   -e iosched_apply_consider=true   also apply the steps the plan only suggests",
         "#   -e iosched_root=DIR              write the /etc and /var/lib files under DIR (no handlers run)",
         "#   -e iosched_sys_root=DIR          read and write /sys and /proc under DIR (default: iosched_root)",
+        *([f"# reproduce: {sh_comment(reproduce)}"] if reproduce else []),
     ]
     import yaml
 

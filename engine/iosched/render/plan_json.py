@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from iosched.kb import Kb
 from iosched.persist import files
 from iosched.plan import SCHEMA_VERSION, Plan
+from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of
 
 if TYPE_CHECKING:
@@ -35,8 +36,10 @@ def document(kb: Kb, plan: Plan) -> dict[str, Any]:
     return data
 
 
-def render(kb: Kb, plan: Plan) -> str:
-    return json.dumps(document(kb, plan), indent=2, ensure_ascii=False) + "\n"
+def render(kb: Kb, plan: Plan, reproduce: str | None = None) -> str:
+    """The plan's document with ``reproduce``, the command that gives it again (default: from its context)."""
+    data = {**document(kb, plan), "reproduce": reproduce or advise_command(plan.context)}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
@@ -44,6 +47,7 @@ def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "host": host.host,
         "source": host.source,
+        "reproduce": host.reproduce,
         "plans": [{"device": p.device, **document(kb, p)} for p in host.plans],
         "files": files(host.plans),
         "skipped": [{"device": s.device, "reason": s.reason} for s in host.skipped],

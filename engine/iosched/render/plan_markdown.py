@@ -16,6 +16,7 @@ from iosched.persist import commands, files, fstab, keeping
 from iosched.plan import Notice, Plan, Step
 from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.render.reference import Style, cli_style, ref
+from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of
 
 if TYPE_CHECKING:
@@ -134,8 +135,11 @@ def summary(plan: Plan) -> list[str]:
     return [*lines, ""]
 
 
-def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
+def render(kb: Kb, plan: Plan, style: Style | None = None, reproduce: str | None = None) -> str:
+    """One device's plan; ``reproduce`` is the command that gives it again (default: from its context; "" for
+    none, as in a host's sections, which the host's command reproduces)."""
     style = style or cli_style()
+    reproduce = advise_command(plan.context) if reproduce is None else reproduce
     distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
     given = ", ".join(f"{k}={v}" for k, v in plan.context.items())
     expected = any(s.kind == "scheduler" and s.expected_already for s in plan.steps)
@@ -157,6 +161,7 @@ def render(kb: Kb, plan: Plan, style: Style | None = None) -> str:
         "",
         f"Context: {markdown_text(given) if given else 'none given'}",
         "",
+        *([f"Reproduce: {code_span(reproduce)}", ""] if reproduce else []),
         *check_first(plan),
         *summary(plan),
     ]
@@ -209,6 +214,7 @@ def render_host(kb: Kb, host: HostPlan, style: Style | None = None) -> str:
              f"Kernel {markdown_text(str(facts.get('kernel') or '?'))}, distribution "
              f"{markdown_text(str(facts.get('distro') or 'not in the KB'))}, virtualization "
              f"{markdown_text(str(facts.get('virtualization') or '?'))}.", ""]  # fmt: skip
+    lines += [f"Reproduce: {code_span(host.reproduce)}", ""] if host.reproduce else []
     rows = []
     for plan in host.plans:
         now = plan.previous_scheduler or "none"
@@ -226,5 +232,5 @@ def render_host(kb: Kb, host: HostPlan, style: Style | None = None) -> str:
         lines += ["**Skipped:**", "", *(f"- {code_span(s.device)}: {markdown_text(one_line(s.reason))}"
                                       for s in host.skipped), ""]  # fmt: skip
     for plan in host.plans:
-        lines.append(render(kb, plan, style).replace("## iosched plan for", "## Plan for", 1))
+        lines.append(render(kb, plan, style, "").replace("## iosched plan for", "## Plan for", 1))
     return "\n".join(lines) + "\n"

@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from iosched.kb import Kb
-from iosched.persist import files, keeping, tuned, tuned_base
+from iosched.persist import files, keeping, shell, tuned, tuned_base
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.escape import sh_comment, sh_word
+from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of
 from iosched.steps.shell import LIBRARY
 
@@ -40,6 +41,7 @@ problem() { printf 'iosched: failed: %s\n' "$*" >&2; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
 """
+_HELPERS += shell.WRITE + "\n" + shell.PROFILE + "\n"
 
 _JOURNAL_HEAD = r"""#!/bin/sh
 # iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
@@ -51,8 +53,7 @@ read_only() {
     printf ' (%s is read-only: remount it read-write, then run this journal again)' "$(dirname "$1")"
 }
 restore() { restore_values "$@" 2>/dev/null || failed "could not restore ${2#"$R"} to $3"; }
-restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2$(read_only "$2")"; }
-remove_file() { rm -f "$R$1" 2>/dev/null && [ ! -e "$R$1" ] || failed "could not remove $1$(read_only "$1")"; }
+@UNDO_FILE@
 finish() {
   if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
   if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
@@ -60,6 +61,7 @@ finish() {
 }
 trap finish EXIT
 """
+_JOURNAL_HEAD = _JOURNAL_HEAD.replace("@UNDO_FILE@", shell.UNDO)
 
 _JOURNAL = r"""DIR="$R/var/lib/iosched"
 [ ! -L "$DIR" ] || die "refusing $DIR: it is a symbolic link"
@@ -89,20 +91,15 @@ remember() {
   while [ $# -ge 2 ]; do entry="$entry \"\$R\"$(q "${1#"$R"}") $(q "$2")"; shift 2; done
   journal "$entry"
 }
-journal_file() {
-  if [ -e "$R$1" ]; then
-    cp -p "$R$1" "$JOURNAL.$(basename "$1")" || { rm -f "$JOURNAL.$(basename "$1")"; die "cannot save $1"; }
-    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
-  else
-    journal "remove_file $(q "$1")"
-  fi
-}
+@JOURNAL_FILE@
 same_file() { [ -f "$R$1" ] && [ "$(cat "$R$1"; echo x)" = "$(printf '%s\n' "$2"; echo x)" ]; }
 PERSISTED=0
 persist_file() {
-  if same_file "$1" "$2"; then echo "iosched: ok: $1 as planned"; LAST=ok; return; fi
+  content=$2
+  if [ "${3:-}" = profile ]; then content=$(merged_profile "$R$1" "$2"); fi
+  if same_file "$1" "$content"; then echo "iosched: ok: $1 as planned"; LAST=ok; return; fi
   journal_file "$1"
-  (umask 022 && mkdir -p "$(dirname "$R$1")" && printf '%s\n' "$2" > "$R$1") 2>/dev/null || die "could not write $1"
+  write_file "$R$1" "$content"
   echo "iosched: changed: $1"
   LAST=changed PERSISTED=1
 }
@@ -121,6 +118,7 @@ trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
 """
+_JOURNAL = _JOURNAL.replace("@JOURNAL_FILE@", shell.JOURNAL)
 
 _FINISH = r"""DONE=1
 if [ "$PERSISTED" = 1 ] && [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
@@ -156,7 +154,8 @@ def _apply(step: Step, found: str | None) -> list[str]:
 def _persist(path: str, content: str, base: TunedBase | None) -> list[str]:
     """Write one file where it differs; for a TuneD profile, switch to it when the script runs on the system
     itself and the profile changed."""
-    lines = [f"persist_file {sh_word(path)} {sh_word(content)}"]
+    merge = " profile" if tuned.is_profile(path) else ""
+    lines = [f"persist_file {sh_word(path)} {sh_word(content)}{merge}"]
     if base is not None and tuned.is_profile(path):
         profile = tuned.name(base)
         switch = f"tuned-adm profile {sh_word(profile)} || die {sh_word(f'could not switch TuneD to {profile}')}"
@@ -200,9 +199,11 @@ def _write(path: str, content: str, condition: list[str] | None, base: TunedBase
     return [f"if {test}; then", *(f"  {line}" for line in lines), "fi"]
 
 
-def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, str]] = ()) -> str:
+def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, str]] = (),
+           reproduce: str | None = None) -> str:  # fmt: skip
     """One script for one plan or for every device of a host (one journal); ``skipped`` (device, reason)
-    is listed in the header."""
+    is listed in the header, and ``reproduce``, the command that gives the plans again (default: the first
+    plan's context as flags)."""
     plans = [plans] if isinstance(plans, Plan) else list(plans)
     if not plans:
         return "#!/bin/sh\n# iosched: nothing to change\n" + "".join(
@@ -210,11 +211,10 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
         )
     steps, every, recommended = host_steps(plans), files(plans), files(plans, unattended)
     first = plans[0]
-    context = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in first.context.items())
     head = [
         "#!/bin/sh",
         f"# iosched {sh_comment(first.iosched_version)} plan (KB {sh_comment(first.kb_version)}): "
-        f"iosched advise {sh_comment(context)}",
+        f"{sh_comment(reproduce or advise_command(first.context))}",
         "# Every step reads the device first and changes only what differs (ok / changed / failed, one line each);",
         "# the undo journal keeps the values really found. Running it again changes nothing.",
     ]

@@ -689,7 +689,7 @@ def workload(kb: Kb, item: Workload, style: Style) -> str:
     return join(
         heading(style, f"{item.title} (`{item.id}`)", item.id),
         item.summary,
-        facts_list([("Goal", item.goal)]),
+        facts_list([("Goal", item.goal), ("Also called", ", ".join(f"`{s}`" for s in item.synonyms))]),
         _facts_table(item.facts),
         notes_block(item.notes),
         sources_block(kb, style, item.sources),

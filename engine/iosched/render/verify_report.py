@@ -20,14 +20,16 @@ def render_markdown(report: Verification) -> str:
                           (r.device, r.setting, r.expected, r.actual, r.status, r.because)) + " |"
         for r in rows
     ]  # fmt: skip
-    verdict = "compliant" if report.compliant() else f"{sum(r.status == 'differs' for r in rows)} setting(s) differ"
     name = host.host.get("hostname") or host.source
-    return f"## iosched verify: {markdown_cell(str(name))}\n\n{head}\n" + "\n".join(body) + f"\n\n**{verdict}**\n"
+    text = f"## iosched verify: {markdown_cell(str(name))}\n\n{head}\n" + "\n".join(body)
+    return text + f"\n\n**{markdown_cell(report.verdict().text)}**\n"
 
 
 def render_json(report: Verification) -> str:
-    """``{host, rows, compliant, skipped}``."""
-    host = report.host
-    document = {"host": host.host, "rows": [dict(r.fields()) for r in report.rows], "compliant": report.compliant(),
+    """``{host, rows, compliant, verdict, compared, differs, unchecked, skipped}``."""
+    host, result = report.host, report.verdict()
+    document = {"host": host.host, "rows": [dict(r.fields()) for r in report.rows], "compliant": result.compliant,
+                "verdict": result.text, "compared": result.compared, "differs": result.differs,
+                "unchecked": list(result.unchecked),
                 "skipped": [dict(s.fields()) for s in host.skipped]}  # fmt: skip
     return json.dumps(document, indent=2, ensure_ascii=False)

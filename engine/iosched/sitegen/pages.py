@@ -79,12 +79,12 @@ def distribution_tab(kb: Kb, distro: Distribution, style: Style) -> str:
     example = Step(kind="scheduler", target="scheduler", value=elevator, title="", because=(), reasons=(),
                    sources=(), device="sda")  # fmt: skip
     scheduler = STEP_KINDS["scheduler"]
-    rule = udev.content([("sda: an example", udev.match("sda"), [example])])
+    rule = udev.content("sda: an example", udev.match("sda"), [example])
     return join(
         f"**Runtime** (until the next reboot; `sda` and `{elevator}` are examples):",
         code(f"{scheduler.verify(example)}\n{scheduler.apply(example)}"),
-        f"**Persistent** with a udev rule in `{udev.FILE}`:",
-        code(udev.install(rule)),
+        f"**Persistent** with a udev rule in `{udev.FILE}`, one file per device:",
+        code(udev.install(udev.path("sda"), rule)),
         reference.boot_loader_block(distro),
         "**Methods for this distribution:**" if methods else "",
         bullets(f"{ref(kb, style, m.id, m.title)}: {m.summary}" for m in methods),

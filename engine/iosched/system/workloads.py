@@ -19,12 +19,13 @@ host belongs to, ancestors included), then ``default``; with none of them it ret
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
+from iosched import normalise
 from iosched.render.escape import untrusted
 from iosched.system.inventory import Inventory, InventoryError, read_inventory
 
@@ -61,8 +62,9 @@ class WorkloadMap:
         return self.default
 
 
-def read_workload_map(path: Path, known_workloads: Collection[str] = ()) -> WorkloadMap:
-    """A workload map file and the inventory it names; ``known_workloads`` are the KB's workload ids."""
+def read_workload_map(path: Path, known_workloads: Collection[str] | Mapping[str, str] = ()) -> WorkloadMap:
+    """A workload map file and the inventory it names; ``known_workloads`` are the KB's workload ids, or every
+    spelling of them -> id (:func:`iosched.normalise.workload_spellings`)."""
     from iosched.yamlsrc import YamlError, read
 
     shown = untrusted(str(path))
@@ -92,7 +94,9 @@ def read_workload_map(path: Path, known_workloads: Collection[str] = ()) -> Work
 Failure = Callable[..., WorkloadMapError]
 
 
-def parse_workload_map(data: Any, known_workloads: Collection[str] = (), fail: Failure | None = None) -> WorkloadMap:
+def parse_workload_map(
+    data: Any, known_workloads: Collection[str] | Mapping[str, str] = (), fail: Failure | None = None
+) -> WorkloadMap:
     """A workload map from parsed YAML, without its inventory; ``fail(message, *loc)`` makes the error to raise."""
     fail = fail or (lambda message, *loc: WorkloadMapError(message))
     if not isinstance(data, dict):
@@ -101,12 +105,20 @@ def parse_workload_map(data: Any, known_workloads: Collection[str] = (), fail: F
     if unknown:
         raise fail(f"unknown key {untrusted(unknown[0], 40)}; known: {', '.join(KEYS)}", unknown[0])
 
+    spellings = known_workloads if isinstance(known_workloads, Mapping) else {w: w for w in known_workloads}
+
     def workload(value: Any, *loc: str | int) -> str:
-        ok = isinstance(value, str) and (value in known_workloads if known_workloads else WORKLOAD_ID.fullmatch(value))
-        if not ok:
-            valid = f"; valid: {', '.join(sorted(known_workloads))}" if known_workloads else ""
-            raise fail(f"unknown workload {untrusted(value, 40)}{valid}", *loc)
-        return str(value)
+        if not isinstance(value, str):
+            raise fail(f"unknown workload {untrusted(value, 40)}", *loc)
+        if not spellings:
+            if WORKLOAD_ID.fullmatch(value):
+                return value
+            raise fail(f"unknown workload {untrusted(value, 40)}", *loc)
+        found = normalise.spelt(value, spellings)
+        if found is None:
+            ids = sorted(set(spellings.values()))
+            raise fail(normalise.unknown("workload", value[:40], ids, spellings), *loc)
+        return found
 
     def entries(section: str, grammar: re.Pattern[str], what: str) -> tuple[tuple[str, str], ...]:
         table = data.get(section) or {}

@@ -21,6 +21,20 @@ die() { printf 'iosched: %s\n' "$*" >&2; exit 1; }
 problem() { printf 'iosched: failed: %s\n' "$*" >&2; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 writable() { [ -w "$1" ] && [ ! -d "$1" ]; }
+write_file() {
+  (umask 022 && mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1") 2>/dev/null || die "could not write ${1#"$R"}"
+  if [ -n "${JOURNAL:-}" ]; then cp "$1" "$JOURNAL.wrote.$(basename "$1")" || die "cannot keep a copy of ${1#"$R"}"; fi
+}
+merged_profile() {
+  others=""
+  if [ -f "$1" ]; then
+    others=$(printf '%s\n' "$2" | awk -v unit="[iosched-" '
+      NR == FNR { if (index($0, unit) == 1) mine[$0] = 1; next }
+      /^\[/ { keep = index($0, unit) == 1 && !($0 in mine) }
+      keep' - "$1") || die "cannot read ${1#"$R"}"
+  fi
+  if [ -n "$others" ]; then printf '%s\n%s' "$2" "$others"; else printf '%s' "$2"; fi
+}
 # iosched step library: read the value, change only what differs, keep what was there.
 value_of() {
   value=$(cat "$1") || return 1
@@ -119,8 +133,15 @@ read_only() {
     printf ' (%s is read-only: remount it read-write, then run this journal again)' "$(dirname "$1")"
 }
 restore() { restore_values "$@" 2>/dev/null || failed "could not restore ${2#"$R"} to $3"; }
-restore_file() { cp -p "$1" "$R$2" 2>/dev/null || failed "could not restore $2$(read_only "$2")"; }
-remove_file() { rm -f "$R$1" 2>/dev/null && [ ! -e "$R$1" ] || failed "could not remove $1$(read_only "$1")"; }
+undo_file() {
+  if [ -f "$2" ] && [ -e "$R$1" ] && [ "$(cat "$R$1")" != "$(cat "$2")" ]; then
+    printf 'iosched: undo: %s changed since this plan wrote it; left as it is\n' "$1" >&2
+  elif [ -n "$3" ]; then
+    cp -p "$3" "$R$1" 2>/dev/null || failed "could not restore $1$(read_only "$1")"
+  else
+    { rm -f "$R$1" 2>/dev/null && [ ! -e "$R$1" ]; } || failed "could not remove $1$(read_only "$1")"
+  fi
+}
 finish() {
   if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
   if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
@@ -207,19 +228,22 @@ remember() {
   journal "$entry"
 }
 journal_file() {
+  wrote="$JOURNAL.wrote.$(basename "$1")"
   if [ -e "$R$1" ]; then
     cp -p "$R$1" "$JOURNAL.$(basename "$1")" || { rm -f "$JOURNAL.$(basename "$1")"; die "cannot save $1"; }
-    journal "restore_file $(q "$JOURNAL.$(basename "$1")") $(q "$1")"
+    journal "undo_file $(q "$1") $(q "$wrote") $(q "$JOURNAL.$(basename "$1")")"
   else
-    journal "remove_file $(q "$1")"
+    journal "undo_file $(q "$1") $(q "$wrote") ''"
   fi
 }
 same_file() { [ -f "$R$1" ] && [ "$(cat "$R$1"; echo x)" = "$(printf '%s\n' "$2"; echo x)" ]; }
 PERSISTED=0
 persist_file() {
-  if same_file "$1" "$2"; then echo "iosched: ok: $1 as planned"; LAST=ok; return; fi
+  content=$2
+  if [ "${3:-}" = profile ]; then content=$(merged_profile "$R$1" "$2"); fi
+  if same_file "$1" "$content"; then echo "iosched: ok: $1 as planned"; LAST=ok; return; fi
   journal_file "$1"
-  (umask 022 && mkdir -p "$(dirname "$R$1")" && printf '%s\n' "$2" > "$R$1") 2>/dev/null || die "could not write $1"
+  write_file "$R$1" "$content"
   echo "iosched: changed: $1"
   LAST=changed PERSISTED=1
 }
@@ -246,7 +270,7 @@ FOUND_1=$LAST
 
 # persist: a file is written only where it differs and would change what the device gets at boot
 if [ "${FOUND_1:-ok}" = changed ]; then
-  persist_file /etc/udev/rules.d/60-iosched.rules '# Written by iosched; remove this file (and reload udev) to undo.
+  persist_file /etc/udev/rules.d/60-iosched-dasda.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
 # dasda: dasd disk, db workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="dasda", ATTR{queue/scheduler}="none"'
 fi

@@ -9,6 +9,7 @@ from iosched.cli import _observe as observe
 from iosched.cli import path_argument
 from iosched.cli.output import write, write_rendered
 from iosched.errors import UsageError
+from iosched.normalise import option
 from iosched.render import formats
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
@@ -20,10 +21,13 @@ if TYPE_CHECKING:
     from iosched.model import Example
 
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
-                 "mount_options", "goal", "io_path", "hw_queues", "symptoms", "persist")  # fmt: skip
+                 "mount_options", "goal", "io_path", "hw_queues", "symptoms", "scheduler", "persist",
+                 "rehearse")  # fmt: skip
 PERSIST_HELP = ("how to persist: auto (default: a TuneD profile where the host runs TuneD, else udev rules and "
                 "sysctl.d; the boot loader for boot parameters), or udev, tuned, sysctl, grub, zipl, or a list "
                 "such as udev,sysctl")  # fmt: skip
+REHEARSE_HELP = ("with --device loopN: plan that scratch loop device as if it were hardware HW, to try applying and "
+                 "undoing the plan on it; the plan is marked as a rehearsal")  # fmt: skip
 
 
 def persist_option(text: str) -> str:
@@ -48,22 +52,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
         "reference site named by --site-url or $IOSCHED_SITE_URL; with neither, the output names ids plainly.",
     )  # fmt: skip
     p.add_argument("--hw", help="hardware preset (iosched list hardware)")
-    p.add_argument("--workload", help="workload (iosched list workloads)")
+    p.add_argument("--workload", help="workload (iosched list workloads), or what people also call it: postgres ...")
     p.add_argument("--kernel", help="kernel version X.Y[.Z] (default: the distribution's, else assumed)")
-    p.add_argument("--distro", help="distribution id, e.g. sles12sp5, rhel9, ubuntu2404 (iosched list distributions)")
-    p.add_argument("--device", help="kernel device name, e.g. sda, vda, nvme0n1, dm-0")
+    p.add_argument(
+        "--distro", help="distribution: an id (iosched list distributions) or as os-release says ('Ubuntu 22.04')"
+    )
+    p.add_argument("--device", help="kernel device name, e.g. sda (or /dev/sda), vda, nvme0n1, dm-0")
     p.add_argument("--serial", help="ID_SERIAL of the device, to key the udev rule on it")
     p.add_argument("--wwn", help="ID_WWN of the device, to key the udev rule on it")
-    p.add_argument("--cache", choices=CACHES, help="write cache protection")
+    p.add_argument("--cache", type=option("cache", CACHES), choices=CACHES, help="write cache protection")
     p.add_argument("--fs", help="file system on the device (ext4, xfs, btrfs ...)")
     p.add_argument("--mountpoint", help="where that file system is mounted (for mount option steps)")
     p.add_argument("--mount-options", dest="mount_options", metavar="OPTS", help="its current mount options")
-    p.add_argument("--goal", choices=GOALS, help="objective (default: the workload's)")
-    p.add_argument("--io-path", dest="io_path", choices=IO_PATHS, help="override the block path")
+    p.add_argument("--goal", type=option("goal", GOALS), choices=GOALS, help="objective (default: the workload's)")
+    p.add_argument(
+        "--io-path", dest="io_path", type=option("I/O path", IO_PATHS), choices=IO_PATHS, help="override the block path"
+    )
     p.add_argument("--hw-queues", dest="hw_queues", metavar="N", help="its hardware queues (ls /sys/block/DEV/mq)")
     p.add_argument(
-        "--symptom", dest="symptoms", choices=SYMPTOMS, help="what you have seen (dirty-stall: writers pause)"
+        "--symptom",
+        dest="symptoms",
+        type=option("symptom", SYMPTOMS),
+        choices=SYMPTOMS,
+        help="what you have seen (dirty-stall: writers pause)",
     )
+    p.add_argument("--scheduler", metavar="NAME", help="the scheduler the device has now (default: its real default)")
     p.add_argument(
         "--symptoms",
         dest="symptom_files",
@@ -73,6 +86,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
         help="iostat, sar or /proc captures: the causes iosched diagnose finds set goal and symptoms",
     )
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
+    p.add_argument("--rehearse", metavar="HW", help=REHEARSE_HELP)
     p.add_argument("--context", type=path_argument, metavar="FILE", help="YAML or JSON file with the same fields")
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
@@ -150,6 +164,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     options = formats.Options(site_url=args.site_url, host=args.host)
     if observe.wanted(args):
         _, host = observe.plan(args, kb, ctx)
+        host = host.replace(reproduce=observe.reproduce(args, ctx))
         write_rendered(formats.HOST.render(kb, host, args.format, options), args.format)
         return 0
     try:
@@ -162,5 +177,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
             plan = plan_resolved(kb, resolved, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
+    from iosched.render.reproduce import advise as reproduce
+
+    options = options.replace(reproduce=reproduce(plan.context, observe.results(args)))
     write_rendered(formats.PLAN.render(kb, plan, args.format, options), args.format)
     return 0

@@ -12,6 +12,7 @@ from iosched.cli import path_argument
 from iosched.cli.commands.advise import PERSIST_HELP, persist_option
 from iosched.cli.output import write, write_markdown
 from iosched.errors import UsageError
+from iosched.normalise import option
 from iosched.vocab import CACHES, GOALS
 
 if TYPE_CHECKING:
@@ -39,8 +40,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     which.add_argument("--workload", help="the workload of every host (iosched list workloads)")
     which.add_argument("--workloads", type=path_argument, metavar="FILE",
                        help="YAML map of host names, patterns or inventory groups to workloads")  # fmt: skip
-    p.add_argument("--goal", choices=GOALS, help="objective (default: each workload's)")
-    p.add_argument("--cache", choices=CACHES, help="write cache protection of every host")
+    p.add_argument("--goal", type=option("goal", GOALS), choices=GOALS, help="objective (default: each workload's)")
+    p.add_argument("--cache", type=option("cache", CACHES), choices=CACHES, help="write cache protection of every host")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
     p.set_defaults(func=cmd_fleet)
@@ -98,6 +99,7 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     from iosched.context import Context
     from iosched.fleet import FleetHost, Planner, one_per_name, summarise
     from iosched.kbcache import load_checked
+    from iosched.normalise import spelt, unknown, workload_spellings
 
     kb = load_checked(args.kb)
     planner = Planner(kb)
@@ -107,11 +109,12 @@ def cmd_fleet(args: argparse.Namespace) -> int:
         from iosched.system.workloads import WorkloadMapError, read_workload_map
 
         try:
-            mapping = read_workload_map(args.workloads, planner.workloads)
+            mapping = read_workload_map(args.workloads, workload_spellings(kb.section("workloads")))
         except (WorkloadMapError, InventoryError) as exc:
             raise UsageError(str(exc)) from None
-    if args.workload and args.workload not in planner.workloads:
-        raise UsageError(f"unknown workload {args.workload!r}; valid: {', '.join(sorted(planner.workloads))}")
+    if args.workload and spelt(args.workload, workload_spellings(kb.section("workloads"))) is None:
+        spellings = workload_spellings(kb.section("workloads"))
+        raise UsageError(unknown("workload", args.workload, sorted(planner.workloads), spellings))
     hosts: list[FleetHost] = []
     bar = _progress(0)
     try:

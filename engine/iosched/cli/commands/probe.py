@@ -106,17 +106,23 @@ def _fill(lines: list[str], width: int | None, indent: int) -> list[str]:
 
 
 def _table(devices: Sequence[Device], width: int | None) -> str:
+    """One row per device; the unattached loop devices in one line below."""
     from iosched.render.table import text_table
+    from iosched.system import loops
 
+    empty = [d.name for d in devices if loops.unattached(d)]
     header = ("DEVICE", "KIND", "HW", "SCHEDULER", "OFFERED", "PATH", "ROT", "HWQ", "ON", "HOLDERS", "MODEL")
     rows = [header]
     for d in devices:
+        if d.name in empty:
+            continue
         rows.append((
             d.name, d.kind, d.hw or "-", d.scheduler or "-", " ".join(d.schedulers) or "-", d.io_path or "-",
             {True: "1", False: "0", None: "-"}[d.rotational], str(d.nr_hw_queues) if d.nr_hw_queues else "-",
             ",".join(d.slaves) or d.parent or "-", ",".join(d.holders) or "-",
             " ".join(x for x in (d.vendor, d.model) if x) or "-",
         ))  # fmt: skip
+    below = [f"{printable(loops.names(empty))}: {loops.grouped(len(empty))}"] if empty else []
     if len(rows) == 1:
-        return "No block devices found."
-    return text_table([[printable(c) for c in row] for row in rows], width)
+        return "\n".join(below or ["No block devices found."])
+    return "\n".join([text_table([[printable(c) for c in row] for row in rows], width), *_fill(below, width, 4)])

@@ -21,6 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     for flag in ("workload", "goal", "cache", "device", "hw"):
         p.add_argument(f"--{flag}", help=f"as for iosched advise --{flag}")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help="as for iosched advise --persist")
+    p.add_argument("--rehearse", metavar="HW", help="as for iosched advise --rehearse")
     p.add_argument("--context", type=path_argument, metavar="FILE", help="YAML or JSON file with the context fields")
     observe.add_arguments(p)
     format_option(p, formats.VERIFY.names())
@@ -38,6 +39,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         )
     kb = load_checked(args.kb)
     system, host = observe.plan(args, kb, context_of(args, kb))
-    report = Verification(host=host, rows=tuple(verify(system, host)))
+    rows = verify(system, host.summarised())
+    report = Verification(host=host, rows=tuple(rows), asked=(args.device,) if args.device else ())
     write_rendered(formats.VERIFY.render(kb, report, args.format, formats.Options()), args.format)
     return 0 if report.compliant() else 1

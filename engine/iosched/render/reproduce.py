@@ -1,0 +1,35 @@
+"""The command that gives a plan again: every output format names it, and it runs as written.
+
+A plan from flags, a context file or an example is reproduced by its context as ``iosched advise`` flags (one
+flag per context field, each value one shell word). A plan of an observed host depends on what was read (the
+device's current values, the other tuners), so it is reproduced by reading the host again: ``iosched advise
+--probe`` or ``--root DIR`` with the user's own flags (:func:`host`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from iosched.render.escape import sh_word
+
+FLAG = {"symptoms": "--symptom"}
+"""Context fields whose flag is not ``--`` + the field with dashes."""
+
+
+def flag(field: str) -> str:
+    return FLAG.get(field, "--" + field.replace("_", "-"))
+
+
+def command(words: Iterable[str]) -> str:
+    return " ".join(sh_word(w) for w in words)
+
+
+def advise(context: Mapping[str, str], more: Iterable[str] = ()) -> str:
+    """``iosched advise`` with the flags that give the plan of ``context`` (and ``more``: ``--results F``)."""
+    return command(["iosched", "advise", *(w for k, v in context.items() for w in (flag(k), str(v))), *more])
+
+
+def host(where: Iterable[str], user: Mapping[str, str | None], more: Iterable[str] = ()) -> str:
+    """``iosched advise`` reading the host again (``where``: ``--probe``, or ``--root DIR``, or ``--context
+    PROBE.json``) with the fields the user gave (and ``more``)."""
+    given = [w for k, v in user.items() if v is not None for w in (flag(k), str(v))]
+    return command(["iosched", "advise", *where, *given, *more])
