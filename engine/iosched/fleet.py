@@ -92,7 +92,7 @@ def targetable(host: FleetHost) -> FleetHost:
     problem = host_problem(host.name) if host.plan is not None else None
     if problem is None:
         return host
-    return FleetHost(name=host.name, error=f"left out of the playbook: {problem}", workload=host.workload)
+    return FleetHost(name=host.name, error=problem, workload=host.workload)
 
 
 def one_per_name(hosts: Sequence[FleetHost]) -> list[FleetHost]:

@@ -26,7 +26,9 @@ from iosched.kinds import BY_SECTION
 from iosched.paths import AnyPath, bundled_kb, cache_dir
 from iosched.struct import Struct
 
-FORMAT = 4
+FORMAT = 5
+"""In every cache file's name: raised when the format or what a valid KB is changes, so that no cache written
+under older rules is served (5: links in KB prose are http(s), mailto or relative)."""
 _TYPE = "\x00t"
 _KERNEL = "\x00k"
 PREFIX = "kb-"

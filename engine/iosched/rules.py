@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
 from iosched.facts import FACTS, compare
+from iosched.grammar import TEXT, Constrain, link_problem
 from iosched.struct import Invalid, OneOfKeys, Struct
 from iosched.vocab import NEGATIONS, OPERATOR_SYMBOLS, OPERATORS, Operator
 
@@ -138,7 +139,8 @@ class Action(Struct):
     set: str
     to: Scalar | None = None
     to_fact: str | None = None
-    note: str | None = None
+    note: Annotated[str, Constrain(TEXT, strip=True, check=link_problem)] | None = None
+    """Prose shown beside the action (the rule's page): KB prose, as :data:`iosched.model.Text`."""
 
     def check(self) -> None:
         if (self.to is None) == (self.to_fact is None):

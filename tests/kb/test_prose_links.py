@@ -48,6 +48,23 @@ def test_kb_check_refuses_a_link_that_is_not_http_mailto_or_relative(tmp_path: P
     assert "overlay.yaml" in capsys.readouterr().out
 
 
+def test_a_rule_action_note_is_prose_too(tmp_path: Path) -> None:
+    rule = {
+        "id": "IOS950", "name": "local", "summary": "Local policy.", "severity": "recommend", "priority": 99,
+        "when": {"fact": "hw", "eq": "ssd"}, "rationale": "Local.", "sources": ["linux-doc-queue-sysfs"],
+        "actions": [{"set": "queue.scheduler", "to": "none", "note": HOSTILE[0]}],
+        "examples": [{"context": {"hw": "ssd"}, "expect": "fires"}, {"context": {"hw": "hdd"}, "expect": "silent"}],
+    }  # fmt: skip
+    layer = tmp_path / "layer"
+    layer.mkdir()
+    (layer / "overlay.yaml").write_text(yaml.safe_dump({"rules": [rule]}))
+    _, diagnostics = load([bundled_kb(), layer])
+    assert [d.code for d in diagnostics] == ["KB012"] and "only http(s)" in diagnostics[0].message, diagnostics
+    rule["actions"][0]["note"] = HARMLESS[0]
+    (layer / "overlay.yaml").write_text(yaml.safe_dump({"rules": [rule]}))
+    assert load([bundled_kb(), layer])[1] == []
+
+
 @pytest.mark.parametrize("text", HARMLESS)
 def test_http_mailto_and_relative_links_pass(tmp_path: Path, text: str) -> None:
     _, diagnostics = load([bundled_kb(), _layer(tmp_path, text)])

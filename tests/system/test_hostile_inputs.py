@@ -4,6 +4,7 @@ document it writes; a damaged probe document is one line and exit 2."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
@@ -152,18 +153,24 @@ def paths(value: object, at: tuple = ()) -> list[tuple]:
 
 @st.composite
 def damaged(draw: st.DrawFn) -> dict:
-    """A probe document with one to three fields removed, replaced by any JSON value, or added."""
+    """A probe document with one to three fields removed, replaced by any JSON value or another field's value,
+    or added."""
     document = probe_document()
     for _ in range(draw(st.integers(1, 3))):
         where = draw(st.sampled_from(paths(document)))
         parent = document
         for key in where[:-1]:
             parent = parent[key]
-        how = draw(st.sampled_from(["delete", "replace", "add"]))
+        how = draw(st.sampled_from(["delete", "replace", "add", "copy"]))
         if how == "delete":
             del parent[where[-1]]
         elif how == "replace":
             parent[where[-1]] = draw(JSON_VALUES)
+        elif how == "copy":  # another field's value: a device its own parent, holders in a cycle, twins
+            source = document
+            for key in draw(st.sampled_from(paths(document))):
+                source = source[key]
+            parent[where[-1]] = copy.deepcopy(source)
         elif isinstance(parent, dict):
             parent[draw(st.text(max_size=10))] = draw(JSON_VALUES)
     return document
