@@ -142,8 +142,10 @@ def test_the_sh_plan_converges_a_device_that_is_not_as_assumed_once_and_undo_res
         assert first.stdout.index("undo journal: ") < first.stdout.index("changed: ")
         (journal,) = journals(root)
         assert f"'{real}'" in journal.read_text() and f"'{plan.scheduler}'" not in journal.read_text()
-        rule = root / udev.FILE.lstrip("/")
-        assert rule.read_text() == files([plan])[udev.FILE] + "\n"  # found otherwise: what it gets at boot changes
+        rule = root / udev.path(plan.device).lstrip("/")
+        assert (
+            rule.read_text() == files([plan])[udev.path(plan.device)] + "\n"
+        )  # found otherwise: what it gets at boot changes
 
         second = run(script, root)
         assert second.returncode == 0 and "changed: " not in second.stdout, second.stdout
@@ -214,7 +216,7 @@ def test_under_umask_000_the_journals_stay_private_and_the_files_readable(tmp_pa
     assert directory.stat().st_mode & 0o777 == 0o700
     (journal,) = journals(root)
     assert journal.stat().st_mode & 0o777 == 0o600
-    assert (root / udev.FILE.lstrip("/")).stat().st_mode & 0o777 == 0o644
+    assert (root / udev.path(plan.device).lstrip("/")).stat().st_mode & 0o777 == 0o644
 
 
 @pytest.mark.parametrize("how", ["another user's", "a symbolic link"])
@@ -270,7 +272,10 @@ def test_a_restore_on_a_read_only_etc_says_so(tmp_path: Path) -> None:
     finally:
         subprocess.run(["umount", etc], check=True)
     assert undone.returncode == 1
-    assert f"could not remove {udev.FILE} (/etc/udev/rules.d is read-only: remount it read-write" in undone.stderr
+    assert (
+        f"could not remove {udev.path(plan.device)} (/etc/udev/rules.d is read-only: remount it read-write"
+        in undone.stderr
+    )
 
 
 # ------------------------------------------------------------------------------------------------ the playbook
@@ -308,7 +313,9 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         kept = etc / "var/lib/iosched/previous"
         assert (kept / f"sys/block/{device}/queue/scheduler").read_text() == f"{real}\n"
         assert (kept / "proc/sys/vm/dirty_bytes").read_text() == "268435456\n"
-        assert (etc / udev.FILE.lstrip("/")).is_file()  # found otherwise: what the device gets at boot changes
+        assert (
+            etc / udev.path(plan.device).lstrip("/")
+        ).is_file()  # found otherwise: what the device gets at boot changes
 
         second, _ = play()
         assert second["changed"] == 0 and second["failed"] == 0
@@ -322,4 +329,4 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         sysfs(device, "scheduler").write_text(plan.scheduler or "")  # as assumed: the rule would change nothing
         again, out = play("--diff")
         assert again["failed"] == 0 and f"ok: /sys/block/{device}/queue/scheduler is {plan.scheduler}" in out
-        assert not (etc / udev.FILE.lstrip("/")).exists()
+        assert not (etc / udev.path(plan.device).lstrip("/")).exists()
