@@ -7,6 +7,7 @@ Ansible facts). Readers fill it; the engine plans from it; ``to_json`` is the do
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -86,6 +87,10 @@ class Tuner(Struct):
     ``devices=`` or ``devices_udev_regex=`` gives it); empty: every device."""
     section: str | None = None
     """The section of a TuneD profile that sets these values, when it is limited to some disks."""
+
+    def reaches(self, device: str | None) -> bool:
+        """Whether the tuner can set this device's values (None: a host setting, which every tuner reaches)."""
+        return device is None or not self.devices or any(fnmatchcase(device, g) for g in self.devices)
 
     def label(self) -> str:
         """The tuner as people name it: ``customer [disk_db]`` for a section of a profile, else its name."""
