@@ -200,8 +200,7 @@ def test_a_disks_file_system_is_the_one_mounted_on_what_is_stacked_on_it(kb: Kb)
 
 
 def test_a_disk_with_boot_on_one_partition_and_lvm_on_another_never_carries_boot(kb: Kb) -> None:
-    """vda holds /boot on vda1 and the root LV on vda2: its file system is the LV's. A context cannot name ``/``
-    (not a plain path), so none is given rather than /boot's."""
+    """vda holds /boot on vda1 and the root LV on vda2: its file system is the LV's ``/``, never /boot's."""
     from iosched.host import context_for
 
     root = capture("sos-rhel8-kvm-lvm")
@@ -209,7 +208,7 @@ def test_a_disk_with_boot_on_one_partition_and_lvm_on_another_never_carries_boot
     system = probed(root, kb)
     ctx = context_for(kb, system, system.device("vda"), Context(workload="db"))
     assert mounts["/boot"][0] == "/dev/vda1" and mounts["/"][0].startswith("/dev/mapper/")
-    assert (ctx.mountpoint, ctx.fs) == (None, None)
+    assert (ctx.mountpoint, ctx.fs, ctx.mount_options) == ("/", mounts["/"][2], mounts["/"][3])
     vdb = context_for(kb, system, system.device("vdb"), Context(workload="db"))
     (data,) = [m for m in mounts.values() if m[0] == "/dev/vdb"]
     assert (vdb.mountpoint, vdb.fs, vdb.mount_options) == (data[1], data[2], data[3])
@@ -379,7 +378,7 @@ def test_ansible_holders_named_by_dm_name_carry_their_mounts_to_the_disk(tmp_pat
     sda = host.system.device("sda")
     holders = {h for p in host.system.devices if p.parent == "sda" for h in p.holders}
     assert holders and not holders & {d.name for d in host.system.devices}
-    assert context_for(kb, host.system, sda, Context(workload="db")).mountpoint is None  # not /boot
+    assert context_for(kb, host.system, sda, Context(workload="db")).mountpoint == "/"  # not /boot
     facts = raw_facts(f"{source}:{host.source.rsplit(':', 1)[1]}")
     mounted = {
         m["device"].removeprefix("/dev/mapper/")
@@ -428,7 +427,8 @@ def test_rhel7_sos3_reads_read_ahead_tuned_driver_and_the_lv_mount_of_each_disk(
     sdb = context_for(kb, system, system.device("sdb"), Context(workload="db"))
     assert (sdb.mountpoint, sdb.mount_options) == (nobarrier[1], nobarrier[3])
     sda = context_for(kb, system, system.device("sda"), Context(workload="db"))
-    assert sda.mountpoint is None  # / on its LV cannot be named; /boot never stands for it
+    root = next(x.split() for x in (RHEL7 / "proc/mounts").read_text().splitlines() if x.split()[1] == "/")
+    assert (sda.mountpoint, sda.mount_options) == ("/", root[3])  # / on its LV; /boot never stands for it
 
 
 def test_supportconfig_lsblk_columns_with_empty_cells_and_the_lv_mount_reach_the_dasd(kb: Kb) -> None:
