@@ -62,6 +62,12 @@ class Device(Struct):
     ``virtio_scsi``, ``storvsc``), ``nvme`` or ``virtio_blk``; from where ``sys/block/NAME`` leads."""
     size_bytes: int | None = None
     removable: bool | None = None
+    bus_id: str | None = None
+    """A DASD's CCW bus ID (``0.0.0100``), as ``lsdasd`` lists it."""
+    dasd_type: str | None = None
+    """A DASD's discipline: ``ECKD``, ``FBA`` or ``DIAG`` (z/VM's DIAG access to either)."""
+    block_size: int | None = None
+    """The block size a DASD is formatted with, in bytes (``lsdasd``'s BlkSz)."""
     hw: str | None = None
     """The KB hardware preset this device maps to, or None (filled by classification, not by readers)."""
 
