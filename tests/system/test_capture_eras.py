@@ -356,6 +356,7 @@ def test_verify_says_the_customers_tuned_section_wins_on_its_disk_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = with_customer_profile(tmp_path, "[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nelevator=bfq\n")
+    (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
     _, changed, rows = applied(root, capsys, "--workload", "db", "--persist", "udev")
     assert "vdb" in changed
     persisted = {r["device"]: r for r in rows if r["setting"] == "persist scheduler"}
