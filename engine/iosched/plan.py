@@ -94,6 +94,9 @@ class TunedBase(Struct):
 
     profiles: tuple[str, ...]
     disk: dict[str, str]
+    priority: int = -1
+    """The ``priority`` of iosched's unit for the plan's disk: -1 (before the included ``[disk]`` unit, priority
+    0), or lower than the included section limited to the disk, so that TuneD gives the disk to iosched's unit."""
 
 
 class Plan(Struct):

@@ -271,31 +271,49 @@ def test_the_plan_names_the_customer_section_that_competes_and_verify_says_it_wi
     assert "vda scheduler: the TuneD profile customer" not in out  # [disk_db] does not reach vda
 
 
-@pytest.mark.parametrize("scoped_to", ["vdb", "vda"])
-def test_the_iosched_profile_carries_on_only_what_the_unit_that_had_the_disk_set(
-    tmp_path: Path, kb: Kb, capsys: pytest.CaptureFixture[str], scoped_to: str
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[disk]\ndevices=!vdb\n\n[disk_db]\ntype=disk\ndevices=vdb\nreadahead=8192\n",
+        "[disk]\ndevices=!vda\n\n[disk_db]\ntype=disk\ndevices=vda\nreadahead=8192\n",
+        "[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nreadahead=8192\nelevator=bfq\n",
+        "[disk_db]\ntype=disk\ndevices=vdb\npriority=-7\nreadahead=8192\n",
+    ],
+)
+def test_the_iosched_profile_takes_the_disk_and_carries_on_only_what_the_unit_that_had_it_set(
+    tmp_path: Path, kb: Kb, capsys: pytest.CaptureFixture[str], body: str
 ) -> None:
-    """The customer's [disk_db] has one disk, the vendor's [disk] the others: iosched's unit for vdb carries on the
-    read-ahead of the one that had vdb, never the other's (TuneD gives each disk one unit)."""
+    """Whichever of the customer's [disk_db] and the vendor's [disk] has vdb, iosched's unit takes vdb from it
+    (before it, by priority) and carries on its read-ahead, never the other's; the other disks stay with the
+    included profile. Read back as TuneD assigns units, iosched's profile active."""
     import configparser
     import json
 
     from iosched.persist import tuned
 
-    body = f"[disk]\ndevices=!{scoped_to}\n\n[disk_db]\ntype=disk\ndevices={scoped_to}\nreadahead=8192\n"
     root = with_customer_profile(tmp_path, body)
     (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
     system = probed(root, kb)
-    had_vdb = next(t for t in system.tuners if t.kind == "tuned" and t.section and "vdb" in t.devices)
-    assert had_vdb.section == ("disk_db" if scoped_to == "vdb" else "disk")
+    had = {n: t for t in system.tuners if t.kind == "tuned" and t.section for n in t.devices}
     assert main(["advise", "--root", str(root), "--workload", "db", "--persist", "tuned", "--format", "json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     vdb = next(p for p in answer["plans"] if p["device"] == "vdb")
-    assert {s["target"] for s in vdb["steps"] if s["persist_method"] == "tuned-profile"} == {"scheduler"}
-    (text,) = [content for path, content in answer["files"].items() if tuned.is_profile(path)]
+    (step,) = [s for s in vdb["steps"] if s["persist_method"] == "tuned-profile"]
+    assert step["target"] == "scheduler"
+    ((path, text),) = [(path, content) for path, content in answer["files"].items() if tuned.is_profile(path)]
     profile = configparser.ConfigParser(delimiters=("=",), interpolation=None)
     profile.read_string(text)
-    assert profile[f"{tuned.PREFIX}vdb"]["readahead"] == had_vdb.settings["queue/read_ahead_kb"]
+    assert profile[f"{tuned.PREFIX}vdb"]["readahead"] == had["vdb"].settings["queue/read_ahead_kb"]
+    (root / path.lstrip("/")).parent.mkdir(parents=True)
+    (root / path.lstrip("/")).write_text(text + "\n")
+    (root / "etc/tuned/active_profile").write_text(f"{tuned.PREFIX}customer\n")
+    after = {n: t for t in probed(root, kb).tuners if t.kind == "tuned" and t.section for n in t.devices}
+    assert after["vdb"].section == f"{tuned.PREFIX}vdb"
+    assert after["vdb"].settings == {"scheduler": step["value"], **{
+        k: v for k, v in had["vdb"].settings.items() if k != "scheduler"}}  # fmt: skip
+    assert {n: t.settings for n, t in after.items() if n != "vdb"} == {
+        n: t.settings for n, t in had.items() if n != "vdb"
+    }
 
 
 def test_each_disk_names_the_driver_of_the_adapter_it_hangs_off(kb: Kb) -> None:

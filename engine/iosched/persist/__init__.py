@@ -38,8 +38,8 @@ def files(plans: Sequence[Plan], keep: Callable[[Step], bool] = _every) -> dict[
         on_tuned = [s for s in kept if s.persist_method == "tuned-profile"]
         if disk := [s for s in on_tuned if s.device is not None]:
             ids = {k: plan.context.get(k) for k in ("serial", "wwn")}
-            inherited = dict(plan.tuned.disk) if plan.tuned else {}
-            disks.append((plan.device, tuned.match(plan.device, **ids), disk, inherited))
+            on = plan.tuned or TunedBase(profiles=(), disk={})
+            disks.append((plan.device, tuned.match(plan.device, **ids), disk, on))
         tuned_sysctls += [s for s in on_tuned if s.device is None]
     found: dict[str, str] = {}
     if rules:

@@ -2,14 +2,14 @@
 
 It includes the active profile, so the vendor's settings stay. Each planned disk gets a ``[disk]`` unit of its
 own, limited to the disk by ``devices_udev_regex`` on its WWN or serial when known, else by ``devices`` on its
-kernel name, with ``priority=-1``: TuneD merges an included profile's units with the including one's by unit
-name only (``profiles/merger.py``), then gives each disk to the first unit, by priority then profile order, that
-matches it (``units/manager.py`` sorts units by priority; ``plugins/base.py`` ``assign_free_devices``), and the
-included profile's ``[disk]`` unit (priority 0, every disk) would otherwise take it first. The unit carries on
-the ``[disk]`` options of the included unit that had the disk and that the plan does not change (its
-``readahead=>4096``); a unit limited to other disks keeps them. Sysctls go in ``[sysctl]``, which TuneD merges
-with the included profile's. (redhat-performance/tuned v2.20.0: ``profiles/merger.py``, ``units/manager.py``,
-``plugins/base.py``, ``plugins/plugin_disk.py``.)
+kernel name, with ``priority=-1`` (or lower than the included section limited to the disk). TuneD merges an
+included profile's units with the including one's by unit name only (``profiles/merger.py``), then gives each
+disk to the first unit, by priority then profile order, that matches it (``units/manager.py`` sorts units by
+priority; ``plugins/base.py`` ``assign_free_devices``): the included profile's ``[disk]`` unit (priority 0, every
+disk) would otherwise take it first. The unit carries on the ``[disk]`` options of the included unit that had
+the disk and that the plan does not change (its ``readahead=>4096``); a unit limited to other disks keeps them.
+Sysctls go in ``[sysctl]``, which TuneD merges with the included profile's. (redhat-performance/tuned v2.20.0:
+``profiles/merger.py``, ``units/manager.py``, ``plugins/base.py``, ``plugins/plugin_disk.py``.)
 
 Every value reaches the file through :func:`ini_value`: a value outside its grammar raises
 :class:`TunedProfileError`; nothing in the file can be read by TuneD as anything but the value it is.
@@ -69,14 +69,17 @@ def base(tuners: Sequence[Tuner], device: str | None = None) -> TunedBase | None
     if not profiles:
         return None
     disk: dict[str, str] = {}
+    priority = PRIORITY
     for tuner in running:
         if tuner.name.startswith(PREFIX) or not (tuner.reaches(device) if device else not tuner.devices):
             continue  # iosched's own options are for other disks; a scoped section's for its disks only
+        if tuner.section is not None and tuner.priority is not None:
+            priority = min(priority, tuner.priority - 1)  # TuneD keeps profile order among equal priorities
         for key, option in _FROM_TUNER.items():
             value = tuner.settings.get(key)
             if value is not None and _disk_value(option, value, strict=False) is not None:
                 disk[option] = value
-    return TunedBase(profiles=profiles, disk=disk)
+    return TunedBase(profiles=profiles, disk=disk, priority=priority)
 
 
 def name(tuned: TunedBase) -> str:
@@ -119,19 +122,21 @@ def _disk_value(option: str, value: str, strict: bool = True) -> str | None:
         return None
 
 
-def unit(device: str, match_option: str, steps: Iterable[Step], inherited: dict[str, str]) -> list[str]:
-    """The ``[disk]`` unit of one disk: the plan's options, then the included profile's others."""
+def unit(device: str, match_option: str, steps: Iterable[Step], tuned: TunedBase) -> list[str]:
+    """The ``[disk]`` unit of one disk (``tuned``: what the plan of that disk builds on): the plan's options,
+    then those of the included unit that had the disk."""
     options = {DISK_OPTIONS[s.target]: s.value for s in steps}
-    options |= {option: value for option, value in inherited.items() if option not in options}
-    lines = [f"[{PREFIX}{ini_value(device, DEVICE, 'device')}]", "type=disk", f"priority={PRIORITY}", match_option]
+    options |= {option: value for option, value in tuned.disk.items() if option not in options}
+    priority = min(PRIORITY, int(tuned.priority))
+    lines = [f"[{PREFIX}{ini_value(device, DEVICE, 'device')}]", "type=disk", f"priority={priority}", match_option]
     return lines + [f"{option}={_disk_value(option, value)}" for option, value in options.items()]
 
 
 def content(
-    tuned: TunedBase, disks: Iterable[tuple[str, str, Iterable[Step], dict[str, str]]], sysctls: Iterable[Step]
+    tuned: TunedBase, disks: Iterable[tuple[str, str, Iterable[Step], TunedBase]], sysctls: Iterable[Step]
 ) -> str:
-    """The whole file from (device, match option, steps, the included profile's options for it) per disk and the
-    host's sysctl steps."""
+    """The whole file from (device, match option, steps, what that disk's plan builds on) per disk and the host's
+    sysctl steps."""
     included = [ini_value(p, NAME, "TuneD profile") for p in tuned.profiles]
     lines = [
         f"# Written by iosched: {', '.join(included)} with the settings of an iosched plan.",
@@ -140,8 +145,8 @@ def content(
         f"summary={' and '.join(included)} with the settings of an iosched plan",
         f"include={','.join(included)}",
     ]
-    for device, match_option, steps, inherited in disks:
-        lines += ["", *unit(device, match_option, steps, inherited)]
+    for device, match_option, steps, on in disks:
+        lines += ["", *unit(device, match_option, steps, on)]
     kept = list(dict.fromkeys(f"{ini_value(s.target, ID, 'sysctl')}={ini_value(s.value, WORD, s.target)}"
                               for s in sysctls))  # fmt: skip
     if kept:

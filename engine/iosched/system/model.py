@@ -93,6 +93,8 @@ class Tuner(Struct):
     ``devices=`` or ``devices_udev_regex=`` gives it); empty: every device."""
     section: str | None = None
     """The section of a TuneD profile that sets these values, when it is limited to some disks."""
+    priority: int | None = None
+    """That section's ``priority`` (TuneD gives a disk to the first unit that matches it, lowest first)."""
 
     def reaches(self, device: str | None) -> bool:
         """Whether the tuner can set this device's values (None: a host setting, which every tuner reaches)."""
