@@ -12,7 +12,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from iosched import normalise
-from iosched.grammar import DEVICE, MOUNT_OPTIONS, PATH, SERIAL, compiled
+from iosched.grammar import DEVICE, MOUNT_OPTIONS, MOUNT_POINT, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
 from iosched.model import DeviceClass, Distribution, HardwarePreset, Workload
@@ -322,8 +322,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     for field, value in (("serial", ctx.serial), ("wwn", ctx.wwn)):
         if value is not None and not compiled(SERIAL).fullmatch(value):
             raise ContextError(f"refusing {field} {value!r}: letters, digits and . _ : - only")
-    if ctx.mountpoint is not None and not compiled(PATH).fullmatch(ctx.mountpoint):
-        raise ContextError(f"refusing mount point {ctx.mountpoint!r}: an absolute path of plain names")
+    if ctx.mountpoint is not None and not compiled(MOUNT_POINT).fullmatch(ctx.mountpoint):
+        raise ContextError(f"refusing mount point {ctx.mountpoint!r}: / or an absolute path of plain names")
     if ctx.mount_options is not None and not compiled(MOUNT_OPTIONS).fullmatch(ctx.mount_options):
         raise ContextError(f"refusing mount options {ctx.mount_options!r}: words separated by commas")
     cls = _check_device(kb, ctx, hardware)

@@ -378,5 +378,5 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,
         udev_match=udev_match(r), measured=evidence.summary if evidence else (), kb_version=kb.version,
         iosched_version=__version__, sources=_unique(s for step in steps for s in step.sources),
-        tuned=tuned.base(tuners),
+        tuned=tuned.base(tuners, r.device),
     )  # fmt: skip

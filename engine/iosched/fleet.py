@@ -119,12 +119,15 @@ def _plans(host: FleetHost) -> tuple[Plan, ...]:
 
 
 def change_lines(host: HostPlan) -> tuple[str, ...]:
-    """A host's changes, one line each: ``sda scheduler mq-deadline -> none (IOS105)``."""
+    """A host's changes, one line each: ``sda scheduler mq-deadline -> none (IOS105)``; a step whose current
+    value was assumed to be its target already is a check: ``sda scheduler check none (assumed) (IOS105)``."""
     lines = []
     for plan in host.plans:
         for step in plan.steps:
             where = step.device or "host"
-            lines.append(f"{where} {step.target} {step.previous or '?'} -> {step.value} ({', '.join(step.because)})")
+            change = (f"check {step.value} (assumed)" if step.expected_already
+                      else f"{step.previous or '?'} -> {step.value}")  # fmt: skip
+            lines.append(f"{where} {step.target} {change} ({', '.join(step.because)})")
     return tuple(dict.fromkeys(lines))
 
 

@@ -22,6 +22,8 @@ GLOB = r"[A-Za-z0-9*?!\[\]|_.:/-]{1,64}"
 _SEGMENT = r"\.?[A-Za-z0-9_+-][A-Za-z0-9_.+-]{0,100}"
 PATH = rf"(?:/{_SEGMENT}){{1,16}}"
 """An absolute path of plain segments: no ``.`` or ``..`` segment, no spaces or shell metacharacters."""
+MOUNT_POINT = rf"/|{PATH}"
+"""Where a file system is mounted: the root directory ``/`` or a :data:`PATH`."""
 URL = r"https?://[A-Za-z0-9._~:/?#@!$&*+,;=%-]{1,400}"
 """A public URL: no quotes, brackets, parentheses or spaces, so it is safe in Markdown links and HTML."""
 UNSEEN_RANGES = ((0x00, 0x08), (0x0B, 0x1F), (0x7F, 0x9F), (0x200B, 0x200F), (0x2028, 0x2029), (0x202A, 0x202E),

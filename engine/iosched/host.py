@@ -17,7 +17,7 @@ from typing import Any
 from iosched.context import Context, ContextError, device_class
 from iosched.engine import advise
 from iosched.evidence import Evidence
-from iosched.grammar import DEVICE, PATH, SERIAL, compiled
+from iosched.grammar import DEVICE, MOUNT_POINT, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.persist import location, precedence
 from iosched.plan import Plan, Step, Unchanged
@@ -129,8 +129,9 @@ def _mount_names(device: Device) -> set[str]:
 
 def _mount(system: System, device: Device) -> tuple[str | None, str | None, str | None]:
     """The file system, mount point and options a device carries: of the nearest mount on it or on anything
-    stacked on it (a partition, an LV, a multipath map, md) whose mount point a plan can name (``/`` itself is
-    not a plain path); a data mount before /boot, and never /boot when the device carries data mounts."""
+    stacked on it (a partition, an LV, a multipath map, md) whose mount point a plan can name (``/`` or a path
+    of plain names); a data file system before ``/`` (the workload's own, where the device has one), ``/``
+    before /boot, and never /boot when the device carries other mounts."""
     mounts: dict[str, list[Mount]] = {}
     for mount in system.mounts:
         mounts.setdefault(mount.device.removeprefix("/dev/"), []).append(mount)
@@ -140,7 +141,8 @@ def _mount(system: System, device: Device) -> tuple[str | None, str | None, str 
     names += [n for d in stacked for h in d.holders if h not in known for n in (h, f"mapper/{h}")]  # a dm name
     found = [m for name in names for m in mounts.get(name, [])]
     data = [m for m in found if not (m.mountpoint == "/boot" or m.mountpoint.startswith("/boot/"))]
-    chosen = next((m for m in data or found if compiled(PATH).fullmatch(m.mountpoint)), None)
+    data.sort(key=lambda m: m.mountpoint == "/")
+    chosen = next((m for m in data or found if compiled(MOUNT_POINT).fullmatch(m.mountpoint)), None)
     if chosen is None:
         return None, None, None
     return chosen.fstype, chosen.mountpoint, ",".join(chosen.options)

@@ -11,7 +11,19 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from typing import Annotated, ClassVar, Literal
 
-from iosched.grammar import GLOB, ID, MOUNT_OPTIONS, PATH, TEXT, URL, WORD, Constrain, link_problem, matches
+from iosched.grammar import (
+    GLOB,
+    ID,
+    MOUNT_OPTIONS,
+    MOUNT_POINT,
+    PATH,
+    TEXT,
+    URL,
+    WORD,
+    Constrain,
+    link_problem,
+    matches,
+)
 from iosched.kernel import KernelVersion, in_range
 from iosched.rules import Action, Condition, RuleExample
 from iosched.struct import Invalid, Struct
@@ -24,7 +36,7 @@ Path = Annotated[str, Constrain(PATH)]
 Url = Annotated[str, Constrain(URL)]
 Text = Annotated[str, Constrain(TEXT, strip=True, check=link_problem)]
 Value = bool | int | float | str | None
-ContextValue = Annotated[str, Constrain(rf"{PATH}|{MOUNT_OPTIONS}")]
+ContextValue = Annotated[str, Constrain(rf"{MOUNT_POINT}|{MOUNT_OPTIONS}")]
 """What a user may say of a context: a word, words separated by commas (mount options), or a path."""
 Number = int | float
 

@@ -89,11 +89,14 @@ class Unchanged(Struct):
 
 class TunedBase(Struct):
     """The TuneD profiles active on the host (read from it), which a TuneD profile of iosched includes, and the
-    ``[disk]`` options they set (``readahead: ">4096"``), which it carries on for the disks it takes over:
-    TuneD tunes each disk with one ``[disk]`` unit only."""
+    ``[disk]`` options the unit that has the plan's disk sets (``readahead: ">4096"``), which it carries on when it
+    takes the disk over: TuneD tunes each disk with one ``[disk]`` unit only."""
 
     profiles: tuple[str, ...]
     disk: dict[str, str]
+    priority: int = -1
+    """The ``priority`` of iosched's unit for the plan's disk: -1 (before the included ``[disk]`` unit, priority
+    0), or lower than the included section limited to the disk, so that TuneD gives the disk to iosched's unit."""
 
 
 class Plan(Struct):

@@ -200,8 +200,7 @@ def test_a_disks_file_system_is_the_one_mounted_on_what_is_stacked_on_it(kb: Kb)
 
 
 def test_a_disk_with_boot_on_one_partition_and_lvm_on_another_never_carries_boot(kb: Kb) -> None:
-    """vda holds /boot on vda1 and the root LV on vda2: its file system is the LV's. A context cannot name ``/``
-    (not a plain path), so none is given rather than /boot's."""
+    """vda holds /boot on vda1 and the root LV on vda2: its file system is the LV's ``/``, never /boot's."""
     from iosched.host import context_for
 
     root = capture("sos-rhel8-kvm-lvm")
@@ -209,7 +208,7 @@ def test_a_disk_with_boot_on_one_partition_and_lvm_on_another_never_carries_boot
     system = probed(root, kb)
     ctx = context_for(kb, system, system.device("vda"), Context(workload="db"))
     assert mounts["/boot"][0] == "/dev/vda1" and mounts["/"][0].startswith("/dev/mapper/")
-    assert (ctx.mountpoint, ctx.fs) == (None, None)
+    assert (ctx.mountpoint, ctx.fs, ctx.mount_options) == ("/", mounts["/"][2], mounts["/"][3])
     vdb = context_for(kb, system, system.device("vdb"), Context(workload="db"))
     (data,) = [m for m in mounts.values() if m[0] == "/dev/vdb"]
     assert (vdb.mountpoint, vdb.fs, vdb.mount_options) == (data[1], data[2], data[3])
@@ -272,6 +271,51 @@ def test_the_plan_names_the_customer_section_that_competes_and_verify_says_it_wi
     assert "vda scheduler: the TuneD profile customer" not in out  # [disk_db] does not reach vda
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[disk]\ndevices=!vdb\n\n[disk_db]\ntype=disk\ndevices=vdb\nreadahead=8192\n",
+        "[disk]\ndevices=!vda\n\n[disk_db]\ntype=disk\ndevices=vda\nreadahead=8192\n",
+        "[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nreadahead=8192\nelevator=bfq\n",
+        "[disk_db]\ntype=disk\ndevices=vdb\npriority=-7\nreadahead=8192\n",
+    ],
+)
+def test_the_iosched_profile_takes_the_disk_and_carries_on_only_what_the_unit_that_had_it_set(
+    tmp_path: Path, kb: Kb, capsys: pytest.CaptureFixture[str], body: str
+) -> None:
+    """Whichever of the customer's [disk_db] and the vendor's [disk] has vdb, iosched's unit takes vdb from it
+    (before it, by priority) and carries on its read-ahead, never the other's; the other disks stay with the
+    included profile. Read back as TuneD assigns units, iosched's profile active."""
+    import configparser
+    import json
+
+    from iosched.persist import tuned
+
+    root = with_customer_profile(tmp_path, body)
+    (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
+    system = probed(root, kb)
+    had = {n: t for t in system.tuners if t.kind == "tuned" and t.section for n in t.devices}
+    assert main(["advise", "--root", str(root), "--workload", "db", "--persist", "tuned", "--format", "json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    vdb = next(p for p in answer["plans"] if p["device"] == "vdb")
+    (step,) = [s for s in vdb["steps"] if s["persist_method"] == "tuned-profile"]
+    assert step["target"] == "scheduler"
+    ((path, text),) = [(path, content) for path, content in answer["files"].items() if tuned.is_profile(path)]
+    profile = configparser.ConfigParser(delimiters=("=",), interpolation=None)
+    profile.read_string(text)
+    assert profile[f"{tuned.PREFIX}vdb"]["readahead"] == had["vdb"].settings["queue/read_ahead_kb"]
+    (root / path.lstrip("/")).parent.mkdir(parents=True)
+    (root / path.lstrip("/")).write_text(text + "\n")
+    (root / "etc/tuned/active_profile").write_text(f"{tuned.PREFIX}customer\n")
+    after = {n: t for t in probed(root, kb).tuners if t.kind == "tuned" and t.section for n in t.devices}
+    assert after["vdb"].section == f"{tuned.PREFIX}vdb"
+    assert after["vdb"].settings == {"scheduler": step["value"], **{
+        k: v for k, v in had["vdb"].settings.items() if k != "scheduler"}}  # fmt: skip
+    assert {n: t.settings for n, t in after.items() if n != "vdb"} == {
+        n: t.settings for n, t in had.items() if n != "vdb"
+    }
+
+
 def test_each_disk_names_the_driver_of_the_adapter_it_hangs_off(kb: Kb) -> None:
     """From where sys/block/NAME leads (a saved ls -lanR, or the link itself) to the SCSI host's proc_name."""
     listing = (SOS3 / "sos_commands/block/ls_-lanR_.sys.block").read_text()
@@ -330,6 +374,7 @@ def test_verify_says_the_customers_tuned_section_wins_on_its_disk_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = with_customer_profile(tmp_path, "[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nelevator=bfq\n")
+    (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
     _, changed, rows = applied(root, capsys, "--workload", "db", "--persist", "udev")
     assert "vdb" in changed
     persisted = {r["device"]: r for r in rows if r["setting"] == "persist scheduler"}
@@ -352,7 +397,7 @@ def test_ansible_holders_named_by_dm_name_carry_their_mounts_to_the_disk(tmp_pat
     sda = host.system.device("sda")
     holders = {h for p in host.system.devices if p.parent == "sda" for h in p.holders}
     assert holders and not holders & {d.name for d in host.system.devices}
-    assert context_for(kb, host.system, sda, Context(workload="db")).mountpoint is None  # not /boot
+    assert context_for(kb, host.system, sda, Context(workload="db")).mountpoint == "/"  # not /boot
     facts = raw_facts(f"{source}:{host.source.rsplit(':', 1)[1]}")
     mounted = {
         m["device"].removeprefix("/dev/mapper/")
@@ -401,7 +446,8 @@ def test_rhel7_sos3_reads_read_ahead_tuned_driver_and_the_lv_mount_of_each_disk(
     sdb = context_for(kb, system, system.device("sdb"), Context(workload="db"))
     assert (sdb.mountpoint, sdb.mount_options) == (nobarrier[1], nobarrier[3])
     sda = context_for(kb, system, system.device("sda"), Context(workload="db"))
-    assert sda.mountpoint is None  # / on its LV cannot be named; /boot never stands for it
+    root = next(x.split() for x in (RHEL7 / "proc/mounts").read_text().splitlines() if x.split()[1] == "/")
+    assert (sda.mountpoint, sda.mount_options) == ("/", root[3])  # / on its LV; /boot never stands for it
 
 
 def test_supportconfig_lsblk_columns_with_empty_cells_and_the_lv_mount_reach_the_dasd(kb: Kb) -> None:

@@ -20,7 +20,7 @@ TOP_KEYS = {"host", "devices", "sysctls", "mounts", "tuners", "missing", "source
 DEVICE_KEYS = {
     "name", "kind", "rotational", "scheduler", "schedulers", "io_path", "zoned", "write_cache", "nr_hw_queues",
     "queue", "iosched", "holders", "slaves", "model", "vendor", "serial", "wwn", "dm_uuid", "dm_name", "parent",
-    "driver", "size_bytes", "removable", "hw",
+    "driver", "size_bytes", "removable", "bus_id", "dasd_type", "block_size", "hw",
 }  # fmt: skip
 
 

@@ -43,7 +43,8 @@ def files(plans: Sequence[Plan], keep: Callable[[Step], bool] = _every) -> dict[
         on_tuned = [s for s in kept if s.persist_method == "tuned-profile"]
         if disk := [s for s in on_tuned if s.device is not None]:
             ids = {k: plan.context.get(k) for k in ("serial", "wwn")}
-            disks.append((plan.device, tuned.match(plan.device, **ids), disk))
+            on = plan.tuned or TunedBase(profiles=(), disk={})
+            disks.append((plan.device, tuned.match(plan.device, **ids), disk, on))
         tuned_sysctls += [s for s in on_tuned if s.device is None]
     if disks or tuned_sysctls:
         base = tuned_base(plans)

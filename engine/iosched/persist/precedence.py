@@ -13,7 +13,6 @@ order (:func:`iosched.system.reader.read_tuners`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fnmatch import fnmatchcase
 from posixpath import basename
 
 from iosched.persist import sysctld, tuned, udev
@@ -33,7 +32,7 @@ _METHOD = {"udev-rule": f"iosched's udev rule ({udev.FILE})", "sysctl-d": f"iosc
 
 def concerns(tuner: Tuner, device: str | None) -> bool:
     """Whether a tuner can set this device's value (a udev rule limited by KERNEL== to other disks cannot)."""
-    return device is None or not tuner.devices or any(fnmatchcase(device, g) for g in tuner.devices)
+    return tuner.reaches(device)
 
 
 def _file(tuner: Tuner) -> str:

@@ -2,12 +2,14 @@
 
 It includes the active profile, so the vendor's settings stay. Each planned disk gets a ``[disk]`` unit of its
 own, limited to the disk by ``devices_udev_regex`` on its WWN or serial when known, else by ``devices`` on its
-kernel name, with ``priority=-1``: TuneD gives each disk to the first unit, by priority, that matches it, and
-the included profile's ``[disk]`` unit (priority 0, every disk) would otherwise take it first. The unit
-carries on the ``[disk]`` options of the included profile that the plan does not change (its
-``readahead=>4096``). Sysctls go in ``[sysctl]``, which TuneD merges with the included profile's.
-(redhat-performance/tuned: ``profiles/merger.py``, ``units/manager.py``, ``plugins/base.py``,
-``plugins/plugin_disk.py``.)
+kernel name, with ``priority=-1`` (or lower than the included section limited to the disk). TuneD merges an
+included profile's units with the including one's by unit name only (``profiles/merger.py``), then gives each
+disk to the first unit, by priority then profile order, that matches it (``units/manager.py`` sorts units by
+priority; ``plugins/base.py`` ``assign_free_devices``): the included profile's ``[disk]`` unit (priority 0, every
+disk) would otherwise take it first. The unit carries on the ``[disk]`` options of the included unit that had
+the disk and that the plan does not change (its ``readahead=>4096``); a unit limited to other disks keeps them.
+Sysctls go in ``[sysctl]``, which TuneD merges with the included profile's. (redhat-performance/tuned v2.20.0:
+``profiles/merger.py``, ``units/manager.py``, ``plugins/base.py``, ``plugins/plugin_disk.py``.)
 
 Every value reaches the file through :func:`ini_value`: a value outside its grammar raises
 :class:`TunedProfileError`; nothing in the file can be read by TuneD as anything but the value it is.
@@ -53,23 +55,31 @@ def keeps(step: Step) -> bool:
     return step.kind == "sysctl" or step.target in DISK_OPTIONS
 
 
-def base(tuners: Sequence[Tuner]) -> TunedBase | None:
+def base(tuners: Sequence[Tuner], device: str | None = None) -> TunedBase | None:
     """What a profile of iosched builds on, from the tuners read on a host: the active TuneD profiles (an
-    iosched profile stands for the one it includes) and their ``[disk]`` options; None when TuneD is not
-    running a profile. Names and values outside their grammars are left out."""
+    iosched profile stands for the one it includes) and the ``[disk]`` options they give ``device`` (None: the
+    options of no one disk); None when TuneD is not running a profile. Names and values outside their grammars
+    are left out.
+
+    A section limited with ``devices=`` or ``devices_udev_regex=`` counts only for the disks TuneD gives it
+    (:attr:`Tuner.devices`): iosched's unit takes its disk from whichever unit had it, so it carries that unit's
+    options on; the other disks stay with the included profile, which sets them as before."""
     running = [t for t in tuners if t.kind == "tuned" and t.active and matches(NAME, t.name)]
     profiles = tuple(dict.fromkeys(t.name.removeprefix(PREFIX) or t.name for t in running))
     if not profiles:
         return None
     disk: dict[str, str] = {}
+    priority = PRIORITY
     for tuner in running:
-        if tuner.name.startswith(PREFIX):
-            continue  # its [disk] options are iosched's own, for other disks
+        if tuner.name.startswith(PREFIX) or not (tuner.reaches(device) if device else not tuner.devices):
+            continue  # iosched's own options are for other disks; a scoped section's for its disks only
+        if tuner.section is not None and tuner.priority is not None:
+            priority = min(priority, tuner.priority - 1)  # TuneD keeps profile order among equal priorities
         for key, option in _FROM_TUNER.items():
             value = tuner.settings.get(key)
             if value is not None and _disk_value(option, value, strict=False) is not None:
                 disk[option] = value
-    return TunedBase(profiles=profiles, disk=disk)
+    return TunedBase(profiles=profiles, disk=disk, priority=priority)
 
 
 def name(tuned: TunedBase) -> str:
@@ -112,16 +122,21 @@ def _disk_value(option: str, value: str, strict: bool = True) -> str | None:
         return None
 
 
-def unit(device: str, match_option: str, steps: Iterable[Step], inherited: dict[str, str]) -> list[str]:
-    """The ``[disk]`` unit of one disk: the plan's options, then the included profile's others."""
+def unit(device: str, match_option: str, steps: Iterable[Step], tuned: TunedBase) -> list[str]:
+    """The ``[disk]`` unit of one disk (``tuned``: what the plan of that disk builds on): the plan's options,
+    then those of the included unit that had the disk."""
     options = {DISK_OPTIONS[s.target]: s.value for s in steps}
-    options |= {option: value for option, value in inherited.items() if option not in options}
-    lines = [f"[{PREFIX}{ini_value(device, DEVICE, 'device')}]", "type=disk", f"priority={PRIORITY}", match_option]
+    options |= {option: value for option, value in tuned.disk.items() if option not in options}
+    priority = min(PRIORITY, int(tuned.priority))
+    lines = [f"[{PREFIX}{ini_value(device, DEVICE, 'device')}]", "type=disk", f"priority={priority}", match_option]
     return lines + [f"{option}={_disk_value(option, value)}" for option, value in options.items()]
 
 
-def content(tuned: TunedBase, disks: Iterable[tuple[str, str, Iterable[Step]]], sysctls: Iterable[Step]) -> str:
-    """The whole file from (device, match option, steps) per disk and the host's sysctl steps."""
+def content(
+    tuned: TunedBase, disks: Iterable[tuple[str, str, Iterable[Step], TunedBase]], sysctls: Iterable[Step]
+) -> str:
+    """The whole file from (device, match option, steps, what that disk's plan builds on) per disk and the host's
+    sysctl steps."""
     included = [ini_value(p, NAME, "TuneD profile") for p in tuned.profiles]
     lines = [
         f"# Written by iosched: {', '.join(included)} with the settings of an iosched plan.",
@@ -130,8 +145,8 @@ def content(tuned: TunedBase, disks: Iterable[tuple[str, str, Iterable[Step]]], 
         f"summary={' and '.join(included)} with the settings of an iosched plan",
         f"include={','.join(included)}",
     ]
-    for device, match_option, steps in disks:
-        lines += ["", *unit(device, match_option, steps, tuned.disk)]
+    for device, match_option, steps, on in disks:
+        lines += ["", *unit(device, match_option, steps, on)]
     kept = list(dict.fromkeys(f"{ini_value(s.target, ID, 'sysctl')}={ini_value(s.value, WORD, s.target)}"
                               for s in sysctls))  # fmt: skip
     if kept:

@@ -53,6 +53,9 @@ LSBLK_QUEUE = {
 ``queue/read_ahead_kb``, ``queue/nr_requests`` ...; ``-P`` of util-linux 2.39+ spells them with ``_``). They stand
 in for sysfs where a capture copied less of ``queue/`` (sos 3.x copies only ``queue/scheduler``)."""
 BIO_KINDS = frozenset({"dm", "md", "zram", "ram"})
+DASD_TYPES = ("ECKD", "FBA", "DIAG")
+_CCW_BUS_ID = re.compile(r"[0-9a-f]{1,2}\.[0-9a-f]\.[0-9a-f]{4}")
+_CCW_DEVICE = re.compile(r"/([0-9a-f]{1,2}\.[0-9a-f]\.[0-9a-f]{4})/block/")
 
 
 def read_devices(src: Source) -> tuple[tuple[Device, ...], list[str]]:
@@ -126,6 +129,7 @@ def _from_sysfs(src: Source, base: str) -> Facts:
     simple = {
         "devno": "dev", "size": "size", "removable": "removable", "vendor": "device/vendor",
         "model": "device/model", "dm_uuid": "dm/uuid", "dm_name": "dm/name", "scsi_type": "device/type",
+        "dasd_type": "device/discipline",
     }  # fmt: skip
     for key, rel in simple.items():
         value = src.value(f"{base}/{rel}")
@@ -213,6 +217,7 @@ def _saved_layers(src: Source) -> Iterator[dict[str, Facts]]:
         yield _from_lsblk_table(rows, aliases)
     yield {dm: {"dm_name": name, **({"dm_uuid": uuid} if uuid else {})} for dm, (name, uuid) in maps.items()}
     yield _from_multipath(src)
+    yield _from_lsdasd(src)
     yield {
         name: {"devno": devno, "size_bytes": size, **_partition_of(name, numbers)}
         for name, (devno, size) in numbers.items()
@@ -244,6 +249,16 @@ def _from_multipath(src: Source) -> dict[str, Facts]:
             f.setdefault("dm_uuid", f"mpath-{wwid}")
             for path in paths:
                 _relate(found, dm, path, "mpath")
+    return found
+
+
+def _from_lsdasd(src: Source) -> dict[str, Facts]:
+    """Bus ID, discipline and block size of each DASD from saved ``lsdasd`` output (a supportconfig's
+    fs-diskio.txt runs ``lsdasd -a``, sos's s390 plugin ``lsdasd``) or ``/proc/dasd/devices``."""
+    found: dict[str, Facts] = {}
+    for text in [*src.outputs("lsdasd"), src.text("proc/dasd/devices") or ""]:
+        for name, (bus_id, kind, block_size) in listings.dasd_devices(text).items():
+            found.setdefault(name, {"bus_id": bus_id, "dasd_type": kind, "block_size": block_size})
     return found
 
 
@@ -384,7 +399,23 @@ def _device(name: str, f: Facts) -> Device:
         driver=f.get("driver") if kind != "partition" else None,
         size_bytes=_size(f),
         removable=_flag(f.get("removable")),
+        **_dasd(f) if kind == "dasd" else {},
     )
+
+
+def _dasd(f: Facts) -> dict[str, Any]:
+    """A DASD's bus ID, discipline and block size from ``lsdasd`` or sysfs (``device/discipline``, the CCW
+    device its ``sys/block`` link leads through, ``queue/logical_block_size``); nothing for other disks."""
+    kind = _word(f.get("dasd_type"), DASD_TYPES)
+    if kind is None:
+        return {}
+    bus_id = f.get("bus_id") or next(iter(_CCW_DEVICE.findall(f.get("link") or "")), None)
+    block_size = f.get("block_size") or f.get("queue", {}).get("logical_block_size")
+    return {
+        "dasd_type": kind,
+        "bus_id": bus_id if isinstance(bus_id, str) and _CCW_BUS_ID.fullmatch(bus_id) else None,
+        "block_size": int(block_size) if str(block_size) in ("512", "1024", "2048", "4096") else None,
+    }
 
 
 def _kind(name: str, f: Facts) -> DeviceKind:

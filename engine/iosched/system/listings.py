@@ -245,3 +245,32 @@ def multipath_maps(text: str) -> dict[str, tuple[str, str, tuple[str, ...]]]:
         elif dm and (path := _MPATH_PATH.match(line)) and DEVICE_NAME.fullmatch(path["dev"]):
             paths[dm] = [*dict.fromkeys([*paths[dm], path["dev"]])]
     return {dm: (name, wwid, tuple(paths[dm])) for dm, (name, wwid) in maps.items()}
+
+
+_BUS_ID = r"(?P<bus>[0-9a-fA-F]{1,2}\.[0-9a-fA-F]\.[0-9a-fA-F]{4}|[0-9a-fA-F]{4})"
+_DASD_ROW = re.compile(
+    rf"^{_BUS_ID}\s+(?:active|n/f)\s*(?:\(ro\))?\s+(?P<name>dasd[a-z]{{1,4}})\s+\d+:\s*\d+\s+"
+    r"(?P<type>ECKD|FBA|DIAG)(?: \(ESE\))?\s+(?P<block>\d+|\?\?\?)?"
+)
+"""``lsdasd``'s table: ``0.0.0100  active  dasda  94:0  ECKD  4096  7043MB  1803060`` (s390-tools
+zconf/lsdasd, ``newoutput``: bus ID, status, name, major:minor, discipline with `` (ESE)`` for thin provisioning,
+block size or ``???``, size, blocks; offline and alias rows name no device)."""
+_DASD_LINE = re.compile(
+    rf"^{_BUS_ID}\((?P<type>ECKD|FBA|DIAG)\s*\)\S* at \(\s*\d+:\s*\d+\) is (?P<name>dasd[a-z]{{1,4}})\s*(?:\(ro\))?\s*:"
+    r"\s*(?:active|n/f)(?: at blocksize:? (?P<block>\d+))?"
+)
+"""``lsdasd -c`` (``oldoutput``: ``active at blocksize 4096, ...``) and ``/proc/dasd/devices``, which it copies
+(``0.0.0100(ECKD) at ( 94:     0) is dasda       : active at blocksize: 4096, 1803060 blocks, 7043 MB``)."""
+
+
+def dasd_devices(text: str) -> dict[str, tuple[str, str, int | None]]:
+    """``lsdasd`` (either layout) or ``/proc/dasd/devices``: DASD name -> (bus ID, ``ECKD``/``FBA``/``DIAG``, block
+    size in bytes or None when not shown); offline and alias devices, which have no block device, are left out."""
+    found: dict[str, tuple[str, str, int | None]] = {}
+    for line in text.splitlines():
+        match = _DASD_ROW.match(line.strip()) or _DASD_LINE.match(line.strip())
+        if match:
+            block = match["block"]
+            size = int(block) if block and block.isdigit() else None
+            found[match["name"]] = (match["bus"].lower(), match["type"], size)
+    return found

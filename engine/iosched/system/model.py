@@ -7,6 +7,7 @@ Ansible facts). Readers fill it; the engine plans from it; ``to_json`` is the do
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -61,6 +62,12 @@ class Device(Struct):
     ``virtio_scsi``, ``storvsc``), ``nvme`` or ``virtio_blk``; from where ``sys/block/NAME`` leads."""
     size_bytes: int | None = None
     removable: bool | None = None
+    bus_id: str | None = None
+    """A DASD's CCW bus ID (``0.0.0100``), as ``lsdasd`` lists it."""
+    dasd_type: str | None = None
+    """A DASD's discipline: ``ECKD``, ``FBA`` or ``DIAG`` (z/VM's DIAG access to either)."""
+    block_size: int | None = None
+    """The block size a DASD is formatted with, in bytes (``lsdasd``'s BlkSz)."""
     hw: str | None = None
     """The KB hardware preset this device maps to, or None (filled by classification, not by readers)."""
 
@@ -86,6 +93,12 @@ class Tuner(Struct):
     ``devices=`` or ``devices_udev_regex=`` gives it); empty: every device."""
     section: str | None = None
     """The section of a TuneD profile that sets these values, when it is limited to some disks."""
+    priority: int | None = None
+    """That section's ``priority`` (TuneD gives a disk to the first unit that matches it, lowest first)."""
+
+    def reaches(self, device: str | None) -> bool:
+        """Whether the tuner can set this device's values (None: a host setting, which every tuner reaches)."""
+        return device is None or not self.devices or any(fnmatchcase(device, g) for g in self.devices)
 
     def label(self) -> str:
         """The tuner as people name it: ``customer [disk_db]`` for a section of a profile, else its name."""

@@ -98,7 +98,9 @@ def _record(cls: type[Struct], data: object, where: str, names: frozenset[str] =
                 raise ProbeDocumentError(f"{at}: expected true, false or null")
             values[name] = value
         elif annotation.startswith("int"):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            negative = name == "priority"  # TuneD unit priorities go below 0
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or (value < 0 and not negative)):  # fmt: skip
                 raise ProbeDocumentError(f"{at}: expected a whole number or null")
             values[name] = value
         else:

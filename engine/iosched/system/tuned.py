@@ -129,7 +129,8 @@ def profile_tuners(src: Source, name: str, running: bool, devices: Sequence[Devi
         free = [n for n in free if n not in taken]
         if taken:
             tuners.append(Tuner(kind="tuned", name=name, settings=_section_settings(section, sections[section]),
-                                active=running, devices=taken, section=section))  # fmt: skip
+                                active=running, devices=taken, section=section,
+                                priority=_priority(sections[section])))  # fmt: skip
     return tuners
 
 

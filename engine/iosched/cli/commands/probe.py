@@ -84,6 +84,9 @@ def render_text(system: System, layout_name: str, width: int | None = None) -> s
         f"Mounts          {len(system.mounts)}",
     ]
     tail: list[str] = []
+    if dasds := [d for d in system.devices if d.dasd_type]:
+        tail += ["", "DASD (bus ID, type, block size):"]
+        tail += ["  " + printable(f"{d.name} {d.bus_id or '?'} {d.dasd_type} {d.block_size or '?'}") for d in dasds]
     if system.tuners:
         tail += ["", "Other tuners:"]
         for tuner in system.tuners:
