@@ -14,7 +14,7 @@ from typing import Any
 from iosched.grammar import DEVICE, MOUNT_OPTIONS, PATH, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
-from iosched.model import DeviceClass, Distribution, HardwarePreset, Workload
+from iosched.model import DeviceClass, Distribution, HardwarePreset, IoPathRow, Workload
 from iosched.plan import Assumption
 from iosched.struct import Struct
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
@@ -47,6 +47,9 @@ class Context(Struct):
     """What the user has seen, comma-separated (``dirty-stall``)."""
     scheduler: str | None = None
     """The scheduler the device has now, when it was read from the system (it beats any default)."""
+    offered: str | None = None
+    """The elevators the device's scheduler file lists, comma-separated, when read from the system (they beat
+    what the KB says the kernel offers)."""
     persist: str | None = None
     """How to persist the plan: ``auto`` (nothing said), or the methods to use (``udev,sysctl``; see
     :mod:`iosched.persist.choose`)."""
@@ -92,6 +95,8 @@ class Resolved(Struct):
     previous: str | None
     """The scheduler the device has before the plan: read from the system, else its real default."""
     previous_why: str
+    offered: tuple[str, ...] = ()
+    """The elevators the device can be given: read from the system, else its distribution's kernel, else upstream."""
     boot_default: str | None = None
     """The scheduler the device gets at boot with no tuning (the distribution's and kernel's default)."""
     assumptions: tuple[Assumption, ...] = ()
@@ -155,18 +160,31 @@ def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass
     return cls
 
 
+def vendor_capability(distro: Distribution | None, hardware: HardwarePreset, device: str,
+                      kernel: KernelVersion) -> IoPathRow | None:  # fmt: skip
+    """The distribution's statement of this device's path and offered elevators on its own kernel (same major and
+    minor version as the release's), or None where upstream holds: the one place vendor backports are read."""
+    if distro is None or kernel[:2] != distro.kernel[:2]:
+        return None
+    rotational = bool(hardware.facts.get("hw.rotational"))
+    rows = [row for row in distro.io_paths if row.match.matches(hardware.id, device, rotational)]
+    return max(rows, key=lambda row: row.match.specificity, default=None)
+
+
 def _io_path(kb: Kb, hardware: HardwarePreset, cls: DeviceClass | None, kernel: KernelVersion,
-             distro: Distribution | None) -> tuple[str, str]:  # fmt: skip
+             distro: Distribution | None, vendor: IoPathRow | None) -> tuple[str, str]:  # fmt: skip
     """The block-layer path of this device on this kernel, and why."""
     legacy_gone = max((e.until for e in kb.section("elevators") if e.io_path == "legacy" and e.until), default=None)
     if cls is not None and cls.has_elevator == "never":
         return "bio", f"a {cls.title} is bio-based: it has no request queue and no elevator"
+    if vendor is not None and distro is not None:
+        return vendor.io_path, f"{distro.name}: {vendor.devices} are on {vendor.io_path}"
     if legacy_gone and kernel >= legacy_gone:
         return "blk-mq", f"the legacy block layer is gone since {legacy_gone}"
     since = cls.blk_mq_since if cls is not None and not cls.scsi else hardware.blk_mq_since
     title = cls.title if cls is not None and not cls.scsi else hardware.title
     scsi = cls.scsi if cls is not None else hardware.scsi
-    if scsi and distro is not None and kernel == distro.kernel:
+    if scsi and distro is not None and kernel[:2] == distro.kernel[:2]:
         path = "blk-mq" if distro.scsi_blk_mq else "legacy"
         return path, f"{distro.name} {'enables' if distro.scsi_blk_mq else 'does not enable'} scsi-mq by default"
     if since and kernel >= since:
@@ -176,16 +194,28 @@ def _io_path(kb: Kb, hardware: HardwarePreset, cls: DeviceClass | None, kernel: 
     return "bio", f"{title} bypasses the request queue (no elevator) before {since}"
 
 
-def _resolve_alias(kb: Kb, name: str, io_path: str, kernel: KernelVersion) -> str:
-    """The elevator a name selects on this path: ``deadline`` written on blk-mq selects mq-deadline."""
-    available = kb.elevators_on(kernel, io_path)
-    if any(e.name == name for e in available):
+def offered_elevators(kb: Kb, io_path: str, kernel: KernelVersion, vendor: IoPathRow | None,
+                      read: str | None = None) -> tuple[str, ...]:  # fmt: skip
+    """The elevators a device on ``io_path`` can be given: its scheduler file as read, else what its
+    distribution's kernel offers there, else what the upstream kernel offers."""
+    if io_path == "bio":
+        return ()
+    if read is not None:
+        return tuple(name for name in (n.strip() for n in read.split(",")) if name in kb.elevators)
+    if vendor is not None and vendor.io_path == io_path and vendor.offered:
+        return vendor.offered
+    return tuple(e.name for e in kb.elevators_on(kernel, io_path))
+
+
+def _resolve_alias(kb: Kb, name: str, offered: tuple[str, ...]) -> str:
+    """The elevator a name selects among those offered: ``deadline`` written on blk-mq selects mq-deadline."""
+    if name in offered:
         return name
-    return next((e.name for e in available if name in e.aliases), name)
+    return next((e for e in offered if name in kb.elevators[e].aliases), name)
 
 
 def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: str, kernel: KernelVersion,
-                      distro: Distribution | None) -> tuple[str | None, str]:  # fmt: skip
+                      distro: Distribution | None, offered: tuple[str, ...]) -> tuple[str | None, str]:  # fmt: skip
     """The scheduler a device gets with no tuning, and why: the most specific default of the distribution
     that applies (udev rules before driver and kernel defaults), else the kernel's default for the hardware."""
     if io_path == "bio":
@@ -196,11 +226,10 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
                 if row.applies(hardware.id, device, rotational, io_path, kernel)]  # fmt: skip
         if rows:
             row = max(rows, key=lambda row: row.precedence)
-            name = _resolve_alias(kb, row.elevator, io_path, kernel)
+            name = _resolve_alias(kb, row.elevator, offered)
             return name, f"{distro.name}: {row.devices} get {row.elevator} ({row.via})"
     default = next((name for path, name in hardware.default_elevator.items() if path == io_path), None)
-    available = {e.name for e in kb.elevators_on(kernel, io_path)}
-    if default not in available and "none" in available and io_path == "blk-mq":
+    if default not in offered and "none" in offered and io_path == "blk-mq":
         return "none", f"kernel {kernel} has no blk-mq schedulers but none"
     return default, f"the kernel's default for a {hardware.title} on {io_path}"
 
@@ -240,17 +269,19 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     device = ctx.device or hardware.example_device
     if ctx.device is None:
         assumed.append(Assumption(fact="device", value=device, text=f"an example {hardware.title} name; pass --device"))
+    vendor = vendor_capability(distro, hardware, device, kernel)
     if ctx.io_path is not None:
         io_path = _choice("I/O path", ctx.io_path, IO_PATHS)
     else:
-        io_path, why = _io_path(kb, hardware, cls, kernel, distro)
-        sources = tuple(cls.sources if cls is not None else hardware.sources)
+        io_path, why = _io_path(kb, hardware, cls, kernel, distro, vendor)
+        sources = tuple(vendor.sources if vendor else cls.sources if cls is not None else hardware.sources)
         assumed.append(Assumption(fact="io_path", value=io_path, text=why, sources=sources))
     cache = ctx.cache
     if cache is None:
         assumed.append(_assumption(kb, "cache"))
         cache = str(assumed[-1].value)
-    boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro)
+    offered = offered_elevators(kb, io_path, kernel, vendor, ctx.offered)
+    boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro, offered)
     if ctx.scheduler is not None:
         previous: str | None = _choice("scheduler", ctx.scheduler, sorted(kb.elevators))
         previous_why = "read from the system"
@@ -284,7 +315,7 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     return Resolved(
         context=ctx, facts=facts, kernel=kernel, io_path=io_path, device=device, device_class=cls,
         hardware=hardware, workload=workload, distribution=distro, previous=previous, previous_why=previous_why,
-        boot_default=boot_default, assumptions=tuple(assumed),
+        offered=offered, boot_default=boot_default, assumptions=tuple(assumed),
     )  # fmt: skip
 
 

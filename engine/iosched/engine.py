@@ -113,8 +113,10 @@ def _applicable(kb: Kb, r: Resolved, target: str, value: Any, scheduler: str | N
     if target == "scheduler":
         if r.io_path == "bio":
             return "this device has no request queue on this kernel, so no elevator"
-        available = {e.name for e in kb.elevators_on(r.kernel, r.io_path)}
-        return None if value in available else f"{value} is not available on {r.io_path} with kernel {r.kernel}"
+        if value in r.offered:
+            return None
+        offered = ", ".join(r.offered) or "nothing"
+        return f"{value} is not available on {r.io_path} with kernel {r.kernel} (the device offers {offered})"
     entity = kb.get(target)
     if isinstance(entity, TunableRef):
         if entity.elevator.name != scheduler:

@@ -110,6 +110,7 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
     values |= {
         "hw": device.hw, "device": device.name, "kernel": system.host.kernel, "distro": system.host.distro,
         "io_path": device.io_path, "scheduler": device.scheduler if device.scheduler in kb.elevators else None,
+        "offered": ",".join(device.schedulers) if device.schedulers else None,
         "serial": device.serial if device.serial and compiled(SERIAL).fullmatch(device.serial) else None,
         "wwn": device.wwn if device.wwn and compiled(SERIAL).fullmatch(device.wwn) else None,
     }  # fmt: skip

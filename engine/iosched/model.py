@@ -15,7 +15,7 @@ from iosched.grammar import GLOB, ID, MOUNT_OPTIONS, PATH, TEXT, URL, WORD, Cons
 from iosched.kernel import KernelVersion, in_range
 from iosched.rules import Action, Condition, RuleExample
 from iosched.struct import Invalid, Struct
-from iosched.vocab import ElevatorPath, Goal, Risk, Severity, Unit
+from iosched.vocab import ElevatorPath, Goal, IoPath, Risk, Severity, Unit
 
 Id = Annotated[str, Constrain(ID)]
 Word = Annotated[str, Constrain(WORD)]
@@ -292,6 +292,22 @@ class DefaultScheduler(Sourced, KernelRange):
         )
 
 
+class IoPathRow(Sourced):
+    """The block-layer path a distribution's own kernel puts a class of device on, and the elevators its scheduler
+    file offers there: vendor kernels backport, so the upstream version a kernel is named after does not say it
+    (RHEL 7's 3.10 kernel runs virtio-blk and NVMe on blk-mq, whose scheduler file offers only none).
+
+    Of the rows that match a device, the narrowest ``match`` holds; a device no row matches follows upstream.
+    """
+
+    devices: Text
+    match: DeviceMatch
+    io_path: IoPath
+    offered: tuple[Id, ...] = ()
+    """What queue/scheduler lists on that path; empty: what upstream offers on the kernel (or nothing on bio)."""
+    note: Text | None = None
+
+
 class UdevRuleFile(Sourced):
     path: Path
     content: Text
@@ -325,6 +341,8 @@ class Distribution(Sourced):
     scsi_blk_mq: bool
     """SCSI disks use blk-mq by default."""
     default_schedulers: tuple[DefaultScheduler, ...] = ()
+    io_paths: tuple[IoPathRow, ...] = ()
+    """Classes of device whose path or offered elevators on this release differ from the upstream kernel's."""
     udev_rules: tuple[UdevRuleFile, ...] = ()
     grub_update: GrubUpdate | None = None
     grub_legacy_config: Path | None = None
