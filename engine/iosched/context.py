@@ -207,7 +207,7 @@ def offered_elevators(kb: Kb, io_path: str, kernel: KernelVersion, vendor: IoPat
     return tuple(e.name for e in kb.elevators_on(kernel, io_path))
 
 
-def _resolve_alias(kb: Kb, name: str, offered: tuple[str, ...]) -> str:
+def resolve_alias(kb: Kb, name: str, offered: tuple[str, ...]) -> str:
     """The elevator a name selects among those offered: ``deadline`` written on blk-mq selects mq-deadline."""
     if name in offered:
         return name
@@ -226,7 +226,7 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
                 if row.applies(hardware.id, device, rotational, io_path, kernel)]  # fmt: skip
         if rows:
             row = max(rows, key=lambda row: row.precedence)
-            name = _resolve_alias(kb, row.elevator, offered)
+            name = resolve_alias(kb, row.elevator, offered)
             return name, f"{distro.name}: {row.devices} get {row.elevator} ({row.via})"
     default = next((name for path, name in hardware.default_elevator.items() if path == io_path), None)
     if default not in offered and "none" in offered and io_path == "blk-mq":
@@ -312,6 +312,7 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     if distro is not None:
         facts["distro"] = distro.id
         facts["distro.family"] = distro.family
+        facts["distro.udev_elevator_param"] = distro.elevator_param_rule is not None
     return Resolved(
         context=ctx, facts=facts, kernel=kernel, io_path=io_path, device=device, device_class=cls,
         hardware=hardware, workload=workload, distribution=distro, previous=previous, previous_why=previous_why,

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from iosched import __version__
-from iosched.context import Context, Resolved, resolve
+from iosched.context import Context, Resolved, resolve, resolve_alias
 from iosched.evidence import Evidence
 from iosched.grammar import WORD, matches
 from iosched.kb import Kb, TunableRef
@@ -212,9 +212,19 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
 
 
 def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:
-    """``elevator=NAME`` on the kernel command line, where it still sets the default of legacy-path disks."""
+    """``elevator=NAME`` on the kernel command line, where it still sets the default of legacy-path disks, or
+    where a udev rule of the distribution applies it to every disk as it is added (RHEL 8/9)."""
     param = kb.get("elevator")
-    if not isinstance(param, BootParameter) or r.io_path != "legacy":
+    if not isinstance(param, BootParameter):
+        return ()
+    rule = r.distribution.elevator_param_rule if r.distribution is not None else None
+    if rule is not None and r.io_path == "blk-mq" and rule.reaches(r.device):
+        loader = cmdline.loader_for(r.distribution, s390=bool(r.facts.get("hw.dasd")))
+        skipped = " or ".join(rule.skipped)
+        return (f"kernel command line (every disk{f' but {skipped}' if skipped else ''} as it is added, through "
+                f"{rule.path}): "
+                f"{cmdline.add(f'elevator={elevator}', loader)}",)  # fmt: skip
+    if r.io_path != "legacy":
         return ()
     if not any(e.effect in ("works", "legacy-only") and e.holds_on(r.kernel) for e in param.effects):
         return ()
@@ -351,10 +361,43 @@ def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None, current: Mapp
     return plan_resolved(kb, resolve(kb, ctx), evidence, current, tuners)
 
 
+def _boot_setters(r: Resolved, tuners: Sequence[Tuner]) -> list[Tuner]:
+    """The tuners on the host other than iosched's files that set this device's scheduler at boot, in the order
+    they act: udev rules and the tuning daemons, and elevator= itself where the device is on the legacy path."""
+    base = tuned.base(tuners)
+    return [t for t in tuners if t.active and "scheduler" in t.settings and precedence.concerns(t, r.device)
+            and (t.kind != "kernel-cmdline" or r.io_path == "legacy")
+            and not any(precedence.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
+
+
+def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner]) -> tuple[Resolved, tuple[Notice, ...]]:
+    """``r`` with the scheduler the device really gets at boot: the last setter on the host whose elevator the
+    device offers (the kernel rejects any other), else its default; and a warning per setter that is rejected."""
+    notices = []
+    boot, why = r.boot_default, r.previous_why
+    for tuner in _boot_setters(r, tuners):
+        name = resolve_alias(kb, tuner.settings["scheduler"], r.offered)
+        if name in r.offered:
+            boot, why = name, f"set at boot by {tuner.name}"
+            continue
+        caveat = kb.get("boot-setter-elevator-not-offered")
+        assert caveat is not None  # bundled in kb/caveats
+        text = (f"{caveat.title}: {tuner.name} writes {tuner.settings['scheduler']} to {r.device}, which offers "
+                f"{', '.join(r.offered) or 'no elevator'} on kernel {r.kernel}. {caveat.text}")  # fmt: skip
+        notices.append(Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources))
+    if boot == r.boot_default:
+        return r, tuple(notices)
+    changes: dict[str, Any] = {"boot_default": boot}
+    if r.context.scheduler is None:
+        changes |= {"previous": boot, "previous_why": why, "facts": {**r.facts, "scheduler.now": boot}}
+    return Resolved.build({**dict(r.fields()), **changes}), tuple(notices)
+
+
 def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current: Mapping[str, str] | None = None,
                   tuners: Sequence[Tuner] = ()) -> Plan:  # fmt: skip
     """:func:`advise` for a context already resolved (:func:`iosched.context.resolve`): a caller that plans
     one context twice, without and with evidence, resolves it once."""
+    r, rejected = _at_boot(kb, r, tuners)
     facts = dict(r.facts)
     if evidence is not None and evidence.best is not None:
         facts["measured.best"] = evidence.best
@@ -376,7 +419,7 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),
         warnings=_notices(kb, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
-                          _conflicts(kb, steps, tuners)),
+                          (*_conflicts(kb, steps, tuners), *rejected)),
         advice=_advice(fired), overridden=tuple(overridden),
         assumptions=assumptions, context=r.context.given(), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,

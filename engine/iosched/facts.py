@@ -34,6 +34,9 @@ FACTS: dict[str, Fact] = {
     "io_path": Fact("str", "block layer path of the device: legacy or blk-mq"),
     "distro": Fact("str", "distribution id (sles12sp5, rhel9, ubuntu2404 ...)"),
     "distro.family": Fact("str", "distribution family (sles, opensuse, rhel, fedora, ubuntu, debian)"),
+    "distro.udev_elevator_param": Fact(
+        "bool", "a udev rule of the distribution applies elevator= from the command line to every disk (RHEL 8/9)"
+    ),
     "cache": Fact("str", "write cache protection: volatile, battery-backed or none"),
     "fs": Fact("str", "file system on the device: ext4, xfs, btrfs"),
     "measured.best": Fact("str", "scheduler that measurements show significantly better (absent if none)"),

@@ -313,6 +313,16 @@ class UdevRuleFile(Sourced):
     content: Text
     note: Text | None = None
 
+    @property
+    def skipped(self) -> tuple[str, ...]:
+        """Kernel-name globs the file jumps past (``KERNEL=="dm-*|md*", GOTO="..."``): devices it never sets."""
+        rules = (line.strip() for line in self.content.splitlines() if "GOTO=" in line)
+        return tuple(g for line in rules if line.startswith('KERNEL=="') and line.count('"') == 4
+                     for g in line.split('"')[1].split("|"))  # fmt: skip
+
+    def reaches(self, device: str) -> bool:
+        return not any(fnmatchcase(device, g) for g in self.skipped)
+
 
 GrubUpdate = Literal["update-grub", "grub2-mkconfig -o /boot/grub2/grub.cfg", "grub2-mkconfig -o /boot/grub/grub.cfg"]
 
@@ -350,6 +360,13 @@ class Distribution(Sourced):
     """Architectures that boot another way (IBM Z); the GRUB fields hold for the others."""
     persistence: tuple[Id, ...] = ()
     notes: tuple[Text, ...] = ()
+
+    @property
+    def elevator_param_rule(self) -> UdevRuleFile | None:
+        """The shipped udev rule file that writes elevator= from the kernel command line to disks as they are
+        added (RHEL 8/9's 40-elevator.rules), so the parameter works where the kernel ignores it; else None."""
+        return next((r for r in self.udev_rules if 'IMPORT{cmdline}="elevator"' in r.content
+                     and 'ATTR{queue/scheduler}="$env{elevator}"' in r.content), None)  # fmt: skip
 
     def check(self) -> None:
         if (self.grub_update is None) == (self.grub_legacy_config is None):

@@ -75,6 +75,6 @@ def read_tuners(src: Source, cmdline: str | None) -> tuple[tuple[Tuner, ...], li
     """Other tuners in the order they act: boot, sysctl.d, udev at device add, then the tuning daemons."""
     tuned, tuned_gaps = read_tuned(src)
     saptune, saptune_gaps = read_saptune(src)
-    tuners = [*read_cmdline_tuner(cmdline), *read_sysctl_tuners(src), *read_udev_tuners(src), *tuned, *saptune,
+    tuners = [*read_cmdline_tuner(cmdline), *read_sysctl_tuners(src), *read_udev_tuners(src, cmdline), *tuned, *saptune,
               *read_sapconf(src)]  # fmt: skip
     return tuple(tuners), [*tuned_gaps, *saptune_gaps]
