@@ -32,6 +32,7 @@ class _Candidate(Struct):
     rule: Rule
     target: str
     value: Any
+    only: str | None = None
 
 
 def _rank(rule: Rule) -> tuple[int, int, str]:
@@ -95,21 +96,44 @@ def action_problem(kb: Kb, action: Any) -> str | None:
 
 
 def _scoped_default(setting: Setting, r: Resolved) -> Any:
-    """The default for this distribution and kernel, else the upstream one."""
+    """The default for this distribution, kernel and device (a scope whose ``when`` the facts satisfy, or one
+    with no condition the facts cannot decide), else the upstream one."""
     distro = r.distribution.id if r.distribution else None
     for scoped in setting.defaults:
         scope = scoped.scope
         if scope.distributions and distro not in scope.distributions:
             continue
-        if scope.holds_on(r.kernel) and (scope.distributions or scope.since or scope.until) and not scope.condition:
+        if not scope.holds_on(r.kernel):
+            continue
+        if scope.when is not None:
+            if scope.when.evaluate(r.facts):
+                return scoped.value
+        elif (scope.distributions or scope.since or scope.until) and not scope.condition:
             return scoped.value
     return setting.default
 
 
-def _applicable(kb: Kb, r: Resolved, target: str, value: Any, scheduler: str | None) -> str | None:
+def _moves(only: str | None, value: Any, previous: Any) -> bool:
+    """Whether setting ``value`` moves a numeric setting from ``previous`` the way an action asks (any way when
+    it does not ask, or either is not a number)."""
+    try:
+        new, old = float(value), float(previous)
+    except (TypeError, ValueError):
+        return True
+    return only is None or (new > old if only == "raise" else new < old)
+
+
+def _applicable(kb: Kb, r: Resolved, target: str, value: Any, scheduler: str | None,
+                now: Mapping[str, str], only: str | None = None) -> str | None:  # fmt: skip
     """Why a candidate cannot apply to this context (None when it can)."""
     if value is None:
         return "the fact it takes its value from is not known"
+    setting = kb.setting(target) if target != "scheduler" else None
+    if only is not None and setting is not None:
+        have = now.get(target) or _scoped_default(setting, r)
+        if not _moves(only, value, have):
+            where = "the device has" if now.get(target) else f"the default here ({_default_where(r)}) is"
+            return f"it would not {only} {target}: {where} {have}"
     if target == "scheduler":
         if r.io_path == "bio":
             return "this device has no request queue on this kernel, so no elevator"
@@ -135,12 +159,19 @@ def _applicable(kb: Kb, r: Resolved, target: str, value: Any, scheduler: str | N
     return None
 
 
-def _settle(kb: Kb, r: Resolved, fired: list[Rule]) -> tuple[dict[str, tuple[Any, list[Rule]]], list[Overridden]]:
+def _default_where(r: Resolved) -> str:
+    what = "rotational" if r.facts.get("hw.rotational") else "non-rotational"
+    return f"kernel {r.kernel}, {what} {r.hardware.title}" + (f", {r.distribution.name}" if r.distribution else "")
+
+
+def _settle(kb: Kb, r: Resolved, fired: list[Rule],
+            now: Mapping[str, str]) -> tuple[dict[str, tuple[Any, list[Rule]]], list[Overridden]]:  # fmt: skip
     """The winning value and rules per target; every other candidate with the reason it lost."""
     candidates: dict[str, list[_Candidate]] = {}
     for rule in sorted(fired, key=_rank):
         for action in rule.actions:
-            candidates.setdefault(action.set, []).append(_Candidate(rule, action.set, action.value(r.facts)))
+            candidate = _Candidate(rule, action.set, action.value(r.facts), action.only)
+            candidates.setdefault(action.set, []).append(candidate)
     overridden: list[Overridden] = []
     chosen: dict[str, tuple[Any, list[Rule]]] = {}
 
@@ -148,7 +179,7 @@ def _settle(kb: Kb, r: Resolved, fired: list[Rule]) -> tuple[dict[str, tuple[Any
         applicable: list[tuple[_Candidate, str | None]] = []
         lost: list[tuple[_Candidate, str | None]] = []
         for c in candidates.get(target, []):
-            problem = _applicable(kb, r, target, c.value, scheduler)
+            problem = _applicable(kb, r, target, c.value, scheduler, now, c.only)
             (lost if problem else applicable).append((c, problem))
         winner = applicable[0][0] if applicable else None
         lost += [(c, _why_lost(c.rule, winner.rule)) for c, _ in applicable if winner and c.value != winner.value]
@@ -243,23 +274,29 @@ def _previous_option(kb: Kb, option: MountOption, mounted: str | None) -> str | 
     return current[0] if current else next(iter(off), None)
 
 
+def holds(caveat: Any, r: Resolved) -> bool:
+    """Whether a caveat is true of this plan's device and host: its scope's distributions include the plan's (a
+    caveat about some distributions is not shown where none is given), its kernel range holds, and its ``when``
+    holds on the plan's facts."""
+    scope = caveat.scope
+    if scope is None:
+        return True
+    distro = r.distribution.id if r.distribution is not None else None
+    if scope.distributions and distro not in scope.distributions:
+        return False
+    return scope.holds_on(r.kernel) and (scope.when is None or scope.when.evaluate(r.facts))
+
+
 def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | None) -> list[str]:
     """Caveats about something this plan involves. A caveat scoped to distributions reaches a plan there that
     involves any of its related ids (hardware, device class, the scheduler kept or set, a setting changed, a
     persistence method used); any other reaches plans for its related hardware or device class."""
     device = {r.hardware.id, *([r.device_class.id] if r.device_class is not None else [])}
     involved = device | {scheduler, r.previous, *(s.target for s in steps), *(s.persist_method for s in steps)}
-    distro = r.distribution.id if r.distribution is not None else None
     found = []
     for caveat in kb.section("caveats"):
-        scope = caveat.scope
-        if scope is None or not scope.distributions:
-            in_scope = scope is None or scope.holds_on(r.kernel)
-            hit = in_scope and bool(device & set(caveat.related))
-        else:
-            in_scope = distro in scope.distributions and scope.holds_on(r.kernel)
-            hit = in_scope and bool(involved & set(caveat.related))
-        if hit:
+        by_distro = caveat.scope is not None and caveat.scope.distributions
+        if holds(caveat, r) and (involved if by_distro else device) & set(caveat.related):
             found.append(caveat.id)
     return found
 
@@ -307,11 +344,11 @@ def _conflicts(kb: Kb, steps: list[Step], tuners: Sequence[Tuner]) -> list[Notic
     return notices
 
 
-def _notices(kb: Kb, fired: list[Rule], steps: list[Step], scoped: list[str],
+def _notices(kb: Kb, r: Resolved, fired: list[Rule], steps: list[Step], scoped: list[str],
              conflicts: Sequence[Notice] = ()) -> tuple[Notice, ...]:  # fmt: skip
-    """Warn rules, then the caveats of every rule that shaped a step, of every KB entity a step touches and
-    those scoped to the plan, and which other tuner would override a step's persistence; data-loss first,
-    then availability, then performance."""
+    """Warn rules, then the caveats that hold here (:func:`holds`) of every rule that shaped a step, of every KB
+    entity a step touches and those scoped to the plan, and which other tuner would override a step's
+    persistence; data-loss first, then availability, then performance."""
     found: dict[str, Notice] = {n.id: n for n in conflicts}
     for rule in fired:
         if rule.severity == "warn":
@@ -323,7 +360,7 @@ def _notices(kb: Kb, fired: list[Rule], steps: list[Step], scoped: list[str],
         caveat_ids += list(getattr(kb.get(step.target), "caveats", ()))
     for caveat_id in [*caveat_ids, *scoped]:
         caveat = kb.get(caveat_id)
-        if caveat is not None and caveat_id not in found:
+        if caveat is not None and caveat_id not in found and holds(caveat, r):
             found[caveat_id] = Notice(id=caveat.id, severity="warn", text=f"{caveat.title}: {caveat.text}",
                                       risk=caveat.risk, sources=caveat.sources)  # fmt: skip
     order: dict[str, int] = {risk: n for n, risk in enumerate(RISKS)}
@@ -403,9 +440,9 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
         facts["measured.best"] = evidence.best
     fired = [rule for rule in sorted(kb.section("rules"), key=lambda x: x.id) if rule.when.evaluate(facts)]
     r = Resolved.build({**dict(r.fields()), "facts": facts})
-    chosen, overridden = _settle(kb, r, fired)
-    scheduler = chosen["scheduler"][0] if "scheduler" in chosen else None
     now = dict(current or {})
+    chosen, overridden = _settle(kb, r, fired, now)
+    scheduler = chosen["scheduler"][0] if "scheduler" in chosen else None
     if scheduler not in (None, r.previous):  # a new elevator starts with its own defaults
         now = {k: v for k, v in now.items() if k.split(".", 1)[0] not in kb.elevators}
     built = [_step(kb, r, target, value, rules, now) for target, (value, rules) in chosen.items()]
@@ -418,7 +455,7 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     return Plan(
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),
-        warnings=_notices(kb, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
+        warnings=_notices(kb, r, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
                           (*_conflicts(kb, steps, tuners), *rejected)),
         advice=_advice(fired), overridden=tuple(overridden),
         assumptions=assumptions, context=r.context.given(), facts=dict(sorted(facts.items())),

@@ -57,10 +57,12 @@ class KernelRange(Struct):
 
 
 class Scope(KernelRange):
-    """Where a value or statement holds: distributions, a kernel range, other conditions."""
+    """Where a value or statement holds: distributions, a kernel range, other conditions. ``condition`` says it in
+    words; ``when`` says what of it the advise facts can decide (a rotational disk), in the rules' language."""
 
     distributions: tuple[Id, ...] = ()
     condition: Text | None = None
+    when: Condition | None = None
 
 
 class ScopedValue(Sourced):
