@@ -24,6 +24,7 @@ FACTS: dict[str, Fact] = {
     "hw.virtual": Fact("bool", "a virtual machine's disk, scheduled again by the host"),
     "hw.multipath": Fact("bool", "reached through dm-multipath"),
     "hw.dasd": Fact("bool", "an IBM Z DASD"),
+    "hw.network_volume": Fact("bool", "a cloud network volume presented as NVMe (Amazon EBS on Nitro)"),
     "workload": Fact("str", "workload id (db, analytics, fileserver, streaming, desktop, vm-host, batch, mixed)"),
     "workload.sync_heavy": Fact("bool", "the workload issues dependent synchronous reads or fsyncs"),
     "workload.interactive": Fact("bool", "a person waits on the I/O (desktop responsiveness)"),
