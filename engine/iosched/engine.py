@@ -398,21 +398,28 @@ def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None, current: Mapp
     return plan_resolved(kb, resolve(kb, ctx), evidence, current, tuners)
 
 
-def _boot_setters(r: Resolved, tuners: Sequence[Tuner]) -> list[Tuner]:
-    """The tuners on the host other than iosched's files that set this device's scheduler at boot, in the order
-    they act: udev rules and the tuning daemons, and elevator= itself where the device is on the legacy path."""
+def _boot_setters(r: Resolved, tuners: Sequence[Tuner], current: Mapping[str, str]) -> list[Tuner]:
+    """The tuners on the host other than iosched's files that certainly set this device's scheduler at boot, in
+    the order they act: udev rules whose matches the device meets (a rule that also matches on what was not read
+    may not act), the tuning daemons, and elevator= itself where the device is on the legacy path."""
     base = tuned.base(tuners)
+
+    def meets(t: Tuner) -> bool:
+        have = {k.replace("/", ".", 1): v for k, v in t.requires.items()}
+        return not t.conditional and all(current.get(k) == v for k, v in have.items())
+
     return [t for t in tuners if t.active and "scheduler" in t.settings and precedence.concerns(t, r.device)
-            and (t.kind != "kernel-cmdline" or r.io_path == "legacy")
+            and (t.kind != "kernel-cmdline" or r.io_path == "legacy") and meets(t)
             and not any(precedence.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
 
 
-def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner]) -> tuple[Resolved, tuple[Notice, ...]]:
+def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
+             current: Mapping[str, str]) -> tuple[Resolved, tuple[Notice, ...]]:  # fmt: skip
     """``r`` with the scheduler the device really gets at boot: the last setter on the host whose elevator the
     device offers (the kernel rejects any other), else its default; and a warning per setter that is rejected."""
     notices = []
     boot, why = r.boot_default, r.previous_why
-    for tuner in _boot_setters(r, tuners):
+    for tuner in _boot_setters(r, tuners, current):
         name = resolve_alias(kb, tuner.settings["scheduler"], r.offered)
         if name in r.offered:
             boot, why = name, f"set at boot by {tuner.name}"
@@ -434,7 +441,7 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
                   tuners: Sequence[Tuner] = ()) -> Plan:  # fmt: skip
     """:func:`advise` for a context already resolved (:func:`iosched.context.resolve`): a caller that plans
     one context twice, without and with evidence, resolves it once."""
-    r, rejected = _at_boot(kb, r, tuners)
+    r, rejected = _at_boot(kb, r, tuners, current or {})
     facts = dict(r.facts)
     if evidence is not None and evidence.best is not None:
         facts["measured.best"] = evidence.best

@@ -4,6 +4,7 @@ not offer is reported instead of trusted."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,8 @@ from iosched.engine import advise
 from iosched.host import package_rules, plan_host
 from iosched.kb import Kb
 from iosched.system.model import Device, Host, System
-from iosched.system.udevrules import cmdline_imports, rule_settings
+from iosched.system.source import TreeSource
+from iosched.system.udevrules import cmdline_imports, read_udev_tuners, rule_settings
 
 OFFERED = ("mq-deadline", "kyber", "bfq", "none")
 
@@ -93,3 +95,37 @@ def test_devices_the_rule_skips_keep_their_own_default(kb: Kb) -> None:
         assert added and all(t.devices == ("vda",) for t in added)
         plan = advise(kb, Context(hw="san", workload="db", distro=distro.id, device="dm-0"))
         assert not any("elevator=" in a for s in plan.steps for a in s.alternatives), distro.id
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> TreeSource:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return TreeSource(tmp_path)
+
+
+def test_a_rule_guarded_by_what_was_not_read_does_not_decide_the_boot_scheduler(kb: Kb, tmp_path: Path) -> None:
+    """btrfs-progs' 64-btrfs-zoned.rules acts only on zoned disks holding btrfs: read from a host, it is a
+    conditional setter, and a plain disk's scheduler at boot is not taken from it."""
+    rule = kb.get("btrfs-progs-64-btrfs-zoned")
+    src = _tree(tmp_path, {"usr/lib/udev/rules.d/64-btrfs-zoned.rules": rule.content})
+    (tuner,) = read_udev_tuners(src)
+    assert tuner.settings == {"scheduler": "mq-deadline"} and tuner.conditional
+    assert tuner.requires == {"queue/zoned": "host-managed"}
+    ctx = Context(hw="nvme", workload="db", kernel="6.8", device="nvme0n1", scheduler="none")
+    plain = advise(kb, ctx, current={"scheduler": "none", "queue.zoned": "none"}, tuners=(tuner,))
+    assert plain.scheduler == "none" and _scheduler_at_boot(plain) == "none"
+    certain = tuner.replace(conditional=False)
+    zoned = advise(kb, ctx, current={"scheduler": "none", "queue.zoned": "host-managed"}, tuners=(certain,))
+    assert _scheduler_at_boot(zoned) == "mq-deadline"
+    other = advise(kb, ctx, current={"scheduler": "none", "queue.zoned": "none"}, tuners=(certain,))
+    assert _scheduler_at_boot(other) == "none"
+
+
+def test_a_rule_that_steps_aside_for_elevator_sets_nothing_when_it_is_given(kb: Kb, tmp_path: Path) -> None:
+    """SLE 12's 60-ssd-scheduler.rules jumps to its end when elevator= is on the command line."""
+    (rule,) = [r for d in kb.section("distributions") if d.id == "sles12sp5" for r in d.udev_rules]
+    src = _tree(tmp_path, {rule.path.lstrip("/"): rule.content})
+    (plain,) = read_udev_tuners(src, "ro quiet")
+    assert plain.settings == {"scheduler": "deadline"} and plain.requires == {"queue/rotational": "0"}
+    assert read_udev_tuners(src, "ro quiet elevator=cfq") == []

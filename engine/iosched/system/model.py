@@ -79,6 +79,11 @@ class Tuner(Struct):
     active: bool = True
     devices: tuple[str, ...] = ()
     """Kernel-name globs the tuner is limited to (a udev rule's ``KERNEL==``); empty: every device."""
+    requires: dict[str, str] = EMPTY
+    """Queue attributes a udev rule matches on (``queue/rotational``: ``1``): it acts only on devices that have them."""
+    conditional: bool = False
+    """A udev rule that also matches on what was not read (a file system type, a udev property): it may not act on
+    a given device."""
 
 
 class Host(Struct):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from fnmatch import fnmatchcase
 
 from iosched.system import settings
 from iosched.system.model import Tuner
@@ -76,15 +77,60 @@ def cmdline_imports(text: str, cmdline: str | None) -> dict[str, str]:
     return found
 
 
+_KNOWN = ("ACTION", "SUBSYSTEM", "SUBSYSTEMS", "KERNEL", "TEST")
+
+
+def _matches(rule: str, env: dict[str, str]) -> tuple[dict[str, str], bool]:
+    """The queue attributes a rule requires (``ATTR{queue/X}=="v"``) and whether it matches on anything else that
+    a reader of files cannot know (a property such as ID_FS_TYPE, a parent's attribute)."""
+    requires: dict[str, str] = {}
+    conditional = False
+    for key, attr, op, value in _TOKEN.findall(rule):
+        if op not in ("==", "!="):
+            continue
+        name = settings.queue_setting(attr) if key == "ATTR" else None
+        if name is not None:
+            if op == "==" and name != "scheduler":
+                requires[name] = value
+        elif key not in _KNOWN and not (key == "ENV" and (attr == "DEVTYPE" or attr in env)):
+            conditional = True
+    return requires, conditional
+
+
+Guard = tuple[dict[str, str], bool, bool]
+
+
+def _guard(tokens: list[tuple[str, str, str, str]], rule: str, env: dict[str, str]) -> Guard:
+    """What a ``GOTO`` line means for the rules it jumps over: ``X!="v", GOTO`` lets only devices with X == v
+    through (requires, conditional), and ``ENV{elevator}=="*?", GOTO`` with elevator= on the command line skips
+    them all (the third value)."""
+    if "!=" in rule:
+        return (*_matches(rule.replace("!=", "=="), env), False)
+    skip = any(k == "ENV" and op == "==" and a in env and env[a] and fnmatchcase(env[a], v) for k, a, op, v in tokens)
+    return {}, False, skip
+
+
 def read_udev_tuners(src: Source, cmdline: str | None = None) -> list[Tuner]:
     tuners = []
     for path in effective_rule_files(src):
         text = src.text(path) or ""
         env = cmdline_imports(text, cmdline)
+        guards: dict[str, Guard] = {}
         for number, rule in logical_lines(text):
+            tokens = _TOKEN.findall(rule)
+            label = next((v for k, _, op, v in tokens if k == "LABEL"), None)
+            guards.pop(label or "", None)
             found = rule_settings(rule, env)
-            if found:
-                kernels = tuple(v for k, _, op, v in _TOKEN.findall(rule) if k == "KERNEL" and op == "==")
+            target = next((v for k, _, op, v in tokens if k == "GOTO"), None)
+            if target is not None and not found:
+                guards[target] = _guard(tokens, rule, env)
+                continue
+            if found and not any(skip for _, _, skip in guards.values()):
+                requires, conditional = _matches(rule, env)
+                for guarded, unknown, _ in guards.values():
+                    requires, conditional = {**guarded, **requires}, conditional or unknown
+                kernels = tuple(v for k, _, op, v in tokens if k == "KERNEL" and op == "==")
                 devices = tuple(g for v in kernels for g in v.split("|") if g)
-                tuners.append(Tuner(kind="udev", name=f"/{path}:{number}", settings=found, devices=devices))
+                tuners.append(Tuner(kind="udev", name=f"/{path}:{number}", settings=found, devices=devices,
+                                    requires=requires, conditional=conditional))  # fmt: skip
     return tuners
