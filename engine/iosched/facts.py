@@ -38,6 +38,7 @@ FACTS: dict[str, Fact] = {
     "distro.udev_elevator_param": Fact(
         "bool", "a udev rule of the distribution applies elevator= from the command line to every disk (RHEL 8/9)"
     ),
+    "cgroup.version": Fact("str", "cgroup hierarchy mounted by default: v1 or v2 (absent when not known)"),
     "cache": Fact("str", "write cache protection: volatile, battery-backed or none"),
     "fs": Fact("str", "file system on the device: ext4, xfs, btrfs"),
     "measured.best": Fact("str", "scheduler that measurements show significantly better (absent if none)"),

@@ -362,6 +362,9 @@ class Distribution(Sourced):
     """Architectures that boot another way (IBM Z); the GRUB fields hold for the others."""
     persistence: tuple[Id, ...] = ()
     notes: tuple[Text, ...] = ()
+    cgroup_default: Literal["v1", "v2"] | None = None
+    """The cgroup hierarchy systemd mounts by default (v1 includes the hybrid layout); None where not stated by a
+    source. It decides which io.* or blkio.* files exist."""
 
     @property
     def elevator_param_rule(self) -> UdevRuleFile | None:
