@@ -50,3 +50,19 @@ def test_a_cloud_network_volume_is_told_about_the_nvme_timeout(kb: Kb) -> None:
     assert "nvme_core.io_timeout" in advice.text and set(param.sources) <= set(advice.sources)
     local = advise(kb, Context(hw="nvme", workload="db", kernel="6.1", device="nvme1n1"))
     assert "IOS131" not in local.fired
+
+
+def test_a_probed_zoned_or_ebs_namespace_gets_its_class(kb: Kb) -> None:
+    """What a host shows (queue/zoned, the model string) maps an NVMe namespace to zns or ebs, which it can plan."""
+    from iosched.system.classify import hardware_preset
+    from iosched.system.model import Device, Host
+
+    known = [h.id for h in kb.section("hardware")]
+    zoned = Device(name="nvme0n2", kind="nvme", zoned="host-managed", rotational=False)
+    ebs = Device(name="nvme1n1", kind="nvme", zoned="none", model="Amazon Elastic Block Store")
+    smr = Device(name="sdb", kind="disk", zoned="host-managed", rotational=True)
+    found = {d.name: hardware_preset(d, Host(virtualization="none"), known) for d in (zoned, ebs, smr)}
+    assert found == {"nvme0n2": "zns", "nvme1n1": "ebs", "sdb": "smr"}
+    for device in (zoned, ebs):
+        hw = found[device.name]
+        assert advise(kb, Context(hw=hw, workload="db", kernel="6.8", device=device.name)).device == device.name
