@@ -216,7 +216,7 @@ def _check_caveat_releases(kb: Kb) -> Iterator[Diagnostic]:
         named = scope.distributions if scope is not None else ()
         condition = scope.condition or "" if scope is not None else ""
         covered = {f"{_FAMILY[f]}{n}" for f, n in _RELEASE.findall(condition)}
-        for family, number in _RELEASE.findall(f"{caveat.title} {caveat.text}"):
+        for family, number in _RELEASE.findall(f"{caveat.title} {caveat.text} {caveat.summary or ''}"):
             release = f"{_FAMILY[family]}{number}"
             if release not in covered and not any(d.startswith(release) for d in named):
                 yield _diag(kb, caveat.id, "KB114", f"names {family} {number}, which its scope does not; scope it "

@@ -455,6 +455,8 @@ class Caveat(Sourced):
     title: Text
     risk: Risk
     text: Text
+    summary: Text | None = None
+    """One or two sentences for a ticket answer, which links to the full text."""
     scope: Scope | None = None
     related: tuple[Id, ...] = ()
 

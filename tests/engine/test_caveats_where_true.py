@@ -88,3 +88,19 @@ def test_a_value_read_from_the_device_beats_the_default(kb: Kb) -> None:
     plan = advise(kb, ctx, current={"queue.read_ahead_kb": "16384"})
     assert not [s for s in plan.steps if s.target == "queue.read_ahead_kb"]
     assert not [u for u in plan.unchanged if u.step.target == "queue.read_ahead_kb"]
+
+
+def test_a_caveat_summary_is_one_or_two_sentences_and_the_ticket_shows_it(kb: Kb) -> None:
+    from iosched.render.plan_markdown import render as render_markdown
+
+    summarised = [c for c in kb.section("caveats") if c.summary]
+    assert summarised
+    for caveat in summarised:
+        sentences = [s for s in caveat.summary.replace("e.g.", "eg").split(". ") if s.strip()]
+        assert len(sentences) <= 2 and len(caveat.summary) < len(caveat.text), caveat.id
+    plan = advise(kb, Context(hw="virtual", workload="db", distro="ubuntu2404", device="vda"))
+    text = render_markdown(kb, plan)
+    shown = [c for c in (kb.get(w.id) for w in plan.warnings) if hasattr(c, "risk") and c.summary]
+    assert shown
+    for caveat in shown:
+        assert caveat.summary in text and caveat.text not in text, caveat.id

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from iosched.kb import Kb
+from iosched.model import Caveat
 from iosched.persist import commands, files, fstab
 from iosched.plan import Notice, Plan, Step
 from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
@@ -24,7 +25,10 @@ PERSISTED_BY_FILE = ("udev-rule", "sysctl-d", "tuned-profile")
 
 def _notice(kb: Kb, style: Style, notice: Notice) -> str:
     risk = f" ({notice.risk})" if notice.risk else ""
-    return f"- **{notice.severity}** {ref(kb, style, notice.id)}{risk}: {markdown_text(one_line(notice.text))}"
+    caveat = kb.get(notice.id)
+    short = caveat.summary if isinstance(caveat, Caveat) else None  # a caveat's short form; its page has the rest
+    text = f"{caveat.title}: {short}" if isinstance(caveat, Caveat) and short else notice.text
+    return f"- **{notice.severity}** {ref(kb, style, notice.id)}{risk}: {markdown_text(one_line(text))}"
 
 
 def source_line(kb: Kb, ident: str) -> str:
