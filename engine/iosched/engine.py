@@ -413,11 +413,24 @@ def _boot_setters(r: Resolved, tuners: Sequence[Tuner], current: Mapping[str, st
             and not any(precedence.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
 
 
+def _ignored_elevator_param(kb: Kb, r: Resolved, tuner: Tuner) -> Notice:
+    """The warning for an elevator= the host boots with that the kernel ignores on this blk-mq device (a udev rule
+    of the distribution that applies it is a setter of its own)."""
+    caveat = kb.get("elevator-param-ignored-on-blk-mq")
+    assert caveat is not None  # bundled in kb/caveats
+    text = (f"{caveat.title}: the kernel command line has elevator={tuner.settings['scheduler']}, which the kernel "
+            f"does not apply to {r.device}. {caveat.summary or caveat.text}")  # fmt: skip
+    return Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources)
+
+
 def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
              current: Mapping[str, str]) -> tuple[Resolved, tuple[Notice, ...]]:  # fmt: skip
     """``r`` with the scheduler the device really gets at boot: the last setter on the host whose elevator the
     device offers (the kernel rejects any other), else its default; and a warning per setter that is rejected."""
-    notices = []
+    rule = r.distribution.elevator_param_rule if r.distribution is not None else None
+    applied = rule is not None and rule.reaches(r.device)
+    notices = [_ignored_elevator_param(kb, r, t) for t in tuners if t.kind == "kernel-cmdline"
+               and "scheduler" in t.settings and r.io_path == "blk-mq" and not applied]  # fmt: skip
     boot, why = r.boot_default, r.previous_why
     for tuner in _boot_setters(r, tuners, current):
         name = resolve_alias(kb, tuner.settings["scheduler"], r.offered)

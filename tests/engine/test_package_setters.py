@@ -13,6 +13,7 @@ from iosched.context import Context
 from iosched.engine import advise
 from iosched.host import package_rules, plan_host
 from iosched.kb import Kb
+from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.model import Device, Host, System
 from iosched.system.source import TreeSource
 from iosched.system.udevrules import cmdline_imports, read_udev_tuners, rule_settings
@@ -30,7 +31,7 @@ def _system(distro: Any, cmdline: str, scheduler: str = "mq-deadline") -> System
     host = Host(kernel=f"{distro.kernel}.0-1", distro=distro.id, cmdline=cmdline)
     vda = Device(name="vda", kind="virtio", rotational=True, scheduler=scheduler, schedulers=OFFERED,
                  io_path="blk-mq", hw="virtual")  # fmt: skip
-    return System(host=host, devices=(vda,))
+    return System(host=host, devices=(vda,), tuners=tuple(read_cmdline_tuner(cmdline)))
 
 
 def _scheduler_at_boot(plan: Any) -> str | None:
@@ -129,3 +130,18 @@ def test_a_rule_that_steps_aside_for_elevator_sets_nothing_when_it_is_given(kb: 
     (plain,) = read_udev_tuners(src, "ro quiet")
     assert plain.settings == {"scheduler": "deadline"} and plain.requires == {"queue/rotational": "0"}
     assert read_udev_tuners(src, "ro quiet elevator=cfq") == []
+
+
+def test_an_observed_elevator_param_the_kernel_ignores_is_reported_where_nothing_applies_it(kb: Kb) -> None:
+    """Only a host that boots with elevator= hears that it does nothing, and not where its distribution's udev
+    rule applies it."""
+    applying = _elevator_param_distros(kb)[0]
+    ignoring = next(d for d in kb.section("distributions") if d.elevator_param_rule is None and d.kernel >= (5, 0))
+    for distro, expected in ((ignoring, True), (applying, False)):
+        (plan,) = plan_host(kb, _system(distro, "ro elevator=none"), Context(workload="db")).plans
+        found = [w for w in plan.warnings if w.id == "elevator-param-ignored-on-blk-mq"]
+        assert bool(found) == expected, distro.id
+        if found:
+            assert "elevator=none" in found[0].text
+        (quiet,) = plan_host(kb, _system(distro, "ro quiet"), Context(workload="db")).plans
+        assert "elevator-param-ignored-on-blk-mq" not in {w.id for w in quiet.warnings}

@@ -26,8 +26,9 @@ PERSISTED_BY_FILE = ("udev-rule", "sysctl-d", "tuned-profile")
 def _notice(kb: Kb, style: Style, notice: Notice) -> str:
     risk = f" ({notice.risk})" if notice.risk else ""
     caveat = kb.get(notice.id)
-    short = caveat.summary if isinstance(caveat, Caveat) else None  # a caveat's short form; its page has the rest
-    text = f"{caveat.title}: {short}" if isinstance(caveat, Caveat) and short else notice.text
+    text = notice.text
+    if isinstance(caveat, Caveat) and caveat.summary and text == f"{caveat.title}: {caveat.text}":
+        text = f"{caveat.title}: {caveat.summary}"  # the caveat's page has the rest
     return f"- **{notice.severity}** {ref(kb, style, notice.id)}{risk}: {markdown_text(one_line(text))}"
 
 
