@@ -19,7 +19,7 @@ DISTRIBUTION_IDS = {
     "sles11sp1", "sles11sp3", "sles11sp4", "sles12sp5", "sles15sp2", "sles15sp5",
     "rhel6", "rhel7", "rhel8", "rhel9", "rhel10",
     "ubuntu1404", "ubuntu1604", "ubuntu1804", "ubuntu2004", "ubuntu2204", "ubuntu2404",
-    "debian10", "debian11", "debian12", "fedora40",
+    "debian10", "debian11", "debian12", "debian13", "fedora40",
 }  # fmt: skip
 PERSISTENCE_IDS = {
     "sysfs-runtime", "udev-rule", "kernel-cmdline", "sysctl-d",
