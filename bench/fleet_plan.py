@@ -8,7 +8,6 @@ that memoisation sees a realistic mix of identical and different devices.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import subprocess
 import sys
 import time
@@ -30,9 +29,9 @@ def sample_systems():
 def varied(system, n: int):
     if n % 3:
         return system
-    devices = tuple(dataclasses.replace(d, scheduler=d.schedulers[n % len(d.schedulers)]) if d.schedulers else d
+    devices = tuple(d.replace(scheduler=d.schedulers[n % len(d.schedulers)]) if d.schedulers else d
                     for d in system.devices)  # fmt: skip
-    return dataclasses.replace(system, devices=devices)
+    return system.replace(devices=devices)
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from iosched import normalise
 from iosched.grammar import DEVICE, MOUNT_OPTIONS, MOUNT_POINT, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
-from iosched.model import DeviceClass, Distribution, HardwarePreset, Workload
+from iosched.model import DeviceClass, Distribution, HardwarePreset, IoPathRow, Workload
 from iosched.plan import Assumption
 from iosched.struct import Struct
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
@@ -52,6 +52,9 @@ class Context(Struct):
     """The scheduler the device has now, when it was read from the system (it beats any default)."""
     rehearse: str | None = None
     """The hardware a scratch loop device is planned as (a rehearsal of the plan; see ``DeviceClass.rehearsal``)."""
+    offered: str | None = None
+    """The elevators the device's scheduler file lists, comma-separated, when read from the system (they beat
+    what the KB says the kernel offers)."""
     persist: str | None = None
     """How to persist the plan: ``auto`` (nothing said), or the methods to use (``udev,sysctl``; see
     :mod:`iosched.persist.choose`)."""
@@ -97,6 +100,8 @@ class Resolved(Struct):
     previous: str | None
     """The scheduler the device has before the plan: read from the system, else its real default."""
     previous_why: str
+    offered: tuple[str, ...] = ()
+    """The elevators the device can be given: read from the system, else its distribution's kernel, else upstream."""
     boot_default: str | None = None
     """The scheduler the device gets at boot with no tuning (the distribution's and kernel's default)."""
     assumptions: tuple[Assumption, ...] = ()
@@ -225,18 +230,31 @@ def _check_rehearsal(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceCl
     return cls
 
 
+def vendor_capability(distro: Distribution | None, hardware: HardwarePreset, device: str,
+                      kernel: KernelVersion) -> IoPathRow | None:  # fmt: skip
+    """The distribution's statement of this device's path and offered elevators on its own kernel (same major and
+    minor version as the release's), or None where upstream holds: the one place vendor backports are read."""
+    if distro is None or kernel[:2] != distro.kernel[:2]:
+        return None
+    rotational = bool(hardware.facts.get("hw.rotational"))
+    rows = [row for row in distro.io_paths if row.match.matches(hardware.id, device, rotational)]
+    return max(rows, key=lambda row: row.match.specificity, default=None)
+
+
 def _io_path(kb: Kb, hardware: HardwarePreset, cls: DeviceClass | None, kernel: KernelVersion,
-             distro: Distribution | None) -> tuple[str, str]:  # fmt: skip
+             distro: Distribution | None, vendor: IoPathRow | None) -> tuple[str, str]:  # fmt: skip
     """The block-layer path of this device on this kernel, and why."""
     legacy_gone = max((e.until for e in kb.section("elevators") if e.io_path == "legacy" and e.until), default=None)
     if cls is not None and cls.has_elevator == "never":
         return "bio", f"a {cls.title} is bio-based: it has no request queue and no elevator"
+    if vendor is not None and distro is not None:
+        return vendor.io_path, f"{distro.name}: {vendor.devices} are on {vendor.io_path}"
     if legacy_gone and kernel >= legacy_gone:
         return "blk-mq", f"the legacy block layer is gone since {legacy_gone}"
     since = cls.blk_mq_since if cls is not None and not cls.scsi else hardware.blk_mq_since
     title = cls.title if cls is not None and not cls.scsi else hardware.title
     scsi = cls.scsi if cls is not None else hardware.scsi
-    if scsi and distro is not None and kernel == distro.kernel:
+    if scsi and distro is not None and kernel[:2] == distro.kernel[:2]:
         path = "blk-mq" if distro.scsi_blk_mq else "legacy"
         return path, f"{distro.name} {'enables' if distro.scsi_blk_mq else 'does not enable'} scsi-mq by default"
     if since and kernel >= since:
@@ -246,16 +264,29 @@ def _io_path(kb: Kb, hardware: HardwarePreset, cls: DeviceClass | None, kernel: 
     return "bio", f"{title} bypasses the request queue (no elevator) before {since}"
 
 
-def _resolve_alias(kb: Kb, name: str, io_path: str, kernel: KernelVersion) -> str:
-    """The elevator a name selects on this path: ``deadline`` written on blk-mq selects mq-deadline."""
-    available = kb.elevators_on(kernel, io_path)
-    if any(e.name == name for e in available):
+def offered_elevators(kb: Kb, io_path: str, kernel: KernelVersion, vendor: IoPathRow | None,
+                      read: str | None = None) -> tuple[str, ...]:  # fmt: skip
+    """The elevators a device on ``io_path`` can be given: its scheduler file as read, else what its
+    distribution's kernel offers there, else what the upstream kernel offers."""
+    if io_path == "bio":
+        return ()
+    if read is not None:
+        return tuple(name for name in (n.strip() for n in read.split(",")) if name in kb.elevators)
+    if vendor is not None and vendor.io_path == io_path and vendor.offered:
+        return vendor.offered
+    return tuple(e.name for e in kb.elevators_on(kernel, io_path))
+
+
+def resolve_alias(kb: Kb, name: str, offered: tuple[str, ...]) -> str:
+    """The elevator a name selects among those offered: ``deadline`` written on blk-mq selects mq-deadline."""
+    if name in offered:
         return name
-    return next((e.name for e in available if name in e.aliases), name)
+    return next((e for e in offered if name in kb.elevators[e].aliases), name)
 
 
 def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: str, kernel: KernelVersion,
-                      distro: Distribution | None, queues: int | None = None) -> tuple[str | None, str]:  # fmt: skip
+                      distro: Distribution | None, offered: tuple[str, ...],
+                      queues: int | None = None) -> tuple[str | None, str]:  # fmt: skip
     """The scheduler a device gets with no tuning, and why: the most specific default of the distribution
     that applies (udev rules before driver and kernel defaults), else the kernel's default for the hardware
     and, where it is known, its number of hardware queues (several give none, as elevator_get_default())."""
@@ -271,11 +302,10 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
             row = max(rows, key=lambda row: row.precedence)
             if several and row.via in ("kernel", "kconfig"):
                 return "none", several_why
-            name = _resolve_alias(kb, row.elevator, io_path, kernel)
+            name = resolve_alias(kb, row.elevator, offered)
             return name, f"{distro.name}: {row.devices} get {row.elevator} ({row.via})"
     default = next((name for path, name in hardware.default_elevator.items() if path == io_path), None)
-    available = {e.name for e in kb.elevators_on(kernel, io_path)}
-    if default not in available and "none" in available and io_path == "blk-mq":
+    if default not in offered and "none" in offered and io_path == "blk-mq":
         return "none", f"kernel {kernel} has no blk-mq schedulers but none"
     if several:
         return "none", several_why
@@ -330,18 +360,20 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     device = ctx.device or hardware.example_device
     if ctx.device is None:
         assumed.append(Assumption(fact="device", value=device, text=f"an example {hardware.title} name; pass --device"))
+    vendor = vendor_capability(distro, hardware, device, kernel)
     if ctx.io_path is not None:
         io_path = ctx.io_path
     else:
-        io_path, why = _io_path(kb, hardware, cls, kernel, distro)
-        sources = tuple(cls.sources if cls is not None else hardware.sources)
+        io_path, why = _io_path(kb, hardware, cls, kernel, distro, vendor)
+        sources = tuple(vendor.sources if vendor else cls.sources if cls is not None else hardware.sources)
         assumed.append(Assumption(fact="io_path", value=io_path, text=why, sources=sources))
     cache = ctx.cache
     if cache is None:
         assumed.append(_assumption(kb, "cache"))
         cache = str(assumed[-1].value)
     queues = _queues(ctx.hw_queues)
-    boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro, queues)
+    offered = offered_elevators(kb, io_path, kernel, vendor, ctx.offered)
+    boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro, offered, queues)
     if ctx.scheduler is not None:
         previous: str | None = ctx.scheduler
         previous_why = "read from the system"
@@ -376,10 +408,13 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     if distro is not None:
         facts["distro"] = distro.id
         facts["distro.family"] = distro.family
+        facts["distro.udev_elevator_param"] = distro.elevator_param_rule is not None
+        if distro.cgroup_default is not None:
+            facts["cgroup.version"] = distro.cgroup_default
     return Resolved(
         context=ctx, facts=facts, kernel=kernel, io_path=io_path, device=device, device_class=cls,
         hardware=hardware, workload=workload, distribution=distro, previous=previous, previous_why=previous_why,
-        boot_default=boot_default, assumptions=tuple(assumed),
+        offered=offered, boot_default=boot_default, assumptions=tuple(assumed),
     )  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from iosched import __version__
-from iosched.context import Context, Resolved, resolve
+from iosched.context import Context, Resolved, resolve, resolve_alias
 from iosched.evidence import Evidence
 from iosched.kb import Kb, TunableRef
 from iosched.model import BootParameter, MountOption, Rule, Setting, Sysctl
@@ -31,6 +31,7 @@ class _Candidate(Struct, kw_only=False):
     rule: Rule
     target: str
     value: Any
+    only: str | None = None
 
 
 def _rank(rule: Rule) -> tuple[int, int, str]:
@@ -50,26 +51,51 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
 
 
 def _scoped_default(setting: Setting, r: Resolved) -> Any:
-    """The default for this distribution and kernel, else the upstream one."""
+    """The default for this distribution, kernel and device (a scope whose ``when`` the facts satisfy, or one
+    with no condition the facts cannot decide), else the upstream one."""
     distro = r.distribution.id if r.distribution else None
     for scoped in setting.defaults:
         scope = scoped.scope
         if scope.distributions and distro not in scope.distributions:
             continue
-        if scope.holds_on(r.kernel) and (scope.distributions or scope.since or scope.until) and not scope.condition:
+        if not scope.holds_on(r.kernel):
+            continue
+        if scope.when is not None:
+            if scope.when.evaluate(r.facts):
+                return scoped.value
+        elif (scope.distributions or scope.since or scope.until) and not scope.condition:
             return scoped.value
     return setting.default
 
 
-def _applicable(kb: Kb, r: Resolved, target: str, value: Any, scheduler: str | None) -> str | None:
+def _moves(only: str | None, value: Any, previous: Any) -> bool:
+    """Whether setting ``value`` moves a numeric setting from ``previous`` the way an action asks (any way when
+    it does not ask, or either is not a number)."""
+    try:
+        new, old = float(value), float(previous)
+    except (TypeError, ValueError):
+        return True
+    return only is None or (new > old if only == "raise" else new < old)
+
+
+def _applicable(kb: Kb, r: Resolved, target: str, value: Any, scheduler: str | None,
+                now: Mapping[str, str], only: str | None = None) -> str | None:  # fmt: skip
     """Why a candidate cannot apply to this context (None when it can)."""
     if value is None:
         return "the fact it takes its value from is not known"
+    setting = kb.setting(target) if target != "scheduler" else None
+    if only is not None and setting is not None:
+        have = now.get(target) or _scoped_default(setting, r)
+        if not _moves(only, value, have):
+            where = "the device has" if now.get(target) else f"the default here ({_default_where(r)}) is"
+            return f"it would not {only} {target}: {where} {have}"
     if target == "scheduler":
         if r.io_path == "bio":
             return "this device has no request queue on this kernel, so no elevator"
-        available = {e.name for e in kb.elevators_on(r.kernel, r.io_path)}
-        return None if value in available else f"{value} is not available on {r.io_path} with kernel {r.kernel}"
+        if value in r.offered:
+            return None
+        offered = ", ".join(r.offered) or "nothing"
+        return f"{value} is not available on {r.io_path} with kernel {r.kernel} (the device offers {offered})"
     entity = kb.get(target)
     if isinstance(entity, TunableRef):
         if entity.elevator.name != scheduler:
@@ -88,12 +114,19 @@ def _applicable(kb: Kb, r: Resolved, target: str, value: Any, scheduler: str | N
     return None
 
 
-def _settle(kb: Kb, r: Resolved, fired: list[Rule]) -> tuple[dict[str, tuple[Any, list[Rule]]], list[Overridden]]:
+def _default_where(r: Resolved) -> str:
+    what = "rotational" if r.facts.get("hw.rotational") else "non-rotational"
+    return f"kernel {r.kernel}, {what} {r.hardware.title}" + (f", {r.distribution.name}" if r.distribution else "")
+
+
+def _settle(kb: Kb, r: Resolved, fired: list[Rule],
+            now: Mapping[str, str]) -> tuple[dict[str, tuple[Any, list[Rule]]], list[Overridden]]:  # fmt: skip
     """The winning value and rules per target; every other candidate with the reason it lost."""
     candidates: dict[str, list[_Candidate]] = {}
     for rule in sorted(fired, key=_rank):
         for action in rule.actions:
-            candidates.setdefault(action.set, []).append(_Candidate(rule, action.set, action.value(r.facts)))
+            candidate = _Candidate(rule, action.set, action.value(r.facts), action.only)
+            candidates.setdefault(action.set, []).append(candidate)
     overridden: list[Overridden] = []
     chosen: dict[str, tuple[Any, list[Rule]]] = {}
 
@@ -101,7 +134,7 @@ def _settle(kb: Kb, r: Resolved, fired: list[Rule]) -> tuple[dict[str, tuple[Any
         applicable: list[_Candidate] = []
         lost: list[tuple[_Candidate, str]] = []
         for c in candidates.get(target, []):
-            problem = _applicable(kb, r, target, c.value, scheduler)
+            problem = _applicable(kb, r, target, c.value, scheduler, now, c.only)
             if problem:
                 lost.append((c, problem))
             else:
@@ -207,9 +240,19 @@ def _assumed_now(kb: Kb, r: Resolved, steps: Sequence[Step]) -> tuple[Assumption
 
 
 def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:
-    """``elevator=NAME`` on the kernel command line, where it still sets the default of legacy-path disks."""
+    """``elevator=NAME`` on the kernel command line, where it still sets the default of legacy-path disks, or
+    where a udev rule of the distribution applies it to every disk as it is added (RHEL 8/9)."""
     param = kb.get("elevator")
-    if not isinstance(param, BootParameter) or r.io_path != "legacy":
+    if not isinstance(param, BootParameter):
+        return ()
+    rule = r.distribution.elevator_param_rule if r.distribution is not None else None
+    if rule is not None and r.io_path == "blk-mq" and rule.reaches(r.device):
+        loader = cmdline.loader_for(r.distribution, s390=bool(r.facts.get("hw.dasd")))
+        skipped = " or ".join(rule.skipped)
+        return (f"kernel command line (every disk{f' but {skipped}' if skipped else ''} as it is added, through "
+                f"{rule.path}): "
+                f"{cmdline.add(f'elevator={elevator}', loader)}",)  # fmt: skip
+    if r.io_path != "legacy":
         return ()
     if not any(e.effect in ("works", "legacy-only") and e.holds_on(r.kernel) for e in param.effects):
         return ()
@@ -228,23 +271,29 @@ def _previous_option(kb: Kb, option: MountOption, mounted: str | None) -> str | 
     return current[0] if current else next(iter(off), None)
 
 
+def holds(caveat: Any, r: Resolved) -> bool:
+    """Whether a caveat is true of this plan's device and host: its scope's distributions include the plan's (a
+    caveat about some distributions is not shown where none is given), its kernel range holds, and its ``when``
+    holds on the plan's facts."""
+    scope = caveat.scope
+    if scope is None:
+        return True
+    distro = r.distribution.id if r.distribution is not None else None
+    if scope.distributions and distro not in scope.distributions:
+        return False
+    return scope.holds_on(r.kernel) and (scope.when is None or scope.when.evaluate(r.facts))
+
+
 def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | None) -> list[str]:
     """Caveats about something this plan involves. A caveat scoped to distributions reaches a plan there that
     involves any of its related ids (hardware, device class, the scheduler kept or set, a setting changed, a
     persistence method used); any other reaches plans for its related hardware or device class."""
     device = {r.hardware.id, *([r.device_class.id] if r.device_class is not None else [])}
     involved = device | {scheduler, r.previous, *(s.target for s in steps), *(s.persist_method for s in steps)}
-    distro = r.distribution.id if r.distribution is not None else None
     found = []
     for caveat in kb.section("caveats"):
-        scope = caveat.scope
-        if scope is None or not scope.distributions:
-            in_scope = scope is None or scope.holds_on(r.kernel)
-            hit = in_scope and bool(device & set(caveat.related))
-        else:
-            in_scope = distro in scope.distributions and scope.holds_on(r.kernel)
-            hit = in_scope and bool(involved & set(caveat.related))
-        if hit:
+        by_distro = caveat.scope is not None and caveat.scope.distributions
+        if holds(caveat, r) and (involved if by_distro else device) & set(caveat.related):
             found.append(caveat.id)
     return found
 
@@ -292,11 +341,11 @@ def _conflicts(kb: Kb, steps: list[Step], tuners: Sequence[Tuner]) -> list[Notic
     return notices
 
 
-def _notices(kb: Kb, fired: list[Rule], steps: list[Step], scoped: list[str],
+def _notices(kb: Kb, r: Resolved, fired: list[Rule], steps: list[Step], scoped: list[str],
              conflicts: Sequence[Notice] = ()) -> tuple[Notice, ...]:  # fmt: skip
-    """Warn rules, then the caveats of every rule that shaped a step, of every KB entity a step touches and
-    those scoped to the plan, and which other tuner would override a step's persistence; data-loss first,
-    then availability, then performance."""
+    """Warn rules, then the caveats that hold here (:func:`holds`) of every rule that shaped a step, of every KB
+    entity a step touches and those scoped to the plan, and which other tuner would override a step's
+    persistence; data-loss first, then availability, then performance."""
     found: dict[str, Notice] = {n.id: n for n in conflicts}
     for rule in fired:
         if rule.severity == "warn":
@@ -308,7 +357,7 @@ def _notices(kb: Kb, fired: list[Rule], steps: list[Step], scoped: list[str],
         caveat_ids += list(getattr(kb.get(step.target), "caveats", ()))
     for caveat_id in [*caveat_ids, *scoped]:
         caveat = kb.get(caveat_id)
-        if caveat is not None and caveat_id not in found:
+        if caveat is not None and caveat_id not in found and holds(caveat, r):
             found[caveat_id] = Notice(id=caveat.id, severity="warn", text=f"{caveat.title}: {caveat.text}",
                                       risk=caveat.risk, sources=caveat.sources)  # fmt: skip
     order: dict[str, int] = {risk: n for n, risk in enumerate(RISKS)}
@@ -346,18 +395,71 @@ def advise(kb: Kb, ctx: Context, evidence: Evidence | None = None, current: Mapp
     return plan_resolved(kb, resolve(kb, ctx), evidence, current, tuners)
 
 
+def _boot_setters(r: Resolved, tuners: Sequence[Tuner], current: Mapping[str, str]) -> list[Tuner]:
+    """The tuners on the host other than iosched's files that certainly set this device's scheduler at boot, in
+    the order they act: udev rules whose matches the device meets (a rule that also matches on what was not read
+    may not act), the tuning daemons, and elevator= itself where the device is on the legacy path."""
+    base = tuned.base(tuners)
+
+    def meets(t: Tuner) -> bool:
+        have = {k.replace("/", ".", 1): v for k, v in t.requires.items()}
+        return not t.conditional and all(current.get(k) == v for k, v in have.items())
+
+    return [t for t in tuners if t.active and "scheduler" in t.settings and precedence.concerns(t, r.device)
+            and (t.kind != "kernel-cmdline" or r.io_path == "legacy") and meets(t)
+            and not any(precedence.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
+
+
+def _ignored_elevator_param(kb: Kb, r: Resolved, tuner: Tuner) -> Notice:
+    """The warning for an elevator= the host boots with that the kernel ignores on this blk-mq device (a udev rule
+    of the distribution that applies it is a setter of its own)."""
+    caveat = kb.get("elevator-param-ignored-on-blk-mq")
+    assert caveat is not None  # bundled in kb/caveats
+    text = (f"{caveat.title}: the kernel command line has elevator={tuner.settings['scheduler']}, which the kernel "
+            f"does not apply to {r.device}. {caveat.summary or caveat.text}")  # fmt: skip
+    return Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources)
+
+
+def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
+             current: Mapping[str, str]) -> tuple[Resolved, tuple[Notice, ...]]:  # fmt: skip
+    """``r`` with the scheduler the device really gets at boot: the last setter on the host whose elevator the
+    device offers (the kernel rejects any other), else its default; and a warning per setter that is rejected."""
+    rule = r.distribution.elevator_param_rule if r.distribution is not None else None
+    applied = rule is not None and rule.reaches(r.device)
+    notices = [_ignored_elevator_param(kb, r, t) for t in tuners if t.kind == "kernel-cmdline"
+               and "scheduler" in t.settings and r.io_path == "blk-mq" and not applied]  # fmt: skip
+    boot, why = r.boot_default, r.previous_why
+    for tuner in _boot_setters(r, tuners, current):
+        name = resolve_alias(kb, tuner.settings["scheduler"], r.offered)
+        if name in r.offered:
+            boot, why = name, f"set at boot by {tuner.name}"
+            continue
+        caveat = kb.get("boot-setter-elevator-not-offered")
+        assert caveat is not None  # bundled in kb/caveats
+        text = (f"{caveat.title}: {tuner.name} writes {tuner.settings['scheduler']} to {r.device}, which offers "
+                f"{', '.join(r.offered) or 'no elevator'} on kernel {r.kernel}. {caveat.text}")  # fmt: skip
+        notices.append(Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources))
+    if boot == r.boot_default:
+        return r, tuple(notices)
+    changes: dict[str, Any] = {"boot_default": boot}
+    if r.context.scheduler is None:
+        changes |= {"previous": boot, "previous_why": why, "facts": {**r.facts, "scheduler.now": boot}}
+    return Resolved.build({**dict(r.fields()), **changes}), tuple(notices)
+
+
 def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current: Mapping[str, str] | None = None,
                   tuners: Sequence[Tuner] = ()) -> Plan:  # fmt: skip
     """:func:`advise` for a context already resolved (:func:`iosched.context.resolve`): a caller that plans
     one context twice, without and with evidence, resolves it once."""
+    r, rejected = _at_boot(kb, r, tuners, current or {})
     facts = dict(r.facts)
     if evidence is not None and evidence.best is not None:
         facts["measured.best"] = evidence.best
     fired = [rule for rule in sorted(kb.section("rules"), key=lambda x: x.id) if rule.when.evaluate(facts)]
     r = Resolved.build({**dict(r.fields()), "facts": facts})
-    chosen, overridden = _settle(kb, r, fired)
-    scheduler = chosen["scheduler"][0] if "scheduler" in chosen else None
     now = dict(current or {})
+    chosen, overridden = _settle(kb, r, fired, now)
+    scheduler = chosen["scheduler"][0] if "scheduler" in chosen else None
     if scheduler not in (None, r.previous):  # a new elevator starts with its own defaults
         now = {k: v for k, v in now.items() if k.split(".", 1)[0] not in kb.elevators}
     built = [_step(kb, r, target, value, rules, now) for target, (value, rules) in chosen.items()]
@@ -371,8 +473,8 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     return Plan(
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),
-        warnings=_notices(kb, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
-                          _conflicts(kb, steps, tuners)),
+        warnings=_notices(kb, r, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
+                          (*_conflicts(kb, steps, tuners), *rejected)),
         advice=_advice(fired), overridden=tuple(overridden),
         assumptions=assumptions, context=r.context.given(), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,

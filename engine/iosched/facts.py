@@ -25,6 +25,7 @@ FACTS: dict[str, Fact] = {
     "hw.virtual": Fact("bool", "a virtual machine's disk, scheduled again by the host"),
     "hw.multipath": Fact("bool", "reached through dm-multipath"),
     "hw.dasd": Fact("bool", "an IBM Z DASD"),
+    "hw.network_volume": Fact("bool", "a cloud network volume presented as NVMe (Amazon EBS on Nitro)"),
     "workload": Fact("str", "workload id (db, analytics, fileserver, streaming, desktop, vm-host, batch, mixed)"),
     "workload.sync_heavy": Fact("bool", "the workload issues dependent synchronous reads or fsyncs"),
     "workload.interactive": Fact("bool", "a person waits on the I/O (desktop responsiveness)"),
@@ -35,6 +36,10 @@ FACTS: dict[str, Fact] = {
     "io_path": Fact("str", "block layer path of the device: legacy or blk-mq"),
     "distro": Fact("str", "distribution id (sles12sp5, rhel9, ubuntu2404 ...)"),
     "distro.family": Fact("str", "distribution family (sles, opensuse, rhel, fedora, ubuntu, debian)"),
+    "distro.udev_elevator_param": Fact(
+        "bool", "a udev rule of the distribution applies elevator= from the command line to every disk (RHEL 8/9)"
+    ),
+    "cgroup.version": Fact("str", "cgroup hierarchy mounted by default: v1 or v2 (absent when not known)"),
     "cache": Fact("str", "write cache protection: volatile, battery-backed or none"),
     "fs": Fact("str", "file system on the device: ext4, xfs, btrfs"),
     "measured.best": Fact("str", "scheduler that measurements show significantly better (absent if none)"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from posixpath import basename
 from typing import Any
 
 from iosched.context import Context, ContextError, device_class
@@ -19,13 +20,15 @@ from iosched.engine import advise
 from iosched.evidence import Evidence
 from iosched.grammar import DEVICE, MOUNT_POINT, SERIAL, compiled
 from iosched.kb import Kb
+from iosched.model import Distribution
 from iosched.persist import location, precedence
 from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
-from iosched.system import loops
-from iosched.system.model import Device, Mount, System
+from iosched.system import loops, udevrules
+from iosched.system.model import Device, Mount, System, Tuner
 
+_BEFORE_UDEV = ("kernel-cmdline", "sysctl.d")
 _USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist", "rehearse")
 
 
@@ -165,6 +168,7 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
     values |= {
         "hw": device.hw, "device": device.name, "kernel": system.host.kernel, "distro": system.host.distro,
         "io_path": device.io_path, "scheduler": device.scheduler if device.scheduler in kb.elevators else None,
+        "offered": ",".join(device.schedulers) if device.schedulers else None,
         "serial": device.serial if device.serial and compiled(SERIAL).fullmatch(device.serial) else None,
         "wwn": device.wwn if device.wwn and compiled(SERIAL).fullmatch(device.wwn) else None,
         "hw_queues": str(device.nr_hw_queues) if device.nr_hw_queues else None,
@@ -174,11 +178,36 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
     return Context(**{k: v for k, v in values.items() if v is not None})
 
 
+def package_rules(kb: Kb, system: System) -> tuple[Tuner, ...]:
+    """The host's tuners, with the udev rules its distribution's packages install that take a value from the
+    kernel command line (RHEL 8/9's 40-elevator.rules applies elevator= to every disk) where what was read does
+    not hold that file: a capture often lacks /usr/lib/udev/rules.d, but the package is there."""
+    distro = kb.get(system.host.distro) if system.host.distro else None
+    if not isinstance(distro, Distribution):
+        return system.tuners
+    read = {basename(t.name.rsplit(":", 1)[0]) for t in system.tuners if t.kind == "udev"}
+    tuners = list(system.tuners)
+    for rule in distro.udev_rules:
+        name = basename(rule.path)
+        env = udevrules.cmdline_imports(rule.content, system.host.cmdline)
+        reached = tuple(d.name for d in system.devices if rule.reaches(d.name))
+        if name in read or not env or not reached:
+            continue
+        for number, line in udevrules.logical_lines(rule.content):
+            if found := udevrules.rule_settings(line, env):
+                tuner = Tuner(kind="udev", name=f"{rule.path}:{number}", settings=found, devices=reached)
+                later = (i for i, t in enumerate(tuners) if t.kind not in _BEFORE_UDEV
+                         and (t.kind != "udev" or basename(t.name) > name))  # fmt: skip
+                tuners.insert(next(later, len(tuners)), tuner)
+    return tuple(tuners)
+
+
 def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None = None,
               only: Iterable[str] = (), plan: Callable[..., Plan] = advise) -> HostPlan:  # fmt: skip
     """A plan for every relevant device of ``system`` (or only the named ones); ``plan`` is advise, or a
     memoising stand-in for it. Raises PersistError when the user's ``persist`` cannot keep a plan here."""
     devices = {d.name: d for d in system.devices}
+    tuners = package_rules(kb, system)
     wanted = set(only)
     plans: list[Plan] = []
     skipped: list[Skipped] = []
@@ -196,7 +225,7 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
             continue
         try:
             ctx = context_for(kb, system, device, user)
-            plans.append(plan(kb, ctx, evidence, current_values(system, device), system.tuners))
+            plans.append(plan(kb, ctx, evidence, current_values(system, device), tuners))
         except ContextError as exc:
             skipped.append(Skipped(device=device.name, reason=str(exc)))
     host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,

@@ -9,6 +9,7 @@ from typing import Any
 from iosched.diagnostics import Diagnostic
 from iosched.facts import FACTS
 from iosched.kb import Kb
+from iosched.model import Scope
 from iosched.rules import unknown_facts
 from iosched.struct import Struct
 from iosched.targets import action_problem
@@ -152,6 +153,11 @@ def _check_facts(kb: Kb) -> Iterator[Diagnostic]:
     for rule in kb.section("rules"):
         for name in unknown_facts(rule.when, rule.actions):
             yield _diag(kb, rule.id, "KB105", f"condition uses unknown fact {name!r}")
+    for entity in kb.all():
+        for node in _walk(entity):
+            when = dict(node.fields()).get("when") if isinstance(node, Scope) else None
+            for name in unknown_facts(when) if when is not None else ():
+                yield _diag(kb, getattr(entity, "id", "?"), "KB105", f"scope condition uses unknown fact {name!r}")
 
 
 def _check_rules(kb: Kb) -> Iterator[Diagnostic]:
@@ -205,10 +211,35 @@ def _check_synonyms(kb: Kb) -> Iterator[Diagnostic]:
                 yield _diag(kb, workload.id, "KB114", f"synonym {synonym!r} already spells {taken}")
 
 
+_RELEASE = re.compile(r"\b(RHEL|SLES|SLE|Ubuntu|Debian|Fedora|Amazon Linux|CentOS Stream)\s?(\d+)")
+_FAMILY = {"RHEL": "rhel", "SLES": "sles", "SLE": "sles", "Ubuntu": "ubuntu", "Debian": "debian", "Fedora": "fedora",
+           "Amazon Linux": "amzn", "CentOS Stream": "centos"}  # fmt: skip
+
+
+def _check_caveat_releases(kb: Kb) -> Iterator[Diagnostic]:
+    """KB115: a caveat whose title or text names a distribution release that its scope does not (neither its
+    distributions, nor its ``when`` on the distribution, nor the condition a user can check): it would be
+    shown where it is not true."""
+    for caveat in kb.section("caveats"):
+        scope = caveat.scope
+        when = scope.when if scope is not None else None
+        if when is not None and any(c.fact in ("distro", "distro.family") for c in when.comparisons()):
+            continue
+        named = scope.distributions if scope is not None else ()
+        condition = scope.condition or "" if scope is not None else ""
+        covered = {f"{_FAMILY[f]}{n}" for f, n in _RELEASE.findall(condition)}
+        for family, number in _RELEASE.findall(f"{caveat.title} {caveat.text} {caveat.summary or ''}"):
+            release = f"{_FAMILY[family]}{number}"
+            if release not in covered and not any(d.startswith(release) for d in named):
+                yield _diag(kb, caveat.id, "KB115", f"names {family} {number}, which its scope does not; scope it "
+                            "(distributions, when) or say the condition in scope.condition")  # fmt: skip
+                break
+
+
 def check(kb: Kb) -> list[Diagnostic]:
     """All cross-entity problems, sorted by file and line."""
     found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb), *_check_reachable(kb),
-             *_check_default_schedulers(kb), *_check_synonyms(kb)]  # fmt: skip
+             *_check_default_schedulers(kb), *_check_synonyms(kb), *_check_caveat_releases(kb)]  # fmt: skip
     if kb.section("rules") and not any(d.code == "KB105" for d in found):
         found += [*_check_rules(kb), *_check_examples(kb)]
     return sorted(set(found), key=lambda d: (d.file, d.line, d.code, d.message))

@@ -27,7 +27,7 @@ from iosched.grammar import (
 from iosched.kernel import KernelVersion, in_range
 from iosched.rules import Action, Condition, RuleExample
 from iosched.struct import Invalid, Struct
-from iosched.vocab import ElevatorPath, Goal, Risk, Severity, StepKindName, Unit
+from iosched.vocab import ElevatorPath, Goal, IoPath, Risk, Severity, StepKindName, Unit
 
 Id = Annotated[str, Constrain(ID)]
 Word = Annotated[str, Constrain(WORD)]
@@ -69,10 +69,12 @@ class KernelRange(Struct):
 
 
 class Scope(KernelRange):
-    """Where a value or statement holds: distributions, a kernel range, other conditions."""
+    """Where a value or statement holds: distributions, a kernel range, other conditions. ``condition`` says it in
+    words; ``when`` says what of it the advise facts can decide (a rotational disk), in the rules' language."""
 
     distributions: tuple[Id, ...] = ()
     condition: Text | None = None
+    when: Condition | None = None
 
 
 class ScopedValue(Sourced):
@@ -304,10 +306,36 @@ class DefaultScheduler(Sourced, KernelRange):
         )
 
 
+class IoPathRow(Sourced):
+    """The block-layer path a distribution's own kernel puts a class of device on, and the elevators its scheduler
+    file offers there: vendor kernels backport, so the upstream version a kernel is named after does not say it
+    (RHEL 7's 3.10 kernel runs virtio-blk and NVMe on blk-mq, whose scheduler file offers only none).
+
+    Of the rows that match a device, the narrowest ``match`` holds; a device no row matches follows upstream.
+    """
+
+    devices: Text
+    match: DeviceMatch
+    io_path: IoPath
+    offered: tuple[Id, ...] = ()
+    """What queue/scheduler lists on that path; empty: what upstream offers on the kernel (or nothing on bio)."""
+    note: Text | None = None
+
+
 class UdevRuleFile(Sourced):
     path: Path
     content: Text
     note: Text | None = None
+
+    @property
+    def skipped(self) -> tuple[str, ...]:
+        """Kernel-name globs the file jumps past (``KERNEL=="dm-*|md*", GOTO="..."``): devices it never sets."""
+        rules = (line.strip() for line in self.content.splitlines() if "GOTO=" in line)
+        return tuple(g for line in rules if line.startswith('KERNEL=="') and line.count('"') == 4
+                     for g in line.split('"')[1].split("|"))  # fmt: skip
+
+    def reaches(self, device: str) -> bool:
+        return not any(fnmatchcase(device, g) for g in self.skipped)
 
 
 GrubUpdate = Literal["update-grub", "grub2-mkconfig -o /boot/grub2/grub.cfg", "grub2-mkconfig -o /boot/grub/grub.cfg"]
@@ -337,6 +365,8 @@ class Distribution(Sourced):
     scsi_blk_mq: bool
     """SCSI disks use blk-mq by default."""
     default_schedulers: tuple[DefaultScheduler, ...] = ()
+    io_paths: tuple[IoPathRow, ...] = ()
+    """Classes of device whose path or offered elevators on this release differ from the upstream kernel's."""
     udev_rules: tuple[UdevRuleFile, ...] = ()
     grub_update: GrubUpdate | None = None
     grub_legacy_config: Path | None = None
@@ -344,6 +374,16 @@ class Distribution(Sourced):
     """Architectures that boot another way (IBM Z); the GRUB fields hold for the others."""
     persistence: tuple[Id, ...] = ()
     notes: tuple[Text, ...] = ()
+    cgroup_default: Literal["v1", "v2"] | None = None
+    """The cgroup hierarchy systemd mounts by default (v1 includes the hybrid layout); None where not stated by a
+    source. It decides which io.* or blkio.* files exist."""
+
+    @property
+    def elevator_param_rule(self) -> UdevRuleFile | None:
+        """The shipped udev rule file that writes elevator= from the kernel command line to disks as they are
+        added (RHEL 8/9's 40-elevator.rules), so the parameter works where the kernel ignores it; else None."""
+        return next((r for r in self.udev_rules if 'IMPORT{cmdline}="elevator"' in r.content
+                     and 'ATTR{queue/scheduler}="$env{elevator}"' in r.content), None)  # fmt: skip
 
     def check(self) -> None:
         if (self.grub_update is None) == (self.grub_legacy_config is None):
@@ -424,6 +464,8 @@ class Caveat(Sourced):
     title: Text
     risk: Risk
     text: Text
+    summary: Text | None = None
+    """One or two sentences for a ticket answer, which links to the full text."""
     scope: Scope | None = None
     related: tuple[Id, ...] = ()
 

@@ -139,6 +139,9 @@ class Action(Struct):
     set: str
     to: Scalar | None = None
     to_fact: str | None = None
+    only: Literal["raise", "lower"] | None = None
+    """Apply only where the value moves the setting this way from what the device has (read, else the default
+    of its kernel and distribution): a rule that raises read-ahead never lowers it where the default is larger."""
     note: Annotated[str, Constrain(TEXT, strip=True, check=link_problem)] | None = None
     """Prose shown beside the action (the rule's page): KB prose, as :data:`iosched.model.Text`."""
 

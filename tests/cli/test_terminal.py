@@ -34,7 +34,7 @@ CASES = [
     ],
     [
         "--hw",
-        "raid",
+        "san",
         "--workload",
         "db",
         "--fs",

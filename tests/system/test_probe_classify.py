@@ -58,7 +58,7 @@ PRESETS = [
     (Device(name="xvda", kind="disk", rotational=True), Host(), "virtual"),
     (Device(name="vda", kind="virtio", rotational=True), Host(), "virtual"),
     (Device(name="nvme0n1", kind="nvme", rotational=False, model="SAMSUNG MZQL21T9HCJR-00A07"), BARE, "nvme"),
-    (Device(name="nvme1n1", kind="nvme", model="Amazon Elastic Block Store"), Host(virtualization="amazon"), "virtual"),
+    (Device(name="nvme1n1", kind="nvme", model="Amazon Elastic Block Store"), Host(virtualization="amazon"), "ebs"),
     (Device(name="sda", kind="disk", rotational=True, vendor="DELL", model="PERC H730P Mini"), BARE, "raid"),
     (Device(name="sda", kind="disk", rotational=True, vendor="HPE", model="LOGICAL VOLUME"), BARE, "raid"),
     (Device(name="sdd", kind="disk", rotational=True, zoned="host-managed"), BARE, "smr"),

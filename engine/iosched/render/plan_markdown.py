@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from iosched.kb import Kb
+from iosched.model import Caveat
 from iosched.persist import commands, files, fstab, keeping
 from iosched.plan import Notice, Plan, Step
 from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
@@ -27,7 +28,11 @@ PERSISTED_BY_FILE = ("udev-rule", "sysctl-d", "tuned-profile")
 
 def _notice(kb: Kb, style: Style, notice: Notice) -> str:
     risk = f" ({notice.risk})" if notice.risk else ""
-    return f"- **{notice.severity}** {ref(kb, style, notice.id)}{risk}: {markdown_text(one_line(notice.text))}"
+    caveat = kb.get(notice.id)
+    text = notice.text
+    if isinstance(caveat, Caveat) and caveat.summary and text == f"{caveat.title}: {caveat.text}":
+        text = f"{caveat.title}: {caveat.summary}"  # the caveat's page has the rest
+    return f"- **{notice.severity}** {ref(kb, style, notice.id)}{risk}: {markdown_text(one_line(text))}"
 
 
 def source_line(kb: Kb, ident: str) -> str:

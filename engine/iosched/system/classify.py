@@ -64,7 +64,7 @@ def hardware_preset(
     device: Device, host: Host, known_ids: Iterable[str], devices: Mapping[str, Device] | None = None
 ) -> str | None:
     """The KB hardware preset of a device (``hdd``, ``ssd``, ``nvme``, ``virtual``, ``san``, ``raid``, ``dasd``,
-    ``emmc``, ``smr``), or None (loop, zram, optical, or not enough known).
+    ``emmc``, ``smr``, ``zns``, ``ebs``), or None (loop, zram, optical, or not enough known).
 
     ``devices`` (name -> Device) lets stacked devices take the preset of what they are built on: a partition
     its disk, LVM or md the common preset of their members, a multipath path ``san``.
@@ -86,13 +86,13 @@ def _preset(device: Device, host: Host, devices: Mapping[str, Device], stack: tu
         members = {_preset(devices[s], host, devices, below) for s in device.slaves if s in devices}
         return members.pop() if len(members) == 1 else None
     if device.zoned == "host-managed":
-        return "smr"
+        return "zns" if device.kind == "nvme" else "smr"
     label = f"{device.vendor or ''} {device.model or ''}".strip()
     simple = {"dasd": "dasd", "mmc": "emmc", "virtio": "virtual"}
     if device.kind in simple:
         return simple[device.kind]
     if device.kind == "nvme":
-        return "virtual" if VIRTUAL_DISK.search(label) else "nvme"
+        return "ebs" if "Elastic Block Store" in label else "virtual" if VIRTUAL_DISK.search(label) else "nvme"
     if device.kind != "disk":
         return None
     if device.name.startswith("xvd") or VIRTUAL_DISK.search(label) or host.virtualization not in (None, "none"):

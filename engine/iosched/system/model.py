@@ -91,6 +91,11 @@ class Tuner(Struct):
     devices: tuple[str, ...] = ()
     """Kernel-name globs the tuner is limited to (a udev rule's ``KERNEL==``, the disks a TuneD section's
     ``devices=`` or ``devices_udev_regex=`` gives it); empty: every device."""
+    requires: dict[str, str] = EMPTY
+    """Queue attributes a udev rule matches on (``queue/rotational``: ``1``): it acts only on devices that have them."""
+    conditional: bool = False
+    """A udev rule that also matches on what was not read (a file system type, a udev property): it may not act on
+    a given device."""
     section: str | None = None
     """The section of a TuneD profile that sets these values, when it is limited to some disks."""
     priority: int | None = None

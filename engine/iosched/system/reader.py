@@ -80,6 +80,6 @@ def read_tuners(
     ktune or TuneD 2, never both: tuned 0.2 answers ``tuned-adm active`` too)."""
     tuned, tuned_gaps = read_ktune(src, cmdline) if is_tuned_02(src) else read_tuned(src, devices)
     saptune, saptune_gaps = read_saptune(src)
-    tuners = [*read_cmdline_tuner(cmdline), *read_sysctl_tuners(src), *read_udev_tuners(src), *tuned, *saptune,
+    tuners = [*read_cmdline_tuner(cmdline), *read_sysctl_tuners(src), *read_udev_tuners(src, cmdline), *tuned, *saptune,
               *read_sapconf(src)]  # fmt: skip
     return tuple(tuners), [*tuned_gaps, *saptune_gaps]

@@ -2,12 +2,9 @@
 # iosched VERSION plan (KB KBVERSION): iosched advise --hw raid --workload db --kernel 6.8 --device sdb --cache battery-backed --fs ext4 --mountpoint /var/lib/pgsql --mount-options rw,relatime,nobarrier
 # Every step reads the device first and changes only what differs (ok / changed / failed, one line each);
 # the undo journal keeps the values really found. Running it again changes nothing.
-# sdb: scheduler none (kernel 6.8, blk-mq)
+# sdb: scheduler mq-deadline (kernel 6.8, blk-mq)
 # WARNING IOS901 (data-loss): Keep write barriers on, even with a battery-backed cache; check queue/write_cache and the battery instead. Older guides suggest nobarrier when the controller cache is battery-backed. iosched never makes that a step: the gain is small (Red Hat calls nobarrier no longer recommended because the cost of barriers became negligible), many battery-backed controllers already report write-through in queue/write_cache, so the kernel sends no flushes and nothing is gained, and when the battery fails or enters a learn cycle the cache turns volatile with barriers off, which loses data. Red Hat also says never to use nobarrier on storage of virtual machines. Check `cat /sys/block/DEV/queue/write_cache` and the controller's battery state instead.
 # WARNING write-barriers-data-loss (data-loss): Turning off write barriers or cache flushes can corrupt the file system on power loss: Barriers (cache flushes and FUA writes on journal commits) are what make a volatile disk write cache safe. With them off, a power failure can leave the journal and the data it describes out of order on disk: severe file system corruption and lost data. Only storage whose whole write cache survives power loss (battery- or flash-backed controller cache, drives with power-loss protection) can safely run without them, and then the gain is the cost of the flushes.
-# WARNING IOS121 (performance): Do not persist a scheduler with elevator= on this kernel; it has no effect. elevator= on the kernel command line only ever set the default of legacy single-queue devices. It does nothing on 5.0 and later kernels (the parser was removed in 5.4; since 5.5 it only logs a warning). Use the udev rule in this plan instead, as the pgbench article's GRUB edit would silently not work here.
-# WARNING intelligent-storage-multipath (performance): With arrays and dm-multipath, only the scheduler of the top device orders requests: Storage arrays and RAID controllers schedule I/O themselves; a complex host scheduler competes with them, so SUSE recommends the simplest one. With request-based dm-multipath the dm-N device has the scheduler that matters: cloned requests are issued directly to the path devices (sdX), bypassing any scheduler set on them. Set the scheduler on the dm device; settings on the individual paths do not change the order of requests.
-# WARNING elevator-param-ignored-on-blk-mq (performance): The elevator= boot parameter never selects a blk-mq scheduler: elevator= only set the default for the legacy single-queue path. Devices on blk-mq (NVMe always, SCSI from 4.19 or with scsi_mod.use_blk_mq=1, every device from 5.0) ignore it. From 5.4 the kernel no longer parses it and from 5.5 it only logs a warning. Use a udev rule or TuneD to set the scheduler per device.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"
@@ -104,7 +101,7 @@ converge() {
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
 [ -d "$R"/sys/block/sdb/queue ] || die 'no such block device: sdb'
 writable "$R"/sys/block/sdb/queue/scheduler || die 'cannot write /sys/block/sdb/queue/scheduler'
-offered "$R"/sys/block/sdb/queue/scheduler none || die 'sdb does not offer none'
+offered "$R"/sys/block/sdb/queue/scheduler mq-deadline || die 'sdb does not offer mq-deadline'
 
 # the undo journal, before anything changes: each value is kept as found, just before it changes
 DIR="$R/var/lib/iosched"
@@ -261,16 +258,20 @@ trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
 
 # apply
-# Use the none elevator on sdb (IOS106)
-converge scheduler "$R"/sys/block/sdb/queue/scheduler none || die 'Use the none elevator on sdb: failed'
+# Use the mq-deadline elevator on sdb (IOS122)
+# expected to be mq-deadline already (assumed, not read): checked, changed only if not
+converge scheduler "$R"/sys/block/sdb/queue/scheduler mq-deadline || die 'Use the mq-deadline elevator on sdb: failed'
+FOUND_1=$LAST
 # Mount the ext4 file system with barrier (IOS903)
 # not applied by this script (it needs the mount point); by hand:
 #   sudo mount -o remount,barrier /var/lib/pgsql
 
 # persist: a file is written only where it differs and would change what the device gets at boot
-persist_file /etc/udev/rules.d/60-iosched-sdb.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+if [ "${FOUND_1:-ok}" = changed ]; then
+  persist_file /etc/udev/rules.d/60-iosched-sdb.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
 # sdb: raid disk, db workload
-ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdb", ATTR{queue/scheduler}="none"'
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdb", ATTR{queue/scheduler}="mq-deadline"'
+fi
 
 DONE=1
 if [ "$PERSISTED" = 1 ] && [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi

@@ -4,7 +4,6 @@
 # the undo journal keeps the values really found. Running it again changes nothing.
 # dm-2: scheduler none (kernel 4.18, blk-mq)
 # WARNING intelligent-storage-multipath (performance): With arrays and dm-multipath, only the scheduler of the top device orders requests: Storage arrays and RAID controllers schedule I/O themselves; a complex host scheduler competes with them, so SUSE recommends the simplest one. With request-based dm-multipath the dm-N device has the scheduler that matters: cloned requests are issued directly to the path devices (sdX), bypassing any scheduler set on them. Set the scheduler on the dm device; settings on the individual paths do not change the order of requests.
-# WARNING rhel8-wrong-default-scheduler-8-3 (performance): RHEL 8.3-8.4 kernels give RAID HBAs with a shared host tag set none instead of mq-deadline: Red Hat reports that kernels 4.18.0-252.el8 through 4.18.0-305.el8 (RHEL 8.3 and 8.4) can select a wrong default I/O scheduler after an upstream change to shared tag sets, so a scheduler may change on upgrade from 8.3 to 8.4 without any configuration change. Upstream, the host-wide shared tag set work (5.10) let HBAs such as megaraid_sas expose several hardware queues, and the default rule then gave their disks none; write performance dropped, and a fix (April 2021) restored mq-deadline for queues with a shared tag set. Kernel 4.18.0-348.el8 (RHEL 8.5) and later carry the fix. On those kernels set the scheduler explicitly (udev rule or TuneD) rather than relying on the default.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"

@@ -3,8 +3,8 @@
 # Every step reads the device first and changes only what differs (ok / changed / failed, one line each);
 # the undo journal keeps the values really found. Running it again changes nothing.
 # sda: scheduler bfq (kernel 4.12, blk-mq)
-# WARNING udev-rule-skipped-with-elevator-param (performance): SUSE's SSD scheduler rule does nothing when elevator= is on the command line: SUSE's 60-ssd-scheduler.rules (SLE 12) imports elevator from the kernel command line and jumps to its end label when it is set, and the non-MQ branch of 60-io-scheduler.rules does the same. Booting with, say, elevator=cfq therefore gives every SSD cfq as well, instead of the deadline the rule would have chosen. Set per-device schedulers with a udev rule of your own instead of a global elevator=.
 # WARNING sles12-scsi-legacy-path (performance): SLES 12 keeps SCSI on the legacy path unless scsi_mod.use_blk_mq=1: On SLES 12 SP5 SCSI disks (SATA, SAS, FC, USB) use the legacy single-queue block layer by default, so only cfq, deadline and noop are offered and the blk-mq advice (mq-deadline, bfq, none, kyber) does not apply. Booting with scsi_mod.use_blk_mq=1 moves them to blk-mq; SUSE then advises switching spinning disks to BFQ to avoid a significant performance degradation, because blk-mq has no CFQ.
+# WARNING distro-udev-overrides-sysfs (performance): A distribution udev rule can undo a manual scheduler change: Vendor rules write queue/scheduler whenever udev processes an event for the disk: SUSE's 60-io-scheduler.rules on "add" and "change" events, Fedora's 60-block-scheduler.rules and SUSE's older 60-ssd-scheduler.rules on "add". A manual echo to sysfs is therefore replaced when the device is re-added (hot-plug, path recovery, driver reload) and, on SLES 15, on any change event, such as "udevadm trigger" or a partition table rewrite. Persist the choice with a local rule that sorts after the vendor rule or replaces it by name.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"

@@ -4,7 +4,6 @@
 # the undo journal keeps the values really found. Running it again changes nothing.
 # sdb: scheduler mq-deadline (kernel 6.8, blk-mq)
 # WARNING readahead-units (performance): read_ahead_kb counts KiB, blockdev --setra counts 512-byte sectors: queue/read_ahead_kb is in KiB, while blockdev --getra and --setra use 512-byte sectors, so the same setting reads 128 in one and 256 in the other. Copying a number from one to the other sets a read-ahead twice or half as large as intended.
-# WARNING tuned-owns-writeback-and-readahead (performance): On RHEL the active TuneD profile, not the kernel, sets the writeback limits and read-ahead: Red Hat's installations of RHEL 7, 8 and 9 normally run TuneD with a profile selected during installation by the tuned-adm recommend rules (a minimal installation may lack the package; check tuned-adm active): throughput-performance on bare-metal servers (vm.dirty_ratio 40, vm.dirty_background_ratio 10, read_ahead_kb raised to at least 4096 on every disk it manages), virtual-guest in virtual machines (vm.dirty_ratio 30, the rest inherited), balanced otherwise (no writeback or read-ahead changes). The kernel's 20/10 and 128 KiB are therefore rarely what a RHEL system has. TuneD saves the old values and writes them back when the profile is switched or TuneD stops, and by default re-applies /etc/sysctl.d after its own sysctls. Read the current values and tuned-adm active before a plan, and record which of TuneD or a sysctl file is meant to own a setting so that the undo does not fight TuneD.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"
