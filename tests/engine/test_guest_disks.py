@@ -50,7 +50,7 @@ def test_one_answer_per_kind_of_guest_disk_whatever_the_distribution(kb, queues:
 def test_unknown_queues_change_nothing_and_say_how_to_check(kb) -> None:
     warning = kb.get("IOS150")
     assert warning.severity == "warn" and not warning.actions
-    assert "/sys/block/DEV/mq" in warning.summary
+    assert "/sys/block/DEV/mq" in warning.rationale
     for distro in _blk_mq_distributions(kb):
         scheduler, fired = _scheduler(kb, distro=distro)
         assert scheduler is None, distro
