@@ -77,6 +77,7 @@ def test_text_summary_comes_first_and_counts_hosts(capsys) -> None:
     assert out.index("What the hosts need") < out.index("## Hosts that could not be read")
 
 
+@pytest.mark.ansible
 def test_a_host_read_twice_is_planned_once_and_the_playbook_passes_a_syntax_check(tmp_path: Path, capsys) -> None:
     import subprocess
     import sys
