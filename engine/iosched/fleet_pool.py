@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,11 @@ def _plan_chunk(chunk: list[Unit]) -> list[tuple[list[Outcome], list[PlanSetText
     return [_worker.plan(unit) for unit in chunk]
 
 
+def _leave_interrupts_to_the_parent() -> None:
+    """Ctrl-C stops the parent, which ends the pool; a worker prints no traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
@@ -193,7 +199,7 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
 
     try:
         if jobs > 1 and len(todo) >= POOL_MIN_UNITS:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts_to_the_parent) as pool:
                 if started is not None:
                     started(len(todo))
                 for results in pool.imap(_plan_chunk, chunks):
