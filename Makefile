@@ -34,8 +34,9 @@ lint: $(VENV)/.dev
 	$(BIN)/mypy
 	$(BIN)/iosched kb check
 
+# One pytest worker per core; tests marked root (loop devices, /run/iosched) run one at a time on one worker.
 test: system-deps lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
 site: $(VENV)/.dev
 	$(BIN)/mkdocs build --strict

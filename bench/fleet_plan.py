@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--hosts", type=int, nargs="+", default=[10_000, 100_000])
     args = parser.parse_args()
     from iosched.context import Context
-    from iosched.fleet import Planner, summarise
+    from iosched.fleet import Planner, outcome, plan_set, plan_set_key, summarise
     from iosched.kbcache import load_checked
 
     kb = load_checked()
@@ -58,7 +58,8 @@ def main() -> None:
         user = Context(workload="db")
         start = time.perf_counter()
         planned = [planner.host(f"host{i}", system, user) for i, system in enumerate(hosts)]
-        summarise(planned)
+        sets = {plan_set_key(h.plan): plan_set(h.plan) for h in planned if h.plan is not None}
+        summarise([outcome(h, plan_set_key(h.plan) if h.plan else None) for h in planned], sets)
         took = time.perf_counter() - start
         print(
             f"{n:>7} hosts planned in {took:6.2f} s = {took / advise_s:7.1f} x one advise process "

@@ -20,15 +20,32 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from iosched.system.ansible import fact_files, read_facts
-from iosched.system.ansible_docs import read_regular
+from iosched.system.ansible_docs import decode_json, read_regular
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests/system/ansible/cache/x00scs00l373"
 FLEET_HOSTS = 100_000
 FLEET_BUDGET_CPU_S = 2 * 30.0
 ELEVATORS = ("mq-deadline", "none", "bfq", "kyber")
+USED_FACTS = (
+    "ansible_system",
+    "ansible_os_family",
+    "ansible_distribution",
+    "ansible_distribution_version",
+    "ansible_kernel",
+    "ansible_virtualization_type",
+    "ansible_virtualization_role",
+    "ansible_architecture",
+    "ansible_proc_cmdline",
+    "ansible_cmdline",
+    "ansible_hostname",
+    "ansible_devices",
+    "ansible_mounts",
+)
+"""The facts that :func:`iosched.system.ansible_system.to_system` and host_facts read."""
 
 
 def varied(facts: dict, index: int, rng: random.Random) -> dict:
@@ -85,6 +102,15 @@ def main() -> None:
             print(f"{'orjson.loads':38} {'(not installed)':>10}")
         else:
             timed("orjson.loads", args.hosts, lambda: [orjson.loads(b) for b in blobs])
+        timed("decode_json (what fleet uses)", args.hosts, lambda: [decode_json(b) for b in blobs])
+        try:
+            import msgspec
+        except ImportError:
+            print(f"{'msgspec (typed: only the facts used)':38} {'(not installed)':>10}")
+        else:
+            used = msgspec.defstruct("Facts", [(key, Any, None) for key in USED_FACTS])
+            decoder = msgspec.json.Decoder(used)
+            timed("msgspec (typed: only the facts used)", args.hosts, lambda: [decoder.decode(b) for b in blobs])
         hosts = []
         timed("read_facts (files to System)", args.hosts, lambda: hosts.extend(read_facts(directory, ())))
         errors = [h for h in hosts if h.error]

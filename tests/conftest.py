@@ -1,16 +1,37 @@
-"""Shared fixtures: the bundled KB, loaded and checked once per session."""
+"""Shared fixtures: the bundled KB, loaded and checked once per session; hypothesis profiles."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from iosched.kb import Kb
 from iosched.kbload import load
 from iosched.paths import bundled_kb
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Speed is measured in bench/, never by a test: no profile has a deadline, so a busy machine cannot fail a test.
+# "dev" explores new examples on every run; "ci" runs the same fixed examples every time, stores nothing, and
+# does not call a test too slow because other work shares the cores.
+settings.register_profile("dev", deadline=None)
+settings.register_profile(
+    "ci", deadline=None, derandomize=True, database=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``-n auto --dist loadgroup``), tests that share the machine's loop devices and
+    /run/iosched run one after another on one worker, and the site is built by one worker only."""
+    for item in items:
+        if item.get_closest_marker("root"):
+            item.add_marker(pytest.mark.xdist_group("root"))
+        elif "built_site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("site"))
 
 
 @pytest.fixture(scope="session")

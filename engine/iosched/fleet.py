@@ -1,20 +1,22 @@
 """Plans for a fleet: every host planned as ``advise --root`` would, and a summary of who needs what.
 
 Pure and in memory. Hosts of a fleet are mostly alike, so plans are memoised on what decides them (the
-device's context and current values): a thousand identical guests cost one plan.
+device's context and current values): a thousand identical guests cost one plan. The outputs see each host
+as an :class:`Outcome`, a few names and the key of its :class:`PlanSet`, which hosts with the same plans
+share: a fleet of 100,000 hosts holds 100,000 small records and a few hundred plan sets.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from iosched.context import Context
 from iosched.engine import advise
 from iosched.evidence import Evidence
-from iosched.host import HostPlan, plan_host
+from iosched.host import HostPlan, Skipped, plan_host
 from iosched.kb import Kb
 from iosched.persist import PersistError
 from iosched.plan import Plan
@@ -30,6 +32,27 @@ class FleetHost(Struct):
     plan: HostPlan | None = None
     error: str | None = None
     workload: str | None = None
+
+
+class PlanSet(Struct):
+    """What hosts with the same device plans and skipped devices share."""
+
+    plans: tuple[Plan, ...]
+    skipped: tuple[Skipped, ...]
+    changes: tuple[str, ...]
+    """The changes, one line each (:func:`change_lines`)."""
+
+
+class Outcome(Struct):
+    """One host as the fleet's outputs see it: ``plans`` is the key of its :class:`PlanSet`, or None when it
+    could not be planned (``error`` says why)."""
+
+    name: str
+    workload: str | None = None
+    error: str | None = None
+    distro: str | None = None
+    kernel: str | None = None
+    plans: Hashable | None = None
 
 
 class Group(Struct):
@@ -85,37 +108,53 @@ class Planner:
         return FleetHost(name=name, plan=planned, workload=user.workload)
 
 
-def targetable(host: FleetHost) -> FleetHost:
+def plan_set_key(host: HostPlan) -> Hashable:
+    """What makes two hosts' plan sets the same: the very plan objects (a :class:`Planner` keeps every plan
+    it made, so their identities stand for their contents) and the skipped devices."""
+    return tuple(map(id, host.plans)), host.skipped
+
+
+def plan_set(host: HostPlan) -> PlanSet:
+    return PlanSet(plans=host.plans, skipped=host.skipped, changes=change_lines(host))
+
+
+def outcome(host: FleetHost, plans: Hashable | None) -> Outcome:
+    """The outcome of a planned host whose plan set is stored under ``plans``, or of one that failed."""
+    if host.plan is None:
+        return Outcome(name=host.name, workload=host.workload, error=host.error or "no facts")
+    facts = host.plan.host
+    return Outcome(name=host.name, workload=host.workload, distro=facts.get("distro"), kernel=facts.get("kernel"),
+                   plans=plans)  # fmt: skip
+
+
+def targetable(host: Outcome) -> Outcome:
     """``host``, or, when a playbook could not target its name safely, ``host`` reported with the reason."""
     from iosched.render.plan_ansible import host_problem
 
-    problem = host_problem(host.name) if host.plan is not None else None
+    problem = host_problem(host.name) if host.plans is not None else None
     if problem is None:
         return host
-    return FleetHost(name=host.name, error=problem, workload=host.workload)
+    return Outcome(name=host.name, error=problem, workload=host.workload)
 
 
-def one_per_name(hosts: Sequence[FleetHost]) -> list[FleetHost]:
+def one_per_name(outcomes: Sequence[Outcome], sets: Mapping[Hashable, PlanSet]) -> list[Outcome]:
     """Every host name planned at most once. Documents that plan a host alike (a fact cache and a ``--tree``
     directory of one inventory) give one plan, the last; documents that name one host but plan it differently
     are all reported and none is planned: a capture's hostname is only its claim, and no document may steer
     the plan of the host another one describes."""
     planned: dict[str, list[int]] = defaultdict(list)
-    for i, host in enumerate(hosts):
-        if host.plan is not None:
+    for i, host in enumerate(outcomes):
+        if host.plans is not None:
             planned[host.name].append(i)
-    result = list(hosts)
+    result = list(outcomes)
     for name, indices in planned.items():
-        alike = all(_plans(hosts[i]) == _plans(hosts[indices[-1]]) for i in indices)
+        last = sets[outcomes[indices[-1]].plans]
+        alike = all(sets[outcomes[i].plans] == last for i in indices)
         why = ("read again from a later document with the same plan, which is the one planned" if alike
                else f"{len(indices)} documents name this host and plan it differently; none is planned")  # fmt: skip
         for i in indices[:-1] if alike else indices:
-            result[i] = FleetHost(name=name, error=why, workload=hosts[i].workload)
+            result[i] = Outcome(name=name, error=why, workload=outcomes[i].workload)
     return result
-
-
-def _plans(host: FleetHost) -> tuple[Plan, ...]:
-    return host.plan.plans if host.plan is not None else ()
 
 
 def change_lines(host: HostPlan) -> tuple[str, ...]:
@@ -131,19 +170,19 @@ def change_lines(host: HostPlan) -> tuple[str, ...]:
     return tuple(dict.fromkeys(lines))
 
 
-def summarise(hosts: Iterable[FleetHost]) -> Summary:
+def summarise(hosts: Iterable[Outcome], sets: Mapping[Hashable, PlanSet]) -> Summary:
     """How many hosts, devices and changes; hosts grouped by identical change sets, largest group first."""
     groups: dict[tuple[str, ...], list[str]] = defaultdict(list)
     counts: Counter[str] = Counter()
     for host in hosts:
-        if host.plan is None:
+        if host.plans is None:
             counts["errors"] += 1
             continue
+        found = sets[host.plans]
         counts["hosts"] += 1
-        counts["devices"] += len(host.plan.plans)
-        changes = change_lines(host.plan)
-        counts["changes"] += len(changes)
-        groups[changes].append(host.name)
+        counts["devices"] += len(found.plans)
+        counts["changes"] += len(found.changes)
+        groups[found.changes].append(host.name)
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
     return Summary(
         hosts=counts["hosts"], devices=counts["devices"], changes=counts["changes"], errors=counts["errors"],

@@ -32,6 +32,7 @@ class Struct:
 
     __fields__: ClassVar[tuple[str, ...]] = ()
     __required__: ClassVar[frozenset[str]] = frozenset()
+    __field_set__: ClassVar[frozenset[str]] = frozenset()
     __own_fields__: ClassVar[tuple[str, ...]] = ()
     """The fields this class declares itself (``__fields__`` adds its bases')."""
     __aliases__: ClassVar[dict[str, str]] = {}
@@ -48,6 +49,7 @@ class Struct:
         for klass in reversed(cls.__mro__):
             names.update(dict.fromkeys(klass.__dict__.get("__own_fields__", ())))
         cls.__fields__ = tuple(names)
+        cls.__field_set__ = frozenset(names)
         cls.__required__ = frozenset(f for f in cls.__fields__ if not hasattr(cls, f))
 
     def __init__(self, *args: object, **values: object) -> None:
@@ -59,9 +61,9 @@ class Struct:
             if len(args) > len(self.__fields__) or named.keys() & values.keys():
                 raise TypeError(f"{type(self).__name__}: {len(args)} positional values for {self.__fields__}")
             values.update(named)
-        unknown = values.keys() - set(self.__fields__)
-        missing = self.__required__ - values.keys()
-        if unknown or missing:
+        if not (values.keys() <= self.__field_set__ and self.__required__ <= values.keys()):
+            unknown = values.keys() - self.__field_set__
+            missing = self.__required__ - values.keys()
             raise TypeError(f"{type(self).__name__}: unknown {sorted(unknown)}, missing {sorted(missing)}")
         self.__dict__.update(values)
 

@@ -136,6 +136,8 @@ def value_lines(plans: Sequence[Plan], kind: str, *, consider: bool) -> list[str
 # ------------------------------------------------------------------------------------------------ lint
 
 
+@pytest.mark.ansible
+@pytest.mark.slow
 @SLOW
 @given(fleet=fleets())
 def test_playbooks_pass_syntax_check_and_lint_and_carry_the_plans(fleet, ansible_env, tmp_path_factory) -> None:
@@ -360,6 +362,8 @@ def recap(out: str) -> dict[str, int]:
 
 
 @pytest.mark.root
+@pytest.mark.ansible
+@pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a loop device, its sysfs queue)")
 def test_the_playbook_applies_verifies_stays_idempotent_checks_and_undoes_on_a_loop_device(
     tmp_path: Path, ansible_env: dict[str, str]

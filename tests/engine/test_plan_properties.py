@@ -9,6 +9,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
 from engine_strategies import KB, contexts
 from hypothesis import HealthCheck, given, settings
 
@@ -159,6 +160,7 @@ def _offered_line(ctx: Context, plan: Plan) -> tuple[str, str]:
     return " ".join(f"[{n}]" if n == previous else n for n in offered), previous
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ctx=contexts())
 def test_sh_applies_changes_nothing_the_second_time_and_its_journal_restores_everything(ctx: Context) -> None:

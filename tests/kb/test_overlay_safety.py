@@ -64,6 +64,7 @@ def test_hostile_distribution_and_hardware_values_are_refused(tmp_path: Path, pa
         assert [d.code for d in diagnostics] == ["KB012"]
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )

@@ -19,6 +19,8 @@ from iosched.cli import main
 
 pytestmark = [
     pytest.mark.root,
+    pytest.mark.fio,
+    pytest.mark.slow,
     pytest.mark.skipif(os.geteuid() != 0, reason="needs root (loop devices, scheduler switching)"),
     pytest.mark.skipif(shutil.which("fio") is None, reason="needs fio (.ci/system-deps installs it)"),
 ]

@@ -78,6 +78,7 @@ def test_text_summary_comes_first_and_counts_hosts(capsys) -> None:
     assert out.index("What the hosts need") < out.index("## Hosts that could not be read")
 
 
+@pytest.mark.ansible
 def test_a_host_read_twice_is_planned_once_and_the_playbook_passes_a_syntax_check(tmp_path: Path, capsys) -> None:
     import subprocess
     import sys
@@ -94,3 +95,44 @@ def test_a_host_read_twice_is_planned_once_and_the_playbook_passes_a_syntax_chec
     done = subprocess.run([ansible_playbook, "--syntax-check", "-i", "localhost,", str(tmp_path / "site.yml")],
                           capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, done.stderr
+
+
+def test_a_large_cache_is_planned_by_a_pool_exactly_as_by_one_process(tmp_path: Path, capsys) -> None:
+    """Enough files for the process pool: the real cache documents under many names, read by a fresh CLI
+    process on a pipe (no progress bar there) and by this one alone; the documents are the same."""
+    import subprocess
+    import sys
+
+    from iosched.fleet_pool import POOL_MIN_UNITS
+
+    real = sorted(p for p in (ANSIBLE / "cache").iterdir() if p.is_file())
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for i in range(POOL_MIN_UNITS + 10):
+        (cache / f"h{i:04d}-{real[i % len(real)].name}").write_bytes(real[i % len(real)].read_bytes())
+    argv = ["fleet", str(cache), "--workload", "db", "--format", "json"]
+    pooled = subprocess.run([sys.executable, "-m", "iosched", *argv, "--jobs", "2"], capture_output=True, text=True,
+                            timeout=600)  # fmt: skip
+    assert pooled.returncode == 0 and pooled.stderr == "", pooled.stderr
+    code, alone, _ = run(capsys, *argv, "--jobs", "1")
+    assert code == 0 and pooled.stdout == alone
+    document = json.loads(alone)
+    assert [h["host"] for h in document["hosts"]] == sorted(p.name for p in cache.iterdir())
+    planned = sum(1 for h in document["hosts"] if not h["errors"])
+    assert document["summary"]["hosts"] == planned > POOL_MIN_UNITS // 2
+
+
+def test_reading_a_fact_file_costs_its_size_not_the_limit(tmp_path: Path) -> None:
+    import tracemalloc
+
+    from iosched.system.ansible_docs import MAX_CONSOLE_BYTES, read_regular
+
+    path = tmp_path / "host"
+    path.write_bytes(b"{}" * 1000)
+    tracemalloc.start()
+    try:
+        assert read_regular(path, MAX_CONSOLE_BYTES) == path.read_bytes()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024 * 1024

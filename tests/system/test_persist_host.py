@@ -162,6 +162,8 @@ def ansible_env(tmp_path: Path) -> dict[str, str]:
             "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}  # fmt: skip
 
 
+@pytest.mark.ansible
+@pytest.mark.slow
 def test_the_playbook_copies_the_profile_switches_only_on_the_system_and_undo_removes_it(tmp_path: Path, capture: Path,
                                                                                           capsys) -> None:  # fmt: skip
     root = tmp_path / "host"

@@ -30,6 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from iosched.errors import larger_than
+
+try:
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - a platform without its wheel
+    _orjson = None  # type: ignore[assignment]
+
 from iosched.render.escape import untrusted
 from iosched.system.text import token
 
@@ -120,7 +126,9 @@ def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
         if info.st_size > limit:
             raise ValueError(larger_than(limit))
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(limit + 1)
+            data = fh.read(info.st_size + 1)  # read(limit) would allocate the limit, 64 MiB, for every file
+            if len(data) > info.st_size:  # it grew since fstat
+                data += fh.read(limit + 1 - len(data))
     finally:
         os.close(fd)
     if len(data) > limit:
@@ -133,19 +141,33 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
     if len(data) > MAX_DOC_BYTES:
         return FactDoc(_shown(name), source, error=larger_than(MAX_DOC_BYTES))
     try:
-        result = json.loads(data) if _JSON_START.match(data) else _yaml(data)
+        result = decode_json(data) if _JSON_START.match(data) else _yaml(data)
         wrapped = _PREFIXED_WRAPPED_NAME.fullmatch(name)
         if wrapped and isinstance(result, dict) and PAYLOAD in result:
             name = wrapped["host"]
             if not isinstance(result[PAYLOAD], str):
                 return FactDoc(_shown(name), source, error=f"{PAYLOAD} is not JSON text")
-            result = json.loads(result[PAYLOAD])
+            result = decode_json(result[PAYLOAD])
     except (ValueError, RecursionError) as exc:
         return FactDoc(_shown(name), source, error=f"not a JSON or YAML fact document ({untrusted(str(exc), 120)})")
     if not token(name, HOST_NAME):
         return FactDoc(_shown(name), source, error="the file name is not an inventory host name")
     facts, error = unwrap(result)
     return FactDoc(name, source, facts, error)
+
+
+def decode_json(data: bytes | str) -> Any:
+    """A JSON document, as :func:`json.loads` reads it; orjson's faster reader first, when it is installed.
+
+    A document orjson refuses (NaN, an integer beyond 64 bits, an escaped lone surrogate, nesting deeper than
+    1024) is read again by the standard library, which accepts it or gives its own error.
+    """
+    if _orjson is not None:
+        try:
+            return _orjson.loads(data)
+        except _orjson.JSONDecodeError:
+            pass
+    return json.loads(data)
 
 
 def _yaml(data: bytes) -> Any:

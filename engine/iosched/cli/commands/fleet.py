@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from iosched.cli import path_argument
@@ -16,13 +16,7 @@ from iosched.normalise import option
 from iosched.vocab import CACHES, GOALS
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from rich.progress import Progress, TaskID
-
-    from iosched.fleet import FleetHost, Summary
-    from iosched.kb import Kb
-    from iosched.system.model import System
+    from iosched.fleet import Outcome, Summary
 
 FORMATS = ("text", "markdown", "json", "ansible")
 
@@ -44,96 +38,70 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument("--cache", type=option("cache", CACHES), choices=CACHES, help="write cache protection of every host")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument("--jobs", type=_jobs, metavar="N", help="processes that read and plan hosts (default: one per "
+                   "core; a small fleet is planned in one)")  # fmt: skip
     p.set_defaults(func=cmd_fleet)
 
 
-def _inputs(paths: list[Path], distros: set[str]) -> Iterator[tuple[str, System | None, str | None]]:
-    """(host name, System or None, error) for every host under the paths, in order."""
-    from iosched.system.ansible import FactsError, iter_facts
-    from iosched.system.probejson import ProbeDocumentError, from_document, looks_like
-    from iosched.system.reader import ProbeError, layout, read_root
-    from iosched.yamlsrc import YamlError, read
-
-    for path in paths:
-        if not path.exists():
-            raise UsageError(f"no such file or directory: {path}")
-        if (path.is_dir() and layout(path) != "tree") or (path / "sys" / "block").is_dir():
-            try:
-                system = read_root(path)
-                yield system.host.hostname or path.name, system, None
-            except ProbeError as exc:
-                yield path.name, None, str(exc)
-            continue
-        if path.is_file() and path.suffix == ".json":
-            try:
-                data = read(path, 16 * 1024 * 1024).data
-            except YamlError:
-                data = None
-            if looks_like(data):
-                try:
-                    system = from_document(data)
-                    yield system.host.hostname or path.stem, system, None
-                except ProbeDocumentError as exc:
-                    yield path.stem, None, str(exc)
-                continue
-        try:
-            for facts in iter_facts(path, distros):
-                yield facts.name, facts.system, facts.error
-        except FactsError as exc:
-            yield path.name, None, str(exc)
+def _jobs(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 1024:
+        raise argparse.ArgumentTypeError(f"not a number of processes from 1 to 1024: {text!r}")
+    return int(text)
 
 
-def _progress(total_hint: int) -> tuple[Progress, TaskID] | None:
-    """A rich progress bar on a terminal's stderr, else nothing (stdout carries only the result)."""
+def _progress() -> Any:
+    """A rich progress bar on a terminal's stderr, else None (stdout carries only the result)."""
     if not sys.stderr.isatty():
         return None
     from rich.console import Console
     from rich.progress import Progress
 
-    progress = Progress(console=Console(stderr=True), transient=True)
-    progress.start()
-    return progress, progress.add_task("planning hosts", total=total_hint or None)
+    return Progress(console=Console(stderr=True), transient=True)
 
 
 def cmd_fleet(args: argparse.Namespace) -> int:
-    from iosched.context import Context
-    from iosched.fleet import FleetHost, Planner, one_per_name, summarise
+    from iosched.fleet import one_per_name, summarise
+    from iosched.fleet_pool import Request, run
     from iosched.kbcache import load_checked
     from iosched.normalise import spelt, unknown, workload_spellings
 
     kb = load_checked(args.kb)
-    planner = Planner(kb)
+    spellings = workload_spellings(kb.section("workloads"))
     mapping = None
     if args.workloads:
         from iosched.system.inventory import InventoryError
         from iosched.system.workloads import WorkloadMapError, read_workload_map
 
         try:
-            mapping = read_workload_map(args.workloads, workload_spellings(kb.section("workloads")))
+            mapping = read_workload_map(args.workloads, spellings)
         except (WorkloadMapError, InventoryError) as exc:
             raise UsageError(str(exc)) from None
-    if args.workload and spelt(args.workload, workload_spellings(kb.section("workloads"))) is None:
-        spellings = workload_spellings(kb.section("workloads"))
-        raise UsageError(unknown("workload", args.workload, sorted(planner.workloads), spellings))
-    hosts: list[FleetHost] = []
-    bar = _progress(0)
+    if args.workload and spelt(args.workload, spellings) is None:
+        raise UsageError(unknown("workload", args.workload, sorted(set(spellings.values())), spellings))
+    request = Request(workload=args.workload, goal=args.goal, cache=args.cache, persist=args.persist,
+                      workloads=mapping)  # fmt: skip
+    bar, task = _progress(), None
+
+    def started(total: int) -> None:
+        nonlocal task
+        if bar is not None:
+            bar.start()
+            task = bar.add_task("planning hosts", total=total)
+
+    def advance(done: int) -> None:
+        if bar is not None and task is not None:
+            bar.advance(task, done)
+
     try:
-        for name, system, error in _inputs(args.paths, planner.distros):
-            if system is None:
-                hosts.append(FleetHost(name=name, error=error or "no facts"))
-                continue
-            workload = mapping.workload_for(name) if mapping else args.workload
-            user = Context(workload=workload, goal=args.goal, cache=args.cache, persist=args.persist)
-            hosts.append(planner.host(name, system, user))
-            if bar is not None:
-                bar[0].advance(bar[1])
+        found, sets, texts = run(kb, args.paths, request, as_json=args.format == "json", jobs=args.jobs,
+                                 started=started, advance=advance)  # fmt: skip
     finally:
         if bar is not None:
-            bar[0].stop()
-    hosts = one_per_name(hosts)
-    summary = summarise(hosts)
+            bar.stop()
+    hosts = one_per_name(found, sets)
+    summary = summarise(hosts, sets)
     if args.format == "json":
-        write(json.dumps(_document(kb, hosts, summary), indent=1, ensure_ascii=False))
+        _write_json(hosts, texts, summary)
     elif args.format == "ansible":
         from iosched.fleet import targetable
         from iosched.render.escape import untrusted
@@ -142,40 +110,34 @@ def cmd_fleet(args: argparse.Namespace) -> int:
 
         hosts = [targetable(h) for h in hosts]
         for h in hosts:
-            if h.plan is None:
+            if h.plans is None:
                 print(f"iosched: {untrusted(h.name, 80)}: not in the playbook: {untrusted(h.error)}", file=sys.stderr)
         try:
-            write(as_ansible(kb, [(h.name, h.plan.plans) for h in hosts if h.plan is not None]))
+            write(as_ansible(kb, [(h.name, sets[h.plans].plans) for h in hosts if h.plans is not None]))
         except PlaybookError as exc:
             raise UsageError(str(exc)) from None
     else:
         from iosched.render.fleet_markdown import render as as_markdown
 
-        write_markdown(as_markdown(hosts, summary), args.format)
+        write_markdown(as_markdown(hosts, sets, summary), args.format)
     return 0
 
 
-def _document(kb: Kb, hosts: list[FleetHost], summary: Summary) -> dict[str, Any]:
-    from iosched.render.plan_json import document
+NO_PLANS = '"plans": [], "skipped": []'
 
-    return {
-        "hosts": [
-            {
-                "host": h.name,
-                "distro": h.plan.host.get("distro") if h.plan else None,
-                "kernel": h.plan.host.get("kernel") if h.plan else None,
-                "workload": h.workload,
-                "plans": [{"device": p.device, **document(kb, p)} for p in h.plan.plans] if h.plan else [],
-                "skipped": [dict(s.fields()) for s in h.plan.skipped] if h.plan else [],
-                "errors": [h.error] if h.error else [],
-            }
-            for h in hosts
-        ],
-        "summary": {
-            "hosts": summary.hosts,
-            "devices": summary.devices,
-            "changes": summary.changes,
-            "errors": summary.errors,
-            "groups": [{"count": g.count, "changes": list(g.changes), "hosts": list(g.hosts)} for g in summary.groups],
-        },
-    }
+
+def _write_json(hosts: list[Outcome], texts: dict[Hashable, str], summary: Summary) -> None:
+    """The fleet document, one host a line, written as it goes: never held whole."""
+    out = sys.stdout
+    out.write('{"hosts": [\n')
+    for i, h in enumerate(hosts):
+        head = json.dumps({"host": h.name, "distro": h.distro, "kernel": h.kernel, "workload": h.workload},
+                          ensure_ascii=False)  # fmt: skip
+        errors = json.dumps([h.error] if h.error else [], ensure_ascii=False)
+        body = texts[h.plans] if h.plans is not None else NO_PLANS
+        out.write(f'{"," if i else ""}{head[:-1]}, {body}, "errors": {errors}}}\n')
+    groups = [{"count": g.count, "changes": list(g.changes), "hosts": list(g.hosts)} for g in summary.groups]
+    totals = {"hosts": summary.hosts, "devices": summary.devices, "changes": summary.changes,
+              "errors": summary.errors, "groups": groups}  # fmt: skip
+    out.write(f'], "summary": {json.dumps(totals, indent=1, ensure_ascii=False)}}}\n')
+    out.flush()

@@ -1,0 +1,185 @@
+"""``iosched fleet`` end to end from a jsonfile fact cache on disk, as ratios to one ``iosched advise`` process.
+
+Run: python bench/fleet_files.py [--hosts 1000 10000 100000] [--gather] [--format json]. Writes N fact-cache
+files into a temporary directory, from the real fact documents of tests/system/ansible/cache (and, with
+--gather, this machine's own, gathered by ``ansible localhost -c local -m setup``), varied per host: name,
+distribution (the real distribution facts of tests/system/ansible/distribution), kernel patch level,
+elevators, rotational flags and extra disks. Each run is a fresh ``iosched fleet`` process writing to a pipe;
+its wall time and peak memory (max RSS) are printed against one ``iosched advise`` process. Targets: 100,000
+hosts under 30 s and 1 GiB, 10,000 hosts under 50 x one advise process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests/system/ansible"
+ELEVATORS = ("mq-deadline", "none", "bfq", "kyber", "cfq", "deadline", "noop")
+PLACEHOLDER = "HOST-NAME-PLACEHOLDER"
+VARIANTS = 256
+
+
+def real_documents(gather: bool) -> list[dict[str, Any]]:
+    """The real jsonfile cache documents that describe disks, and this machine's facts when asked."""
+    docs = [json.loads(p.read_bytes()) for p in sorted((FIXTURES / "cache").iterdir()) if p.is_file()]
+    if gather:
+        docs.append(gathered())
+    return [d for d in docs if isinstance(d.get("ansible_devices"), dict) and d["ansible_devices"]]
+
+
+def gathered() -> dict[str, Any]:
+    """This machine's facts as ``ansible -m setup`` writes them to a jsonfile cache."""
+    ansible = Path(sys.executable).with_name("ansible")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "ANSIBLE_CACHE_PLUGIN": "jsonfile", "ANSIBLE_CACHE_PLUGIN_CONNECTION": cache,
+               "ANSIBLE_LOCALHOST_WARNING": "false"}  # fmt: skip
+        subprocess.run([str(ansible), "localhost", "-c", "local", "-m", "setup"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)  # fmt: skip
+        (file,) = Path(cache).iterdir()
+        document = json.loads(file.read_bytes())
+    # ansible-core 2.19 wraps the document: {"__payload__": "<the JSON text>"}
+    return json.loads(document["__payload__"]) if "__payload__" in document else document
+
+
+def distributions() -> list[dict[str, str]]:
+    """The ``distribution*`` facts Ansible's own tests expect for real os-release files."""
+    found = []
+    for path in sorted((FIXTURES / "distribution").glob("*.json")):
+        result = json.loads(path.read_bytes())["result"]
+        found.append({f"ansible_{k}": v for k, v in result.items() if k.startswith("distribution")})
+    return found
+
+
+def variant(facts: dict[str, Any], distro: dict[str, str], rng: random.Random) -> dict[str, Any]:
+    """Another host of the same fleet: another release, kernel patch, elevators, rotational flags, disks."""
+    host = copy.deepcopy(facts)
+    host.update(distro)
+    for key in ("ansible_hostname", "ansible_nodename", "ansible_fqdn"):
+        host[key] = PLACEHOLDER
+    if isinstance(host.get("ansible_kernel"), str):
+        base = host["ansible_kernel"].split("-")[0]
+        host["ansible_kernel"] = f"{base}-{rng.randint(1, 600)}-generic"
+    devices = host["ansible_devices"]
+    template = next((d for name, d in devices.items() if name.startswith(("sd", "vd", "xvd", "nvme"))), None)
+    for _ in range(rng.randint(0, 6) if template else 0):
+        name = next(f"sd{letter}" for letter in "bcdefghijklmnopqrstuvwxyz" if f"sd{letter}" not in devices)
+        devices[name] = copy.deepcopy(template)
+    for device in devices.values():
+        if device.get("scheduler_mode"):
+            device["scheduler_mode"] = rng.choice(ELEVATORS)
+        device["rotational"] = rng.choice(("0", "1"))
+    return host
+
+
+def write_cache(directory: Path, hosts: int, texts: list[str]) -> int:
+    """``hosts`` files as the jsonfile cache plugin names and writes them; the total size in bytes."""
+    size = 0
+    for index in range(hosts):
+        name = f"host{index:06d}.example.com"
+        data = texts[index % len(texts)].replace(PLACEHOLDER, name.split(".")[0]).encode()
+        (directory / name).write_bytes(data)
+        size += len(data)
+    return size
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of a process and its children now (0 once it has exited)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry.name}/stat").read_text()
+            statm = Path(f"/proc/{entry.name}/statm").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rpartition(")")[2].split()[1])
+        if int(entry.name) == pid or ppid == pid:
+            total += int(statm.split()[1]) * page
+    return total
+
+
+def measured(argv: list[str], env: dict[str, str]) -> tuple[float, int, float]:
+    """Wall seconds, peak memory and CPU seconds of one process and its workers, its output sent to a pipe and
+    dropped. Memory is the largest sum of resident sizes seen (sampled every 50 ms; at least the largest single
+    process's max RSS). CPU time does not grow when other work shares the machine; wall time does."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peak = [0]
+
+    def sample() -> None:
+        while proc.returncode is None:
+            peak[0] = max(peak[0], tree_rss(proc.pid))
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    assert proc.stdout is not None and proc.stderr is not None
+    while proc.stdout.read(1 << 20):
+        pass
+    _, status, usage = os.wait4(proc.pid, 0)
+    took = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    sampler.join()
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(argv)}: exit {proc.returncode}: {proc.stderr.read().decode()[-2000:]}")
+    return took, max(peak[0], usage.ru_maxrss * 1024), usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hosts", type=int, nargs="+", default=[1_000, 10_000, 100_000])
+    parser.add_argument("--gather", action="store_true", help="add this machine's facts (runs ansible)")
+    parser.add_argument("--format", default="json", choices=("json", "markdown", "ansible"))
+    parser.add_argument("--workload", default="db")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="write the caches to DIR/N and reuse them "
+                        "in later runs (writing 100,000 files takes minutes on a slow disk)")  # fmt: skip
+    args = parser.parse_args()
+    rng = random.Random(42)
+    docs, distros = real_documents(args.gather), distributions()
+    texts = [json.dumps(variant(docs[i % len(docs)], rng.choice(distros), rng), indent=4, sort_keys=True)
+             for i in range(VARIANTS)]  # fmt: skip
+    iosched = [sys.executable, "-m", "iosched"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    advise = [*iosched, "advise", "--hw", "ssd", "--workload", args.workload, "--format", "json"]
+    measured(advise, env)  # warm-up: byte-code and KB caches
+    runs = [measured(advise, env) for _ in range(5)]
+    advise_s, advise_rss = statistics.median(r[0] for r in runs), max(r[1] for r in runs)
+    advise_cpu = statistics.median(r[2] for r in runs)
+    print(
+        f"one iosched advise process: {advise_s * 1000:.0f} ms wall, {advise_cpu * 1000:.0f} ms CPU, "
+        f"{advise_rss / 2**20:.0f} MiB max RSS (median of 5); {len(docs)} real fact documents x "
+        f"{len(distros)} distributions; targets: 10,000 hosts under 50 x, 100,000 under 30 s and 1 GiB"
+    )
+    print(f"{'hosts':>8} {'MiB on disk':>11} {'wall s':>7} {'x advise':>8} {'ms/host':>8} {'CPU s':>7} "
+          f"{'x advise':>8} {'MiB RSS':>8} {'x advise':>8}")  # fmt: skip
+    for n in args.hosts:
+        with tempfile.TemporaryDirectory() as tmp:
+            cache = args.keep / str(n) if args.keep else Path(tmp)
+            if cache.is_dir() and sum(1 for _ in cache.iterdir()) == n:
+                size = sum(p.stat().st_size for p in cache.iterdir())
+            else:
+                cache.mkdir(parents=True, exist_ok=True)
+                size = write_cache(cache, n, texts)
+            argv = [*iosched, "fleet", str(cache), "--workload", args.workload, "--format", args.format]
+            took, rss, cpu = measured(argv, env)
+        print(f"{n:>8} {size / 2**20:>11.0f} {took:>7.2f} {took / advise_s:>8.1f} {took / n * 1000:>8.3f} "
+              f"{cpu:>7.1f} {cpu / advise_cpu:>8.1f} {rss / 2**20:>8.0f} {rss / advise_rss:>8.1f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

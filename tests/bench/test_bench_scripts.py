@@ -1,0 +1,38 @@
+"""Every bench script runs, with a tiny workload, so that none rots unseen (the numbers are not checked here:
+speed is what the scripts print, never a test's verdict)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+TINY = {  # script: (arguments for a tiny run, a line its output must have)
+    "fleet_files.py": (["--hosts", "40"], "one iosched advise process"),
+    "fleet_plan.py": (["--hosts", "40"], "hosts planned in"),
+    "fleet_read.py": (["--hosts", "40"], "read_facts (files to System)"),
+    "probe.py": (["--runs", "1"], "bare interpreter"),
+    "site_build.py": (["--runs", "1"], "full site build"),
+    "startup.py": (["--runs", "1"], "list elevators"),
+}
+SLOW = {"site_build.py", "startup.py", "probe.py"}
+
+
+def test_every_bench_script_has_a_tiny_run() -> None:
+    assert {p.name for p in BENCH.glob("*.py")} == set(TINY)
+
+
+@pytest.mark.parametrize(
+    "script", [pytest.param(name, marks=[pytest.mark.slow] if name in SLOW else []) for name in sorted(TINY)]
+)
+def test_bench_script_runs(script: str, tmp_path: Path) -> None:
+    argv, expected = TINY[script]
+    env = {**os.environ, "IOSCHED_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, str(BENCH / script), *argv], capture_output=True, text=True, env=env,
+                          timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert expected in done.stdout, done.stdout
