@@ -146,6 +146,8 @@ def test_two_plans_on_a_tuned_host_keep_both_disks_units_in_the_one_profile(tmp_
     root = tmp_path / "host"
     shutil.copytree(TUNED_HOST, root, symlinks=True)
     (root / "sys/block/vda/queue/scheduler").write_text("mq-deadline kyber [bfq] none\n")  # so that vda is planned
+    for disk in ("vda", "vdb"):
+        (root / f"sys/block/{disk}/mq/0").mkdir(parents=True)  # one hardware queue each (sos copies no mq/)
     scripts, paths = {}, set()
     for device in ("vda", "vdb"):
         common = ("advise", "--root", str(root), "--device", device, "--workload", "db")

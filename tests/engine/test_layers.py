@@ -12,10 +12,10 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine" / "iosched"
 LAYERS = (
     ("foundations", {"__init__", "struct", "vocab", "grammar", "kernel", "errors", "paths"}),
     ("records and inputs", {"plan", "facts", "rules", "evidence", "diagnostics", "yamlsrc", "kbfiles"}),
-    ("schema and the outside world", {"model", "steps", "persist", "system", "measure", "symptoms"}),
+    ("schema and the outside world", {"model", "steps", "persist", "system", "measure", "symptoms", "normalise"}),
     ("the knowledge base", {"kinds", "kb", "validate", "targets", "context", "export"}),
     ("loading", {"kbcheck", "kbload", "kbcache"}),
-    ("planning and rendering", {"engine", "host", "fleet", "render"}),
+    ("planning and rendering", {"engine", "host", "fleet", "fleet_pool", "render"}),
     ("the edges", {"cli", "sitegen", "__main__"}),
 )
 LAYER = {room: n for n, (_, rooms) in enumerate(LAYERS) for room in rooms}

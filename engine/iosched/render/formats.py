@@ -98,7 +98,10 @@ def _plan_sh(kb: Kb, plan: Plan, options: Options) -> str:
 def _plan_ansible(kb: Kb, plan: Plan, options: Options) -> str:
     from iosched.render.plan_ansible import EVERY_HOST, render
 
-    return render(kb, [(options.host or EVERY_HOST, [plan])], options.reproduce)
+    from iosched.render.reproduce import advise
+
+    reproduce = options.reproduce if options.reproduce is not None else advise(plan.context)
+    return render(kb, [(options.host or EVERY_HOST, [plan])], reproduce)
 
 
 @HOST.register("markdown", markdown=True)
