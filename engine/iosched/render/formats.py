@@ -97,7 +97,6 @@ def _plan_sh(kb: Kb, plan: Plan, options: Options) -> str:
 @PLAN.register("ansible")
 def _plan_ansible(kb: Kb, plan: Plan, options: Options) -> str:
     from iosched.render.plan_ansible import EVERY_HOST, render
-
     from iosched.render.reproduce import advise
 
     reproduce = options.reproduce if options.reproduce is not None else advise(plan.context)
