@@ -2,7 +2,7 @@
 
 Each grammar is a regular expression, checked at KB load time (as an annotation on the schema) and again
 wherever text from outside the KB (the command line, a capture, a result file) is taken as such a value.
-Renderers still escape for their target (:mod:`iosched.render.escape`); a grammar makes sure there is
+Renderers still escape for their target (:mod:`iosched.escape`); a grammar makes sure there is
 nothing dangerous left to escape.
 """
 

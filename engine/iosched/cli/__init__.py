@@ -207,7 +207,7 @@ def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
 
 def _error(message: object) -> int:
     """One line on stderr, without the control characters a file name or file content may carry; exit 2."""
-    from iosched.render.escape import one_line
+    from iosched.escape import one_line
 
     print(f"iosched: error: {one_line(str(message))}", file=sys.stderr)
     return 2

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from iosched.escape import one_line
 from iosched.evidence import Evidence
 from iosched.measure.judge import better_word, judge
 from iosched.measure.model import Measurement
-from iosched.render.escape import one_line
 
 
 def evidence(

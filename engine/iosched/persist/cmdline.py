@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from iosched.render.escape import sh_word
+from iosched.escape import sh_word
 from iosched.struct import Struct
 
 GRUB_DEFAULTS = "/etc/default/grub"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from iosched.escape import sh_word
 from iosched.plan import Step
-from iosched.render.escape import sh_word
 
 FILE = "/etc/fstab"
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from iosched.escape import sh_word
 from iosched.plan import Step
-from iosched.render.escape import sh_word
 
 DIRECTORY = "/etc/sysctl.d/"
 PREFIX, SUFFIX = "90-iosched-", ".conf"

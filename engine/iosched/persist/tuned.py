@@ -21,9 +21,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from iosched.escape import sh_word
 from iosched.grammar import DEVICE, ID, NAME, PATH, SERIAL, WORD, matches
 from iosched.plan import Step, TunedBase
-from iosched.render.escape import sh_word
 
 if TYPE_CHECKING:
     from iosched.system.model import Tuner

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from iosched.escape import sh_comment, sh_word, udev_value
 from iosched.plan import Step
-from iosched.render.escape import sh_comment, sh_word, udev_value
 
 DIRECTORY = "/etc/udev/rules.d/"
 PREFIX, SUFFIX = "60-iosched-", ".rules"

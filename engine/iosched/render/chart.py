@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from iosched.render.escape import xml_text as escape
+from iosched.escape import xml_text as escape
 
 WIDTH = 640
 LABEL_W = 170

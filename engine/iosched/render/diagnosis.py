@@ -7,8 +7,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from iosched.escape import code_span, markdown_cell, markdown_text
 from iosched.render.chart import bar_chart
-from iosched.render.escape import code_span, markdown_cell, markdown_text
 from iosched.symptoms.clock import shown
 from iosched.symptoms.diagnosis import DeviceDiagnosis
 from iosched.symptoms.observe import Observed

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from itertools import islice
 
+from iosched.escape import code_span, markdown_cell, markdown_text, one_line
 from iosched.fleet import Outcome, PlanSet, Summary
-from iosched.render.escape import code_span, markdown_cell, markdown_text, one_line
 from iosched.system import loops
 
 SHOWN_HOSTS = 8

@@ -57,11 +57,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from iosched import __version__
+from iosched.escape import one_line, sh_comment, terminal, untrusted
 from iosched.grammar import DEVICE, NAME, PATH, WORD, matches
 from iosched.kb import Kb
 from iosched.persist import files, keeping, sysctld, tuned, tuned_base, udev
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
-from iosched.render.escape import one_line, sh_comment, terminal, untrusted
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 from iosched.steps.shell import LIBRARY
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from iosched.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.kb import Kb
 from iosched.model import Caveat
 from iosched.persist import commands, files, fstab, keeping
 from iosched.plan import Notice, Plan, Step
-from iosched.render.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.render.reference import Style, cli_style, ref
 from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of

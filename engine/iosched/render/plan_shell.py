@@ -13,18 +13,18 @@ journal is created, and its path said, before anything changes. Any failure, and
 HUP, runs the journal, which restores every value and file it recorded, goes on past a failed restore and
 reports all of them. ``consider`` steps are applied only with ``IOSCHED_APPLY_CONSIDER=1``. ``IOSCHED_ROOT``
 prefixes every path the script touches, so it can be exercised against a copy of /sys, /proc and /etc.
-Every value that reaches the script is quoted by :func:`~iosched.render.escape.sh_word`, and every comment
-goes through :func:`~iosched.render.escape.sh_comment`.
+Every value that reaches the script is quoted by :func:`~iosched.escape.sh_word`, and every comment
+goes through :func:`~iosched.escape.sh_comment`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from iosched.escape import sh_comment, sh_word
 from iosched.kb import Kb
 from iosched.persist import files, keeping, shell, tuned, tuned_base
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
-from iosched.render.escape import sh_comment, sh_word
 from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of
 from iosched.steps.shell import LIBRARY

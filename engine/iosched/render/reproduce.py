@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from iosched.render.escape import sh_word
+from iosched.escape import sh_word
 
 FLAG = {"symptoms": "--symptom"}
 """Context fields whose flag is not ``--`` + the field with dashes."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from statistics import fmean
 from typing import TYPE_CHECKING, Any
 
-from iosched.render.escape import markdown_block, markdown_cell, one_line
+from iosched.escape import markdown_block, markdown_cell, one_line
 
 if TYPE_CHECKING:
     from iosched.measure.model import Judgement

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from iosched.render.escape import markdown_cell
+from iosched.escape import markdown_cell
 
 if TYPE_CHECKING:
     from iosched.host import Verification

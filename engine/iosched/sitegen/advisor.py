@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from iosched.escape import html_text
 from iosched.kinds import kind_of
 from iosched.plan import Plan
 from iosched.render import plan_json
-from iosched.render.escape import html_text
 from iosched.render.links import page_url
 from iosched.render.reference import RISK_ADMONITION, RISK_LABEL, join
 from iosched.sitegen.grid import Grid, grid

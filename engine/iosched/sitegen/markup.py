@@ -6,7 +6,7 @@ import posixpath
 from collections.abc import Iterable
 from typing import Any
 
-from iosched.render.escape import html_text
+from iosched.escape import html_text
 from iosched.render.links import location, page_url
 from iosched.sitegen.grid import Grid
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from iosched.render.escape import html_text
+from iosched.escape import html_text
 from iosched.render.reference import bullets, join, one_line, ref
 from iosched.sitegen.grid import Grid, Outcome, Setting, grid
 from iosched.sitegen.markup import element, link, setting_select

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from iosched.escape import sh_word
 from iosched.plan import Step
-from iosched.render.escape import sh_word
 from iosched.vocab import StepKindName
 
 if TYPE_CHECKING:

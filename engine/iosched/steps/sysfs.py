@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from iosched.escape import sh_word
 from iosched.plan import Step
-from iosched.render.escape import sh_word
 from iosched.steps.base import StepKind
 
 if TYPE_CHECKING:

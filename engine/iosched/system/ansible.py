@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from iosched.render.escape import untrusted
+from iosched.escape import untrusted
 from iosched.system.ansible_docs import FactDoc, FactsError, documents, fact_files, file_documents
 from iosched.system.ansible_system import to_system
 from iosched.system.model import System

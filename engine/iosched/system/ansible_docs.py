@@ -36,7 +36,7 @@ try:
 except ImportError:  # pragma: no cover - a platform without its wheel
     _orjson = None  # type: ignore[assignment]
 
-from iosched.render.escape import untrusted
+from iosched.escape import untrusted
 from iosched.system.text import token
 
 MAX_DOC_BYTES = 16 * 1024 * 1024

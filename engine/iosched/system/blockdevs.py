@@ -10,7 +10,7 @@ import re
 from collections.abc import Collection, Iterator
 from typing import Any, cast
 
-from iosched.render.escape import one_line
+from iosched.escape import one_line
 from iosched.system import listings
 from iosched.system.model import Device, DeviceKind
 from iosched.system.source import Source

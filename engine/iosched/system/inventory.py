@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from iosched.render.escape import untrusted
+from iosched.escape import untrusted
 from iosched.system.ansible_docs import read_regular
 
 MAX_INVENTORY_BYTES = 64 * 1024 * 1024

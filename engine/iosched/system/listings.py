@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from iosched.render.escape import one_line
+from iosched.escape import one_line
 
 DEVICE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+!-]{0,63}")
 # lsblk's right-aligned columns (SCOLS_FL_RIGHT in util-linux misc-utils/lsblk.c); all others are left-aligned

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any, get_args
 
+from iosched.escape import untrusted
 from iosched.grammar import UNSEEN
-from iosched.render.escape import untrusted
 from iosched.struct import Struct
 from iosched.system.model import SCHEMA_VERSION, Device, DeviceKind, Host, Mount, System, Tuner, TunerKind
 from iosched.vocab import IO_PATHS

@@ -1,5 +1,5 @@
 """Checks for text read from untrusted files: printable and bounded (shown with
-:func:`iosched.render.escape.untrusted`)."""
+:func:`iosched.escape.untrusted`)."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from iosched import normalise
-from iosched.render.escape import untrusted
+from iosched.escape import untrusted
 from iosched.system.inventory import Inventory, InventoryError, read_inventory
 
 MAX_MAP_BYTES = 4 * 1024 * 1024

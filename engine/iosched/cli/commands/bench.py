@@ -51,12 +51,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from datetime import datetime
 
     from iosched.cli._results import load
+    from iosched.escape import one_line
     from iosched.kbcache import load_checked
     from iosched.measure import judge
     from iosched.measure.bench import ROUNDS, Config, run
     from iosched.measure.device import parse_size
     from iosched.measure.fiojobs import WORKLOADS
-    from iosched.render.escape import one_line
     from iosched.render.verdict import text
 
     kb = load_checked(args.kb)
@@ -79,7 +79,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _progress(message: str) -> None:
-    from iosched.render.escape import one_line
+    from iosched.escape import one_line
 
     end = "\r" if sys.stderr.isatty() and message.startswith("[") else "\n"
     print(f"\033[K{one_line(message)}" if end == "\r" else one_line(message), file=sys.stderr, end=end, flush=True)

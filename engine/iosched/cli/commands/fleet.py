@@ -103,8 +103,8 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     if args.format == "json":
         _write_json(hosts, texts, summary)
     elif args.format == "ansible":
+        from iosched.escape import untrusted
         from iosched.fleet import targetable
-        from iosched.render.escape import untrusted
         from iosched.render.plan_ansible import PlaybookError
         from iosched.render.plan_ansible import render as as_ansible
 
