@@ -21,7 +21,7 @@ def _from(kb: Kb, section: str, filename: str) -> list[Any]:
 
 
 def test_new_queue_attributes_name_their_first_kernel(kb: Kb) -> None:
-    attributes = _from(kb, "queue_attributes", "queue-round2.yaml")
+    attributes = _from(kb, "queue_attributes", "queue-6x.yaml")
     assert attributes
     for attribute in attributes:
         assert attribute.since is not None, attribute.name
@@ -71,7 +71,7 @@ def test_topic_texts_name_only_known_ids(kb: Kb) -> None:
 
 
 def test_every_new_caveat_is_cited(kb: Kb) -> None:
-    new = {c.id for c in _from(kb, "caveats", "caveats/round2.yaml")}
+    new = {c.id for c in _from(kb, "caveats", "caveats/block-layer.yaml")}
     assert new
     cited: set[str] = set()
     for entities in kb.sections.values():
@@ -93,7 +93,7 @@ def test_documentation_sources_link_the_document_they_name(kb: Kb) -> None:
 
 
 def test_new_kernel_sources_are_pinned_to_a_commit(kb: Kb) -> None:
-    sources = _from(kb, "sources", "sources/round2.yaml")
+    sources = _from(kb, "sources", "sources/block-layer.yaml")
     kernel = [s for s in sources if s.url and any(host in s.url for host in KERNEL_HOSTS)]
     assert kernel
     for source in kernel:
@@ -102,7 +102,7 @@ def test_new_kernel_sources_are_pinned_to_a_commit(kb: Kb) -> None:
 
 
 def test_live_kernel_observations_name_their_kernel(kb: Kb) -> None:
-    new = [s for s in _from(kb, "sources", "sources/round2.yaml") if s.type == "live-system"]
+    new = [s for s in _from(kb, "sources", "sources/block-layer.yaml") if s.type == "live-system"]
     assert new and all(s.path and s.path.startswith("live:") for s in new)
     observed = [s for s in kb.section("sources") if s.path and s.path.startswith("live:/sys")]
     for source in observed:
@@ -111,7 +111,7 @@ def test_live_kernel_observations_name_their_kernel(kb: Kb) -> None:
 
 
 def test_scoped_caveats_are_no_older_than_what_they_warn_about(kb: Kb) -> None:
-    for caveat in _from(kb, "caveats", "caveats/round2.yaml"):
+    for caveat in _from(kb, "caveats", "caveats/block-layer.yaml"):
         if caveat.scope is None or caveat.scope.since is None:
             continue
         for ref in caveat.related:
