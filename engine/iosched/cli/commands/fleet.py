@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from iosched.cli import path_argument
@@ -16,7 +14,7 @@ from iosched.normalise import option
 from iosched.vocab import CACHES, GOALS
 
 if TYPE_CHECKING:
-    from iosched.fleet import Outcome, Summary
+    pass
 
 FORMATS = ("text", "markdown", "json", "ansible")
 
@@ -101,7 +99,10 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     hosts = one_per_name(found, sets)
     summary = summarise(hosts, sets)
     if args.format == "json":
-        _write_json(hosts, texts, summary)
+        from iosched.render.fleet_json import lines
+
+        sys.stdout.writelines(lines(hosts, texts, summary))
+        sys.stdout.flush()
     elif args.format == "ansible":
         from iosched.escape import untrusted
         from iosched.fleet import targetable
@@ -121,23 +122,3 @@ def cmd_fleet(args: argparse.Namespace) -> int:
 
         write_markdown(as_markdown(hosts, sets, summary), args.format)
     return 0
-
-
-NO_PLANS = '"plans": [], "skipped": []'
-
-
-def _write_json(hosts: list[Outcome], texts: dict[Hashable, str], summary: Summary) -> None:
-    """The fleet document, one host a line, written as it goes: never held whole."""
-    out = sys.stdout
-    out.write('{"hosts": [\n')
-    for i, h in enumerate(hosts):
-        head = json.dumps({"host": h.name, "distro": h.distro, "kernel": h.kernel, "workload": h.workload},
-                          ensure_ascii=False)  # fmt: skip
-        errors = json.dumps([h.error] if h.error else [], ensure_ascii=False)
-        body = texts[h.plans] if h.plans is not None else NO_PLANS
-        out.write(f'{"," if i else ""}{head[:-1]}, {body}, "errors": {errors}}}\n')
-    groups = [{"count": g.count, "changes": list(g.changes), "hosts": list(g.hosts)} for g in summary.groups]
-    totals = {"hosts": summary.hosts, "devices": summary.devices, "changes": summary.changes,
-              "errors": summary.errors, "groups": groups}  # fmt: skip
-    out.write(f'], "summary": {json.dumps(totals, indent=1, ensure_ascii=False)}}}\n')
-    out.flush()

@@ -1,0 +1,30 @@
+"""A fleet as one JSON document, produced a host a line so that it is never held whole.
+
+``{"hosts": [{host, distro, kernel, workload, plans, skipped, errors}, ...], "summary": {...}}``: each host's
+``plans`` and ``skipped`` are the JSON text of its plan set, made once per set (hosts with the same plans
+share it) by :class:`iosched.fleet_pool.Worker`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+
+from iosched.fleet import Outcome, Summary
+
+NO_PLANS = '"plans": [], "skipped": []'
+
+
+def lines(hosts: Iterable[Outcome], texts: Mapping[Hashable, str], summary: Summary) -> Iterator[str]:
+    """The document, one host a line, then the summary."""
+    yield '{"hosts": [\n'
+    for i, h in enumerate(hosts):
+        head = json.dumps({"host": h.name, "distro": h.distro, "kernel": h.kernel, "workload": h.workload},
+                          ensure_ascii=False)  # fmt: skip
+        errors = json.dumps([h.error] if h.error else [], ensure_ascii=False)
+        body = texts[h.plans] if h.plans is not None else NO_PLANS
+        yield f'{"," if i else ""}{head[:-1]}, {body}, "errors": {errors}}}\n'
+    groups = [{"count": g.count, "changes": list(g.changes), "hosts": list(g.hosts)} for g in summary.groups]
+    totals = {"hosts": summary.hosts, "devices": summary.devices, "changes": summary.changes,
+              "errors": summary.errors, "groups": groups}  # fmt: skip
+    yield f'], "summary": {json.dumps(totals, indent=1, ensure_ascii=False)}}}\n'
