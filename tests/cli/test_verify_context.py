@@ -13,17 +13,18 @@ from iosched.cli import main
 CAPTURE = Path(__file__).resolve().parents[1] / "system" / "captures" / "sos-rhel8-kvm-lvm"
 
 
-def _verify(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict]:
-    code = main(["verify", "--root", str(CAPTURE), "--format", "json", *argv])
+def _verify(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, dict]:
+    code = main(["verify", "--root", str(root), "--format", "json", *argv])
     return code, json.loads(capsys.readouterr().out)
 
 
 def test_a_context_file_says_what_the_flags_say(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = CAPTURE.parent / "sos-rhel9-nvme-links"  # streaming raises read-ahead on its NVMe disk
     context = tmp_path / "context.yaml"
     context.write_text("workload: streaming\ngoal: throughput\n", encoding="utf-8")
-    by_file = _verify(capsys, "--context", str(context))
-    by_flags = _verify(capsys, "--workload", "streaming", "--goal", "throughput")
-    default = _verify(capsys)
+    by_file = _verify(capsys, root, "--context", str(context))
+    by_flags = _verify(capsys, root, "--workload", "streaming", "--goal", "throughput")
+    default = _verify(capsys, root)
     assert by_file == by_flags
     assert by_file != default  # the context changed the plan that verify held the host to
 

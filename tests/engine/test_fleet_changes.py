@@ -7,11 +7,11 @@ import json
 
 from engine_strategies import KB
 
-from iosched.cli.commands.fleet import _document
 from iosched.context import Context
 from iosched.engine import advise
-from iosched.fleet import FleetHost, change_lines, summarise
+from iosched.fleet import FleetHost, change_lines, outcome, plan_set, plan_set_key, summarise
 from iosched.host import HostPlan
+from iosched.render import fleet_json
 from iosched.render.fleet_markdown import render
 
 CONTEXTS = [Context(hw=hw, workload=w) for hw in ("nvme", "ssd", "hdd", "virtual", "raid") for w in ("db", "streaming")]
@@ -33,11 +33,11 @@ def test_an_assumed_value_at_its_target_is_a_check_and_a_change_stays_a_change()
         assert f"{step.device} {step.target} check {step.value} (assumed) ({', '.join(step.because)})" in lines
     for step in changes:
         assert f"{step.device} {step.target} {step.previous} -> {step.value} ({', '.join(step.because)})" in lines
-    summary = summarise(hosts)
-    outputs = {
-        "markdown": render(hosts, summary),
-        "json": json.dumps(_document(KB, hosts, summary)["summary"]),
-    }
+    sets = {plan_set_key(h.plan): plan_set(h.plan) for h in hosts if h.plan is not None}
+    outcomes = [outcome(h, plan_set_key(h.plan) if h.plan is not None else None) for h in hosts]
+    summary = summarise(outcomes, sets)
+    document = json.loads("".join(fleet_json.lines(outcomes, dict.fromkeys(sets, fleet_json.NO_PLANS), summary)))
+    outputs = {"markdown": render(outcomes, sets, summary), "json": json.dumps(document["summary"])}
     for name, text in outputs.items():
         for step in checks:
             assert f"{step.value} -> {step.value}" not in text, name

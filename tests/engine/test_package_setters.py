@@ -30,7 +30,7 @@ def _elevator_param_distros(kb: Kb) -> list[Any]:
 def _system(distro: Any, cmdline: str, scheduler: str = "mq-deadline") -> System:
     host = Host(kernel=f"{distro.kernel}.0-1", distro=distro.id, cmdline=cmdline)
     vda = Device(name="vda", kind="virtio", rotational=True, scheduler=scheduler, schedulers=OFFERED,
-                 io_path="blk-mq", hw="virtual")  # fmt: skip
+                 io_path="blk-mq", hw="virtual", nr_hw_queues=1)  # fmt: skip
     return System(host=host, devices=(vda,), tuners=tuple(read_cmdline_tuner(cmdline)))
 
 

@@ -51,8 +51,9 @@ def test_a_lock_released_while_waiting_lets_it_go_on(tmp_path: Path) -> None:
 
 
 def test_make_demo_says_what_it_does_before_each_step() -> None:
-    done = subprocess.run(["make", "-n", "-B", "demo", "VENV=/nonexistent-venv"], cwd=ROOT, capture_output=True,
-                          text=True, check=True)  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}  # under make test
+    done = subprocess.run(["make", "--no-print-directory", "-n", "-B", "demo", "VENV=/nonexistent-venv"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, check=True)  # fmt: skip
     lines = done.stdout.splitlines()
     commands = [i for i, line in enumerate(lines) if not line.startswith("echo ")]
     assert commands, done.stdout
