@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from iosched.errors import larger_than
 from iosched.symptoms import diskstats, hungtask, iostat, proc, sar, vmstat1
 from iosched.symptoms.series import Reading, empty
 
@@ -32,7 +33,7 @@ KNOWN = ", ".join(name for name, _, _ in FORMATS)
 def read_bytes(data: bytes, source: str) -> Reading:
     """The reading of one input; a text iosched does not read gives a reading with one ``missing`` line."""
     if len(data) > MAX_BYTES:
-        return empty(source, "unknown", f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
+        return empty(source, "unknown", larger_than(MAX_BYTES))
     if b"\0" in data[:65536]:
         return empty(source, "unknown", "binary data (a sar data file? give the text of "
                      "'sar -d -p -f FILE' or 'sadf -d FILE -- -d -p')")  # fmt: skip
