@@ -198,21 +198,34 @@ def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass
         raise ContextError(f"refusing device name {device!r}: expected a kernel name such as sda, nvme0n1, dm-0")
     if part := compiled(PARTITION).fullmatch(device):
         raise ContextError(f"{device} is a partition; the scheduler belongs to the whole disk {part['disk']}")
-    cls = device_class(kb, device)
+    cls = _refuse_unplanned(kb, device)
     if cls is None:
         return None
-    if cls.plan == "skip":
-        hint = f" To try a plan on it: --device {device} --rehearse HW ({_rehearsable(kb)})" if cls.rehearsal else ""
-        raise ContextError(f"{device} is a {cls.title}: nothing to tune there. {cls.note or ''}".strip() + hint)
-    if cls.plan == "members" or (cls.has_elevator == "multipath-only" and hardware.id not in cls.hardware):
-        raise ContextError(
-            f"{device} is a {cls.title} with no elevator of its own (bio-based): plan its member or physical disks "
-            f"(iosched advise --device sdX ...), or plan them all with iosched advise --probe"
-        )
+    if cls.has_elevator == "multipath-only" and hardware.id not in cls.hardware:
+        raise ContextError(_members_error(device, cls))
     if cls.hardware and hardware.id not in cls.hardware:
         valid = ", ".join(cls.hardware)
         raise ContextError(f"{device} is a {cls.title}, which --hw {hardware.id} contradicts; use --hw {valid}")
     return cls
+
+
+def _refuse_unplanned(kb: Kb, device: str) -> DeviceClass | None:
+    """The class of a whole device's name; refused with its reason when iosched plans nothing on such a device
+    (a loop device, a hidden NVMe path) or plans its members instead (md, bcache)."""
+    cls = device_class(kb, device)
+    if cls is not None and cls.plan == "skip":
+        hint = f" To try a plan on it: --device {device} --rehearse HW ({_rehearsable(kb)})" if cls.rehearsal else ""
+        raise ContextError(f"{device} is a {cls.title}: nothing to tune there. {cls.note or ''}".strip() + hint)
+    if cls is not None and cls.plan == "members":
+        raise ContextError(_members_error(device, cls))
+    return cls
+
+
+def _members_error(device: str, cls: DeviceClass) -> str:
+    return (
+        f"{device} is a {cls.title} with no elevator of its own (bio-based): plan its member or physical disks "
+        f"(iosched advise --device sdX ...), or plan them all with iosched advise --probe"
+    )
 
 
 def _rehearsable(kb: Kb) -> str:
@@ -327,6 +340,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     workloads = {w.id: w for w in kb.section("workloads")}
     if ctx.rehearse is not None and ctx.hw is None:
         ctx = ctx.replace(hw=ctx.rehearse)
+    if ctx.hw is None and ctx.device is not None and compiled(DEVICE).fullmatch(ctx.device):
+        _refuse_unplanned(kb, ctx.device)
     if ctx.hw is None:
         raise ContextError(f"no hardware given (--hw); valid: {', '.join(presets)}")
     ctx, assumed = normalised(kb, ctx)

@@ -73,12 +73,18 @@ def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | No
     cls = device_class(kb, device.name)
     if cls is not None and cls.plan == "skip":
         return f"{cls.title}, not planned: {cls.note or 'nothing to tune'}"
-    if (device.kind == "dm" and not _multipath(device)) or device.kind == "md" or device.scheduler is None:
+    members = cls is not None and cls.plan == "members"
+    if (device.kind == "dm" and not _multipath(device)) or device.kind == "md" or device.scheduler is None or members:
         disks = dict.fromkeys(_disks_under(device, devices))
         under = ", ".join(disks) or "its member disks"
-        return f"no elevator of its own (bio-based {device.kind}): the disks under it ({under}) decide and are planned"
+        kind = cls.id if members and cls is not None else device.kind
+        return f"no elevator of its own (bio-based {kind}): the disks under it ({under}) decide and are planned"
+    if device.kind == "other" and device.size_bytes == 0:
+        return "size 0 (an nbd device with no connection, a reader with no medium): nothing to plan"
     if not compiled(DEVICE).fullmatch(device.name):
         return "a kernel name iosched does not plan (only whole disks such as sda, vda, nvme0n1, dm-0)"
+    if device.hw is None and cls is not None and not cls.hardware:
+        return f"{cls.title}: no hardware preset of the KB describes it; plan it with --device {device.name} --hw HW"
     if device.hw is None:
         return "no hardware preset of the KB fits what was read"
     return None

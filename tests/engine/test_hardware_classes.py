@@ -1,14 +1,28 @@
 """Hardware classes whose advice differs from their device name's: RAID HBAs with shared host tags, zoned NVMe
-namespaces, cloud network volumes on NVMe."""
+namespaces, cloud network volumes on NVMe; and every device class planned, skipped with its reason, or sent to its
+members."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from iosched.context import Context, device_class
+from iosched.context import Context, ContextError, device_class
 from iosched.engine import advise
+from iosched.host import plan_host
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
+from iosched.system.model import Device, Host, System
+
+
+def _example(kb: Kb, cls: object) -> str:
+    """A whole-device name of a class: its first kernel-name glob with each wildcard filled."""
+    for fill in ("0", "a"):
+        name = cls.kernel_names[0].replace("*", fill)  # type: ignore[attr-defined]
+        if device_class(kb, name) is cls:
+            return name
+    raise AssertionError(f"no name of {cls.id} maps back to it")  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("distro", [None, "rhel8", "rhel9", "sles15sp5", "ubuntu2204", "debian12"])
@@ -66,3 +80,56 @@ def test_a_probed_zoned_or_ebs_namespace_gets_its_class(kb: Kb) -> None:
     for device in (zoned, ebs):
         hw = found[device.name]
         assert advise(kb, Context(hw=hw, workload="db", kernel="6.8", device=device.name)).device == device.name
+
+
+def test_every_device_class_is_planned_skipped_or_sent_to_its_members(kb: Kb) -> None:
+    """Asked about a device by name alone, iosched refuses the classes it does not plan with their reason before it
+    asks for --hw, and plans the others on each hardware preset they can be."""
+    for cls in kb.section("device_classes"):
+        name = _example(kb, cls)
+        if cls.plan in ("skip", "members"):
+            with pytest.raises(ContextError, match=re.escape(cls.title)):
+                advise(kb, Context(device=name, workload="db", kernel="6.8"))
+            continue
+        for hw in cls.hardware or ("ssd",):
+            assert advise(kb, Context(hw=hw, workload="db", kernel="6.8", device=name)).device == name
+
+
+def test_a_hidden_nvme_path_is_not_taken_for_a_namespace(kb: Kb) -> None:
+    path, head = device_class(kb, "nvme0c1n1"), device_class(kb, "nvme0n1")
+    assert path is not None and path.plan == "skip" and "linux-nvme-multipath-c" in path.sources
+    assert head is not None and head.plan == "device"
+
+
+@pytest.mark.parametrize("device", ["rbd0", "nbd0"])
+def test_a_network_block_device_defaults_by_its_queue_count(kb: Kb, device: str) -> None:
+    """One hardware queue (rbd on 4.x, nbd with one connection): mq-deadline; several: none (elevator_get_default);
+    before the driver's blk-mq conversion the legacy path."""
+    cls = device_class(kb, device)
+    assert cls is not None and cls.plan == "device" and cls.blk_mq_since is not None
+    one = advise(kb, Context(hw="ssd", workload="db", kernel="6.8", device=device, hw_queues="1"))
+    several = advise(kb, Context(hw="ssd", workload="db", kernel="6.8", device=device, hw_queues="8"))
+    assert (one.previous_scheduler, several.previous_scheduler) == ("mq-deadline", "none")
+    since = KernelVersion.parse(str(cls.blk_mq_since))
+    before = "3.19" if since.minor == 0 else f"{since.major}.{since.minor - 1}"  # 3.19 was the last 3.x
+    assert advise(kb, Context(hw="ssd", workload="db", kernel=before, device=device)).io_path == "legacy"
+
+
+def test_a_probed_host_sends_bcache_to_its_members_and_skips_what_it_cannot_plan(kb: Kb) -> None:
+    """bcache0 is bio-based (its backing disk is planned); a hidden NVMe path, an unconnected nbd and an rbd image no
+    hardware preset describes are skipped, each with its reason."""
+    devices = (
+        Device(name="sdb", kind="disk", rotational=True, scheduler="mq-deadline", holders=("bcache0",), hw="hdd"),
+        Device(name="bcache0", kind="other", scheduler="none", slaves=("sdb",)),
+        Device(name="nvme0c0n1", kind="nvme", scheduler="none", hw="nvme"),
+        Device(name="rbd0", kind="other", scheduler="none", nr_hw_queues=4, size_bytes=10**10),
+        Device(name="nbd3", kind="other", scheduler="mq-deadline", size_bytes=0),
+    )
+    system = System(host=Host(kernel="6.8.0", virtualization="none"), devices=devices)
+    host = plan_host(kb, system, Context(workload="db"))
+    assert [p.device for p in host.plans] == ["sdb"]
+    reasons = {s.device: s.reason for s in host.skipped}
+    assert "bcache" in reasons["bcache0"] and "sdb" in reasons["bcache0"]
+    assert reasons["nvme0c0n1"].startswith(str(device_class(kb, "nvme0c0n1").title))  # type: ignore[union-attr]
+    assert "--device rbd0 --hw" in reasons["rbd0"]
+    assert "size 0" in reasons["nbd3"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from iosched.context import Context, ContextError, resolve
+from iosched.context import Context, ContextError, resolve, vendor_capability
 from iosched.engine import advise
 from iosched.kb import Kb
 
@@ -110,3 +110,29 @@ def test_the_path_a_device_resolves_to_is_one_its_distribution_has_a_default_for
         rows = [row for row in distro.default_schedulers if row.holds_on(r.kernel)]
         paths = {row.io_path for row in rows if row.match is None or row.match.matches(hw, name, rotational)}
         assert not paths or r.io_path in paths or r.io_path == "bio", (distro_id, hw, name, r.io_path, paths)
+
+
+def test_a_device_class_on_a_distribution_kernel_older_than_its_blk_mq_is_not_given_blk_mq_elevators(kb: Kb) -> None:
+    """rbd (blk-mq since 4.0), nbd (4.9) and the other classes on a release whose own kernel is older than their
+    blk-mq conversion: never an mq elevator; on a newer one blk-mq, unless a vendor row says otherwise."""
+    checked = 0
+    for cls in kb.section("device_classes"):
+        if cls.plan != "device" or cls.blk_mq_since is None or cls.scsi:
+            continue
+        name = cls.kernel_names[0].replace("*", "0")
+        for distro in kb.section("distributions"):
+            ctx = Context(hw=(cls.hardware or ("ssd",))[0], distro=distro.id, device=name, workload="db")
+            try:
+                r = resolve(kb, ctx)
+            except ContextError:
+                continue
+            if vendor_capability(r.distribution, r.hardware, name, r.kernel) is not None:
+                continue
+            checked += 1
+            if r.kernel >= cls.blk_mq_since:
+                assert r.io_path == "blk-mq", (cls.id, distro.id)
+                continue
+            assert r.io_path in ("legacy", "bio"), (cls.id, distro.id)  # request-based, or bio-based (NVMe < 3.19)
+            mq_only = {e.name for e in kb.section("elevators") if e.io_path == "blk-mq"} - {"none"}
+            assert not mq_only & set(r.offered), (cls.id, distro.id, r.offered)
+    assert checked > 10

@@ -50,6 +50,7 @@ def test_only_ids_the_kb_has() -> None:
 BARE, VM = Host(virtualization="none"), Host(virtualization="kvm")
 HDD = Device(name="sda", kind="disk", rotational=True, vendor="ATA", model="ST4000NM0035-1V4")
 SSD = Device(name="sdb", kind="disk", rotational=False, vendor="ATA", model="SAMSUNG MZ7LH960")
+STORVSC = Device(name="sdf", kind="disk", rotational=True, vendor="Msft", model="Virtual Disk", driver="storvsc")
 PRESETS = [
     (HDD, BARE, "hdd"),
     (SSD, BARE, "ssd"),
@@ -64,6 +65,11 @@ PRESETS = [
     (Device(name="sdd", kind="disk", rotational=True, zoned="host-managed"), BARE, "smr"),
     (Device(name="dasda", kind="dasd", rotational=False), Host(virtualization="zvm"), "dasd"),
     (Device(name="mmcblk0", kind="mmc", rotational=False), BARE, "emmc"),
+    (STORVSC, Host(virtualization="microsoft"), "virtual"),
+    (Device(name="rbd0", kind="other", rotational=False, size_bytes=10 * 2**30), BARE, None),  # no preset: --hw
+    (Device(name="nbd0", kind="other", rotational=False, size_bytes=2**30), BARE, None),
+    (Device(name="bcache0", kind="other", rotational=True), BARE, None),  # bio-based: its members are planned
+    (Device(name="ublkb0", kind="other", rotational=False), BARE, None),
     (Device(name="loop0", kind="loop", rotational=True), BARE, None),
     (Device(name="zram0", kind="zram"), BARE, None),
     (Device(name="sr0", kind="optical", rotational=True), BARE, None),
@@ -98,6 +104,12 @@ def test_stacking_loops_end(hardware_ids: set[str]) -> None:
     a = Device(name="dm-0", kind="dm", slaves=("dm-1",))
     b = Device(name="dm-1", kind="dm", slaves=("dm-0",))
     assert hardware_preset(a, BARE, hardware_ids, {"dm-0": a, "dm-1": b}) is None
+
+
+def test_bcache_on_a_disk_is_not_taken_for_that_disk(hardware_ids: set[str]) -> None:
+    """bcache0 has no elevator and no preset of its own; what it is built on is planned, not bcache0 as that disk."""
+    bcache = Device(name="bcache0", kind="other", slaves=("sdb",))
+    assert hardware_preset(bcache, BARE, hardware_ids, {"bcache0": bcache, "sdb": SSD}) is None
 
 
 def test_only_presets_the_kb_has(hardware_ids: set[str]) -> None:
