@@ -63,6 +63,7 @@ def test_every_release_is_found_by_its_own_name(kb: Kb) -> None:
         ("CentOS Stream 9", "centos9"),
         ("CentOS Stream 10", "centos10"),
         ("Oracle Linux 9.6", "ol9"),
+        ("Ubuntu 25.04", "ubuntu2504"),
         ("Ubuntu 25.10", "ubuntu2510"),
     ],
 )
