@@ -35,7 +35,7 @@ FACTS: dict[str, Fact] = {
     "kernel": Fact("version", "running kernel version"),
     "io_path": Fact("str", "block layer path of the device: legacy or blk-mq"),
     "distro": Fact("str", "distribution id (sles12sp5, rhel9, ubuntu2404 ...)"),
-    "distro.family": Fact("str", "distribution family (sles, opensuse, rhel, fedora, ubuntu, debian)"),
+    "distro.family": Fact("str", "distribution family (sles, opensuse, rhel, fedora, ubuntu, debian, amazon)"),
     "distro.udev_elevator_param": Fact(
         "bool", "a udev rule of the distribution applies elevator= from the command line to every disk (RHEL 8/9)"
     ),

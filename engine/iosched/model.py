@@ -360,7 +360,7 @@ class BootLoader(Sourced):
 class Distribution(Sourced):
     id: Id
     name: Text
-    family: Literal["sles", "opensuse", "rhel", "fedora", "ubuntu", "debian"]
+    family: Literal["sles", "opensuse", "rhel", "fedora", "ubuntu", "debian", "amazon"]
     kernel: KernelVersion
     scsi_blk_mq: bool
     """SCSI disks use blk-mq by default."""

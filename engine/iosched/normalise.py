@@ -102,9 +102,9 @@ def distribution(text: str, distributions: Callable[[], Iterable[Any]], ids: Seq
     name, version, pack = parsed.groups()
     version_id = f"{version}.{pack}" if pack else version
     from iosched.system.classify import distro_id
-    from iosched.system.distro import ANSIBLE_IDS
+    from iosched.system.distro import ANSIBLE_IDS, REDHAT_NAME_IDS
 
-    prefixes = {squash(k): v for k, v in ANSIBLE_IDS.items()}
+    prefixes = {squash(k): v for k, v in (ANSIBLE_IDS | REDHAT_NAME_IDS).items()}
     for entry in distributions():
         title, ident = re.match(r"\D+", entry.name), re.match(r"[a-z-]+", entry.id)
         if title and ident:

@@ -34,6 +34,12 @@ def spellings_of(ident: str, name: str) -> list[str]:
         found += [f"rhel {m[1]}.4", f"RHEL{m[1]}.2", f"Rocky {m[1]}.3", f"Red Hat Enterprise Linux {m[1]}.4"]
     if m := re.fullmatch(r"(debian|fedora)(\d+)", ident):
         found += [f"{m[1].title()} {m[2]}", f"{m[1]}-{m[2]}"]
+    if m := re.fullmatch(r"amzn(\d+)", ident):
+        found += [f"Amazon Linux {m[1]}", f"amzn {m[1]}", f"amazon-linux-{m[1]}"]
+    if m := re.fullmatch(r"centos(\d+)", ident):
+        found += [f"CentOS Stream {m[1]}", f"centos-stream-{m[1]}", f"CentOS {m[1]}"]
+    if m := re.fullmatch(r"ol(\d+)", ident):
+        found += [f"Oracle Linux {m[1]}.6", f"Oracle Linux Server {m[1]}.4", f"ol {m[1]}.10", f"OracleLinux {m[1]}"]
     return found
 
 

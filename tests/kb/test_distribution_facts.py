@@ -16,10 +16,12 @@ from iosched.kernel import KernelVersion, in_range
 BLK_MQ_ONLY = KernelVersion.parse("5.0")
 # The distribution ids other code depends on (the contract, not facts).
 DISTRIBUTION_IDS = {
-    "sles11sp1", "sles11sp3", "sles11sp4", "sles12sp5", "sles15sp2", "sles15sp5",
-    "rhel6", "rhel7", "rhel8", "rhel9", "rhel10",
-    "ubuntu1404", "ubuntu1604", "ubuntu1804", "ubuntu2004", "ubuntu2204", "ubuntu2404",
-    "debian10", "debian11", "debian12", "debian13", "fedora40",
+    "sles11sp1", "sles11sp3", "sles11sp4", "sles12sp5", "sles15sp2", "sles15sp5", "sles15sp6", "sles15sp7",
+    "rhel6", "rhel7", "rhel8", "rhel9", "rhel10", "centos9", "centos10", "ol8", "ol9",
+    "ubuntu1404", "ubuntu1604", "ubuntu1804", "ubuntu2004", "ubuntu2204", "ubuntu2404", "ubuntu2410", "ubuntu2504",
+    "ubuntu2510",
+    "debian10", "debian11", "debian12", "debian13", "fedora40", "fedora41", "fedora42", "fedora43",
+    "amzn2", "amzn2023",
 }  # fmt: skip
 PERSISTENCE_IDS = {
     "sysfs-runtime", "udev-rule", "kernel-cmdline", "sysctl-d",

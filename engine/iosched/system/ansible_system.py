@@ -72,9 +72,10 @@ def to_system(facts: Mapping[str, Any], known_distros: Collection[str] = (), sou
 
 def _host(facts: Mapping[str, Any], known_distros: Collection[str], missing: list[str]) -> Host:
     name, version = facts.get("ansible_distribution"), facts.get("ansible_distribution_version")
+    kernel = token(facts.get("ansible_kernel"), KERNEL_RELEASE)
     host = Host(
-        kernel=token(facts.get("ansible_kernel"), KERNEL_RELEASE),
-        distro=distro_id(name, version, known_distros),
+        kernel=kernel,
+        distro=distro_id(name, version, known_distros, kernel),
         os_release=os_release(name, version),
         virtualization=virtualization(
             facts.get("ansible_virtualization_type"), facts.get("ansible_virtualization_role")

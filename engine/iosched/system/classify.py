@@ -28,17 +28,19 @@ RAID_VOLUME = re.compile(
 )
 
 
-def distro_id(os_release: Mapping[str, str], known_ids: Iterable[str]) -> str | None:
+def distro_id(os_release: Mapping[str, str], known_ids: Iterable[str], kernel: str | None = None) -> str | None:
     """The KB id of an os-release (``sles12sp5``, ``rhel9``, ``ubuntu2404``), or None when the KB lacks it.
 
     RHEL rebuilds (Rocky, Alma, CentOS, Oracle Linux) map to ``rhelN`` when the KB has no entry of their own;
-    openSUSE Leap 15.3 and later, built from SLE 15 binaries, to the matching ``sles15spN``.
+    openSUSE Leap 15.3 and later, built from SLE 15 binaries, to the matching ``sles15spN``. Oracle Linux's own
+    entries describe its Unbreakable Enterprise Kernel, so a host whose ``kernel`` release (``uname -r``) is the
+    Red Hat Compatible Kernel (no ``uek`` in it) is the RHEL release it rebuilds.
     """
     known = set(known_ids)
-    return next((c for c in _distro_candidates(os_release) if c in known), None)
+    return next((c for c in _distro_candidates(os_release, kernel) if c in known), None)
 
 
-def _distro_candidates(os_release: Mapping[str, str]) -> list[str]:
+def _distro_candidates(os_release: Mapping[str, str], kernel: str | None = None) -> list[str]:
     ident = os_release.get("ID", "").strip().lower()
     like = os_release.get("ID_LIKE", "").lower().split()
     version = os_release.get("VERSION_ID", "").strip()
@@ -51,6 +53,8 @@ def _distro_candidates(os_release: Mapping[str, str]) -> list[str]:
     if ident == "opensuse-leap":
         closed_gap = major == "15" and int(minor) >= 3
         return [f"opensuse-leap{major}{minor}", *([f"sles{major}sp{minor}"] if closed_gap else [])]
+    if ident == "ol" and kernel and "uek" not in kernel.lower():
+        return [f"rhel{major}"]
     if ident == "rhel" or ident in RHEL_REBUILDS or "rhel" in like:
         return [f"{ident}{major}", f"rhel{major}"]
     if ident == "ubuntu":
@@ -113,6 +117,6 @@ def classified(system: System, distro_ids: Collection[str], hardware_ids: Collec
     """The same System with ``host.distro`` and every device's ``hw`` filled in."""
     by_name = {d.name: d for d in system.devices}
     known = frozenset(hardware_ids)
-    host = system.host.replace(distro=distro_id(system.host.os_release, distro_ids))
+    host = system.host.replace(distro=distro_id(system.host.os_release, distro_ids, system.host.kernel))
     devices = tuple(d.replace(hw=hardware_preset(d, host, known, by_name)) for d in system.devices)
     return system.replace(host=host, devices=devices)

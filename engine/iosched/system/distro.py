@@ -22,6 +22,10 @@ ANSIBLE_IDS = {
     "Ubuntu": "ubuntu", "Debian": "debian", "Linuxmint": "linuxmint", "Linux Mint": "linuxmint",
 }  # fmt: skip
 """``ansible_distribution`` to os-release ``ID`` where they differ by more than case (system/distribution.py)."""
+REDHAT_NAME_IDS = {"Red Hat Enterprise Linux": "rhel", "CentOS": "centos", "CentOS Linux": "centos",
+                   "CentOS Stream": "centos", "Rocky Linux": "rocky", "AlmaLinux": "almalinux",
+                   "Oracle Linux Server": "ol", "Scientific Linux": "scientific", "Fedora": "fedora"}  # fmt: skip
+"""Release names (os-release ``NAME``, /etc/redhat-release) of RHEL and its relatives, to os-release ``ID``."""
 OS_RELEASE_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 VERSION_ID = re.compile(r"\d{1,4}(?:\.\d{1,4}){0,3}")
 
@@ -36,6 +40,7 @@ def os_release(name: object, version: object) -> dict[str, str]:
     return {"ID": ident, "VERSION_ID": version.strip()}
 
 
-def distro_id(name: object, version: object, known_ids: Collection[str]) -> str | None:
-    """The KB id of an Ansible distribution and version (``SLES`` ``12.5`` is ``sles12sp5``), or None."""
-    return os_release_distro_id(os_release(name, version), known_ids)
+def distro_id(name: object, version: object, known_ids: Collection[str], kernel: str | None = None) -> str | None:
+    """The KB id of an Ansible distribution and version (``SLES`` ``12.5`` is ``sles12sp5``), or None; ``kernel``
+    is the running kernel release where it decides (Oracle Linux on its Red Hat Compatible Kernel is RHEL)."""
+    return os_release_distro_id(os_release(name, version), known_ids, kernel)

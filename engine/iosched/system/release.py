@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from iosched.system.distro import REDHAT_NAME_IDS
 from iosched.system.source import Source
 
 OS_RELEASE_FILES = ("etc/os-release", "usr/lib/os-release")
@@ -12,9 +13,6 @@ _REDHAT = re.compile(
     r"^(?P<name>Red Hat Enterprise Linux|CentOS(?: Linux| Stream)?|Rocky Linux|AlmaLinux|Oracle Linux Server|"
     r"Scientific Linux|Fedora)\b.*?\brelease (?P<version>\d+(?:\.\d+)*)"
 )
-_REDHAT_IDS = {"Red Hat Enterprise Linux": "rhel", "CentOS": "centos", "CentOS Linux": "centos",
-               "CentOS Stream": "centos", "Rocky Linux": "rocky", "AlmaLinux": "almalinux",
-               "Oracle Linux Server": "ol", "Scientific Linux": "scientific", "Fedora": "fedora"}  # fmt: skip
 
 
 def parse_os_release(text: str) -> dict[str, str]:
@@ -55,7 +53,7 @@ def parse_redhat_release(text: str) -> dict[str, str]:
     match = _REDHAT.match(line)
     if not match:
         return {}
-    ident = _REDHAT_IDS[match.group("name")]
+    ident = REDHAT_NAME_IDS[match.group("name")]
     fields = {"NAME": match.group("name"), "ID": ident, "VERSION_ID": match.group("version"), "PRETTY_NAME": line}
     if ident not in ("rhel", "fedora"):
         fields["ID_LIKE"] = "rhel fedora"
