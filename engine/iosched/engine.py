@@ -16,10 +16,11 @@ from iosched.context import Context, Resolved, resolve, resolve_alias
 from iosched.evidence import Evidence
 from iosched.kb import Kb, TunableRef
 from iosched.model import BootParameter, MountOption, Rule, Setting, Sysctl
-from iosched.persist import PersistError, choose, cmdline, precedence, tuned, udev
+from iosched.persist import PersistError, choose, precedence
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.struct import Struct
+from iosched.system import cmdline, tuned, udev
 from iosched.targets import step_kind_of, step_value
 from iosched.vocab import RISKS, SEVERITY_RANK
 

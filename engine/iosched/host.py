@@ -25,7 +25,7 @@ from iosched.persist import location, precedence
 from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
-from iosched.system import loops, udevrules
+from iosched.system import loops, udev
 from iosched.system.model import Device, Mount, System, Tuner
 
 _BEFORE_UDEV = ("kernel-cmdline", "sysctl.d")
@@ -195,12 +195,12 @@ def package_rules(kb: Kb, system: System) -> tuple[Tuner, ...]:
     tuners = list(system.tuners)
     for rule in distro.udev_rules:
         name = basename(rule.path)
-        env = udevrules.cmdline_imports(rule.content, system.host.cmdline)
+        env = udev.cmdline_imports(rule.content, system.host.cmdline)
         reached = tuple(d.name for d in system.devices if rule.reaches(d.name))
         if name in read or not env or not reached:
             continue
-        for number, line in udevrules.logical_lines(rule.content):
-            if found := udevrules.rule_settings(line, env):
+        for number, line in udev.logical_lines(rule.content):
+            if found := udev.rule_settings(line, env):
                 tuner = Tuner(kind="udev", name=f"{rule.path}:{number}", settings=found, devices=reached)
                 later = (i for i, t in enumerate(tuners) if t.kind not in _BEFORE_UDEV
                          and (t.kind != "udev" or basename(t.name) > name))  # fmt: skip

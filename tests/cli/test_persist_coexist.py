@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.persist import sysctld, udev
+from iosched.system import sysctld, udev
 
 PLANS = {
     "sdb": ("--hw", "hdd", "--workload", "batch", "--distro", "sles12sp5", "--symptom", "dirty-stall"),

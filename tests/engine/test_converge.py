@@ -20,10 +20,11 @@ from test_plan_ansible import BIN, ansible_env, loop_device, recap, sysfs  # noq
 from iosched.cli import main
 from iosched.context import Context
 from iosched.engine import advise
-from iosched.persist import files, udev
+from iosched.persist import files
 from iosched.plan import Plan, Step
 from iosched.render import plan_ansible, plan_json, plan_markdown, plan_shell
 from iosched.steps import STEP_KINDS
+from iosched.system import udev
 
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a loop device, its sysfs queue, /proc/sys)")
 SCHEDULER = STEP_KINDS["scheduler"]

@@ -68,3 +68,12 @@ def test_no_module_imports_from_a_layer_above_its_own(path: Path) -> None:
 def test_the_check_sees_lazy_imports() -> None:
     kbcheck = [module for _, module in _imports(ENGINE / "kbcheck.py")]
     assert "iosched.context" in kbcheck  # imported inside a function
+
+
+@pytest.mark.parametrize("room", ["system", "steps"])
+def test_persistence_composes_the_mechanisms_and_nothing_below_imports_it(room: str) -> None:
+    """Within one layer the arrows run one way: each persistence mechanism is a module of system/ (it reads,
+    writes and ranks its files); persist/ chooses and composes them and the step kinds, so neither imports it."""
+    found = [f"{path.relative_to(ENGINE)}:{line} {module}" for path in sorted((ENGINE / room).rglob("*.py"))
+             for line, module in _imports(path) if _room(module) == "persist"]  # fmt: skip
+    assert not found

@@ -16,7 +16,7 @@ from iosched.kb import Kb
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.model import Device, Host, System
 from iosched.system.source import TreeSource
-from iosched.system.udevrules import cmdline_imports, read_udev_tuners, rule_settings
+from iosched.system.udev import cmdline_imports, read_udev_tuners, rule_settings
 
 OFFERED = ("mq-deadline", "kyber", "bfq", "none")
 

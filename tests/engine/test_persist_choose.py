@@ -11,9 +11,10 @@ from engine_strategies import KB
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from iosched.persist import PersistError, choose, cmdline, precedence, sysctld, tuned, udev
+from iosched.persist import PersistError, choose, precedence
 from iosched.plan import Step
 from iosched.steps import STEP_KINDS, kind_of
+from iosched.system import cmdline, sysctld, tuned, udev
 from iosched.system.model import Tuner
 
 DISTROS = [None, *KB.section("distributions")]

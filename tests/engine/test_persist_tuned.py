@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from iosched.context import Context
 from iosched.engine import advise
 from iosched.grammar import SERIAL, WORD, matches
-from iosched.persist import files, tuned
+from iosched.persist import files
 from iosched.plan import Plan, Step
+from iosched.system import tuned
 from iosched.system.model import Tuner
 
 VIRTUAL_GUEST = Tuner(kind="tuned", name="virtual-guest", settings={"queue/read_ahead_kb": ">4096",

@@ -23,10 +23,11 @@ from iosched.cli import main
 from iosched.context import Context, ContextError
 from iosched.engine import advise
 from iosched.kernel import KernelVersion
-from iosched.persist import files, udev
+from iosched.persist import files
 from iosched.plan import Notice, Plan, Step
 from iosched.render import plan_ansible
 from iosched.steps import STEP_KINDS, kind_of
+from iosched.system import udev
 
 BIN = Path(sys.executable).parent
 SLOW = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])

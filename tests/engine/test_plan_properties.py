@@ -16,10 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from iosched.context import Context, resolve
 from iosched.engine import advise
 from iosched.kb import TunableRef
-from iosched.persist import files, udev
+from iosched.persist import files
 from iosched.plan import Plan
 from iosched.render import plan_json, plan_markdown, plan_shell
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
+from iosched.system import udev
 from iosched.vocab import RISKS
 
 PROPS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

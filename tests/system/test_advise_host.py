@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.persist import files, udev
+from iosched.persist import files
+from iosched.system import udev
 from iosched.system.reader import read_root
 
 CAPTURES = Path(__file__).parent / "captures"

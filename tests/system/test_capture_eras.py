@@ -289,7 +289,7 @@ def test_the_iosched_profile_takes_the_disk_and_carries_on_only_what_the_unit_th
     import configparser
     import json
 
-    from iosched.persist import tuned
+    from iosched.system import tuned
 
     root = with_customer_profile(tmp_path, body)
     (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.persist import tuned, udev
+from iosched.system import tuned, udev
 from iosched.system.reader import read_root
 
 SOS = Path(__file__).parent / "captures" / "sos-rhel8-kvm-lvm"

@@ -15,7 +15,7 @@ from iosched.system.release import parse_redhat_release, parse_suse_release
 from iosched.system.source import MAX_BYTES, TreeSource
 from iosched.system.sysctld import read_sysctl_tuners
 from iosched.system.tuned import read_tuned
-from iosched.system.udevrules import read_udev_tuners, rule_settings
+from iosched.system.udev import read_udev_tuners, rule_settings
 from iosched.system.virt import read_virtualization
 
 

@@ -18,7 +18,7 @@ from iosched.context import Context
 from iosched.grammar import MOUNT_POINT, PATH, matches
 from iosched.host import context_for
 from iosched.kb import Kb
-from iosched.persist import fstab
+from iosched.system import fstab
 from iosched.system.reader import read_root
 
 DEBIAN = capture("debian12-vm-live")

@@ -181,8 +181,8 @@ def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
     except ValueError as exc:
         from iosched.measure.errors import MeasureError
         from iosched.persist import PersistError
-        from iosched.persist.tuned import TunedProfileError
         from iosched.render.plan_ansible import PlaybookError
+        from iosched.system.tuned import TunedProfileError
 
         if not isinstance(exc, MeasureError | PersistError | TunedProfileError | PlaybookError):
             raise

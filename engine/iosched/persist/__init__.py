@@ -1,14 +1,16 @@
-"""Persistence writers: the files that keep a plan's changes across reboots, and the commands that install,
-reload and remove them. One module per method: udev rules, sysctl.d, TuneD profiles, the kernel command line
-(GRUB, zipl), fstab. :func:`files` composes the whole files of one or many plans; :mod:`.choose` decides which
-method keeps each step and :mod:`.precedence` which other tuner would win over it."""
+"""Persistence: the files that keep a plan's changes across reboots, and the commands that install, reload and
+remove them. Each mechanism is one module of :mod:`iosched.system` that reads and writes its files and knows its
+precedence (``udev``, ``sysctld``, ``tuned``, ``cmdline``, ``fstab``); this package puts them together:
+:func:`files` composes the whole files of one or many plans, :mod:`.choose` decides which mechanism keeps each
+step, :mod:`.precedence` which other tuner would win over it, and :mod:`.shell` how the sh script writes the files
+and undoes them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from iosched.persist import sysctld, tuned, udev
 from iosched.plan import Plan, Step, TunedBase
+from iosched.system import sysctld, tuned, udev
 
 
 class PersistError(ValueError):

@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from iosched.persist import PersistError, cmdline, tuned
+from iosched.persist import PersistError
 from iosched.persist.precedence import overriding
 from iosched.plan import Step
 from iosched.steps import STEP_KINDS, kind_of
+from iosched.system import cmdline, tuned
 from iosched.system.model import Tuner
 
 AUTO = "auto"

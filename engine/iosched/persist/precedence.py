@@ -13,15 +13,12 @@ order (:func:`iosched.system.reader.read_tuners`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from posixpath import basename
 
-from iosched.persist import sysctld, tuned, udev
 from iosched.plan import Step, TunedBase
 from iosched.steps import kind_of
+from iosched.system import sysctld, tuned, udev
 from iosched.system.model import Tuner
 
-REAPPLIED = ("/etc/sysctl.d/", "/run/sysctl.d/")
-"""Where the sysctl files are that TuneD applies again after its own sysctls (``/etc/sysctl.conf`` too)."""
 _LAST = ("saptune", "sapconf")
 _TUNER = {"tuned": "the TuneD profile", "ktune": "tuned 0.2's ktune service", "udev": "the udev rule",
           "sysctl.d": "the sysctl file", "kernel-cmdline": "the kernel command line", "saptune": "saptune",
@@ -35,31 +32,17 @@ def concerns(tuner: Tuner, device: str | None) -> bool:
     return tuner.reaches(device)
 
 
-def _file(tuner: Tuner) -> str:
-    return tuner.name.rsplit(":", 1)[0] if tuner.kind == "udev" else tuner.name
-
-
-def _ours(method: str, device: str | None) -> str:
-    """The file ``method`` writes for the plan of ``device`` (without one: the name all of them start with)."""
-    if method == "udev-rule":
-        return udev.path(device) if device else udev.DIRECTORY + udev.PREFIX
-    return sysctld.path(device) if device else sysctld.DIRECTORY + sysctld.PREFIX
-
-
 def _acts_after(method: str, tuner: Tuner, step: Step, device: str | None = None) -> bool:
     """Whether ``tuner`` sets its value after the file ``method`` writes for the plan of ``device``, at boot or
-    when the device appears."""
+    when the device appears (each mechanism knows who acts after it)."""
     if tuner.kind in _LAST:
         return True
     if method == "udev-rule":
-        ours = basename(_ours(method, step.device or device))
-        return tuner.kind in ("tuned", "ktune") or (tuner.kind == "udev" and basename(_file(tuner)) > ours)
+        return udev.acts_after(tuner, step.device or device)
     if method == "sysctl-d":
-        ours = basename(_ours(method, device))
-        return tuner.kind == "sysctl.d" and (basename(tuner.name) > ours or tuner.name == "/etc/sysctl.conf")
+        return sysctld.acts_after(tuner, device)
     if method == "tuned-profile":
-        reapplied = tuner.name.startswith(REAPPLIED) or tuner.name == "/etc/sysctl.conf"
-        return tuner.kind == "sysctl.d" and step.kind == "sysctl" and reapplied
+        return tuned.acts_after(tuner, step)
     return False
 
 
@@ -87,11 +70,12 @@ def is_ours(method: str, tuner: Tuner, base: TunedBase | None, device: str | Non
     (without a device: in any plan)."""
     if method == "tuned-profile":
         return tuner.kind == "tuned" and base is not None and tuner.name == tuned.name(base)
-    if method not in ("udev-rule", "sysctl-d"):
-        return False
-    if device is not None:
-        return _file(tuner) == _ours(method, device)
-    return udev.is_rules(_file(tuner)) if method == "udev-rule" else sysctld.is_conf(tuner.name)
+    if method == "udev-rule":
+        file = udev.rule_file(tuner)
+        return file == udev.ours(device) if device is not None else udev.is_rules(file)
+    if method == "sysctl-d":
+        return tuner.name == sysctld.ours(device) if device is not None else sysctld.is_conf(tuner.name)
+    return False
 
 
 def caveat(method: str, tuner: Tuner) -> str:

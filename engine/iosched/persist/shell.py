@@ -3,12 +3,12 @@
 Apply keeps a copy of what it wrote beside the journal. Undo takes a file back only while it still holds what
 this plan wrote: it restores what was there before (or removes the file it created); a file changed since (by
 another plan of the same device, a later apply, or by hand) is left as it is, and undo says so. Plans of other
-devices write other files (:mod:`.udev`, :mod:`.sysctld`), so undoing one, in any order, never touches
-another's."""
+devices write other files (:mod:`iosched.system.udev`, :mod:`iosched.system.sysctld`), so undoing one, in any
+order, never touches another's."""
 
 from __future__ import annotations
 
-from iosched.persist import tuned
+from iosched.system import tuned
 
 WRITE = r"""write_file() {
   (umask 022 && mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" > "$1") 2>/dev/null || die "could not write ${1#"$R"}"

@@ -60,10 +60,11 @@ from iosched import __version__
 from iosched.escape import one_line, sh_comment, terminal, untrusted
 from iosched.grammar import DEVICE, NAME, PATH, WORD, matches
 from iosched.kb import Kb
-from iosched.persist import files, keeping, sysctld, tuned, tuned_base, udev
+from iosched.persist import files, keeping, tuned_base
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 from iosched.steps.shell import LIBRARY
+from iosched.system import sysctld, tuned, udev
 
 HOST = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
 """An inventory hostname the playbook accepts: none of the characters Ansible's host patterns give a meaning

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 from iosched.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.kb import Kb
 from iosched.model import Caveat
-from iosched.persist import commands, files, fstab, keeping
+from iosched.persist import commands, files, keeping
 from iosched.plan import Notice, Plan, Step
 from iosched.render.reference import Style, cli_style, ref
 from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of
+from iosched.system import fstab
 
 if TYPE_CHECKING:
     from iosched.host import HostPlan

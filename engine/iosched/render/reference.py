@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 from iosched.diagnostics import CODES
 from iosched.escape import code_block, code_span, html_text
 from iosched.kinds import BY_SLUG, kind_of
-from iosched.persist import udev
 from iosched.render.links import absolute, anchor, site_base
 from iosched.struct import Struct
+from iosched.system import udev
 from iosched.vocab import RISKS, Risk
 
 if TYPE_CHECKING:

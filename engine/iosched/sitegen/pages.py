@@ -70,9 +70,9 @@ def _indent(text: str, by: str = "    ") -> str:
 
 def distribution_tab(kb: Kb, distro: Distribution, style: Style) -> str:
     """Runtime and persistent commands for one distribution, built by the same step kind as ``iosched advise``."""
-    from iosched.persist import udev
     from iosched.plan import Step
     from iosched.steps import STEP_KINDS
+    from iosched.system import udev
 
     elevator = next((d.elevator for d in distro.default_schedulers), "mq-deadline")
     methods = [m for m in (kb.get(i) for i in distro.persistence) if m is not None]

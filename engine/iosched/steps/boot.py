@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from iosched.escape import sh_word
-from iosched.persist import cmdline
 from iosched.plan import Step
 from iosched.steps.base import StepKind
+from iosched.system import cmdline
 
 if TYPE_CHECKING:
     from iosched.system.model import System

@@ -20,7 +20,7 @@ from iosched.system.source import MAX_REFUSED, Source, TreeSource
 from iosched.system.supportconfig import is_supportconfig, read_supportconfig
 from iosched.system.sysctld import read_sysctl_tuners
 from iosched.system.tuned import read_tuned
-from iosched.system.udevrules import read_udev_tuners
+from iosched.system.udev import read_udev_tuners
 from iosched.system.writeback import read_writeback
 
 MAX_MISSING = 300

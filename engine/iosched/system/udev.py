@@ -1,20 +1,123 @@
-"""udev rules that write block queue attributes: ``ATTR{queue/scheduler}="..."`` and ``echo ... > .../queue/...``.
+"""udev rules: the rule files a host has that write block queue attributes, and the one iosched writes per device.
 
-The directories are searched as udev does (udev(7)): a file in /etc/udev/rules.d replaces a same-named one in
-/run, /usr/local/lib, /usr/lib or /lib, and a file that is empty or a link to /dev/null masks it. A value taken
+Files: udev reads ``*.rules`` from /etc/udev/rules.d, /run, /usr/local/lib, /usr/lib and /lib (udev(7)); a file in
+/etc replaces a same-named one further down, and a file that is empty or a link to /dev/null masks it. iosched
+writes one file per device (``60-iosched-sdb.rules``), so that plans of different devices never replace each
+other's rules and each undo removes only its own.
+
+Reading: ``ATTR{queue/scheduler}="..."`` and ``echo ... > .../queue/...`` assignments, as tuners. A value taken
 from the kernel command line (``IMPORT{cmdline}="elevator"`` then ``ATTR{queue/scheduler}="$env{elevator}"``, as
 in RHEL 8/9's 40-elevator.rules) is the host's command-line value; without it the rule sets nothing.
+
+Writing: one rule per device, scheduler first (a switch resets the tunables), matched on its WWN or serial.
+
+Precedence: udev applies the rule files in file-name order as it adds each device, and the last assignment wins;
+``60-`` sorts iosched's before the rules of later tuners. TuneD sets its ``[disk]`` options after udev's rules
+ran (:func:`acts_after`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fnmatch import fnmatchcase
+from posixpath import basename
+from typing import TYPE_CHECKING, Any
 
+from iosched.escape import sh_comment, sh_word, udev_value
+from iosched.plan import Step
 from iosched.system import settings
 from iosched.system.model import Tuner
-from iosched.system.source import Source
+
+if TYPE_CHECKING:
+    from iosched.system.source import Source
+
+# Files and precedence
+
+DIRECTORY = "/etc/udev/rules.d/"
+PREFIX, SUFFIX = "60-iosched-", ".rules"
+FILE = f"{DIRECTORY}{PREFIX}DEVICE{SUFFIX}"
+"""How the files are named (the documentation's spelling); :func:`path` gives one device's."""
+
+
+def path(device: str) -> str:
+    """The rule file of one device (a kernel name, checked by the DEVICE grammar before it gets here)."""
+    return f"{DIRECTORY}{PREFIX}{device}{SUFFIX}"
+
+
+def is_rules(name: str) -> bool:
+    """Whether a path is one of iosched's rule files."""
+    return name.startswith(DIRECTORY + PREFIX) and name.endswith(SUFFIX)
+
+
+def rule_file(tuner: Tuner) -> str:
+    """The file a tuner was read from (a udev tuner's name is ``FILE:LINE``)."""
+    return tuner.name.rsplit(":", 1)[0] if tuner.kind == "udev" else tuner.name
+
+
+def ours(device: str | None) -> str:
+    """The file iosched writes for the plan of ``device`` (without one: the name all of them start with)."""
+    return path(device) if device else DIRECTORY + PREFIX
+
+
+def acts_after(tuner: Tuner, device: str | None) -> bool:
+    """Whether ``tuner`` sets a queue attribute after the rule file of ``device``: a later rule file, or a tuning
+    daemon (TuneD, tuned 0.2's ktune), which sets its values after udev's rules ran."""
+    return tuner.kind in ("tuned", "ktune") or (
+        tuner.kind == "udev" and basename(rule_file(tuner)) > basename(ours(device))
+    )
+
+
+# Writing
+
+RELOAD = "sudo udevadm control --reload && sudo udevadm trigger --action=change --subsystem-match=block"
+HEAD = 'ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk"'
+
+
+def terms(matches: Iterable[Any]) -> str:
+    """``KEY=="GLOB"`` terms (KB :class:`~iosched.model.UdevMatch` values) as a rule joins them."""
+    return ", ".join(f'{m.key}=="{udev_value(m.value)}"' for m in matches)
+
+
+def match(device: str, *, serial: str | None = None, wwn: str | None = None) -> str:
+    """The terms that select one device: its WWN or serial when known (stable), else its kernel name."""
+    if wwn:
+        return f'ENV{{ID_WWN}}=="{udev_value(wwn)}"'
+    if serial:
+        return f'ENV{{ID_SERIAL}}=="{udev_value(serial)}"'
+    return f'KERNEL=="{udev_value(device)}"'
+
+
+def assignment(step: Step) -> str:
+    """``ATTR{queue/scheduler}="mq-deadline"``: the sysfs file relative to the device, and the value."""
+    attribute = (
+        step.target.removeprefix("queue.") if step.kind != "tunable" else f"iosched/{step.target.split('.', 1)[1]}"
+    )
+    return f'ATTR{{queue/{attribute}}}="{udev_value(step.value)}"'
+
+
+def rule(match_terms: str, steps: Iterable[Step]) -> str:
+    """One rule line; udev applies assignments in order, so the scheduler comes first (it resets the tunables)."""
+    ordered = sorted(steps, key=lambda s: s.kind != "scheduler")
+    return ", ".join([HEAD, match_terms, *(assignment(s) for s in ordered)])
+
+
+def content(comment: str, match_terms: str, steps: Iterable[Step]) -> str:
+    """One device's file: what it is for, and its rule."""
+    lines = ["# Written by iosched for one device; remove this file (and reload udev) to undo.",
+             f"# {sh_comment(comment)}", rule(match_terms, steps)]  # fmt: skip
+    return "\n".join(lines)
+
+
+def install(file: str, text: str) -> str:
+    return f"printf '%s\\n' {sh_word(text)} | sudo tee {sh_word(file)} >/dev/null\n{RELOAD}"
+
+
+def remove(file: str) -> str:
+    return f"sudo rm -f {sh_word(file)} && {RELOAD}"
+
+
+# Reading
 
 RULE_DIRS = ("etc/udev/rules.d", "run/udev/rules.d", "usr/local/lib/udev/rules.d", "usr/lib/udev/rules.d",
              "lib/udev/rules.d")  # fmt: skip
