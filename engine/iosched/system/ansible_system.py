@@ -23,6 +23,7 @@ release since 1.2:
 
 from __future__ import annotations
 
+import marshal
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -65,7 +66,7 @@ _READ = (
     "ansible_devices", "ansible_mounts",
 )  # fmt: skip
 """The facts a System is made of, but for ``ansible_hostname``."""
-_SHAPES: dict[tuple[str, frozenset[str]], System] = {}
+_SHAPES: dict[tuple[bytes | str, frozenset[str]], System] = {}
 """Systems made, without hostname and source, by the text of the facts they were made of: hosts of a fleet
 are mostly alike, and a System is immutable. Bounded: emptied when full."""
 MAX_SHAPES = 512
@@ -73,8 +74,7 @@ MAX_SHAPES = 512
 
 def to_system(facts: Mapping[str, Any], known_distros: Collection[str] = (), source: str = "") -> System:
     """The System that one host's ``ansible_*`` facts describe; what they lack is listed in ``missing``."""
-    # repr tells apart every value a fact document holds (None from NaN, 1 from True and 1.0), unlike a JSON text
-    key = repr([(name, facts[name]) for name in _READ if name in facts]), frozenset(known_distros)
+    key = _facts_key([(name, facts[name]) for name in _READ if name in facts]), frozenset(known_distros)
     shape = _SHAPES.get(key)
     if shape is None:
         if len(_SHAPES) >= MAX_SHAPES:
@@ -82,6 +82,16 @@ def to_system(facts: Mapping[str, Any], known_distros: Collection[str] = (), sou
         shape = _SHAPES[key] = _to_system(facts, key[1])
     hostname = token(facts.get("ansible_hostname"), HOSTNAME)
     return shape.replace(host=shape.host.replace(hostname=hostname), source=source)
+
+
+def _facts_key(facts: list[tuple[str, Any]]) -> bytes | str:
+    """Equal for equal facts of equal types: marshal tells None from NaN, 1 from True and 1.0, unlike a JSON
+    text; its version 2 writes no references, so the key does not depend on how objects are shared. A value
+    marshal cannot write (a YAML date) makes the repr the key."""
+    try:
+        return marshal.dumps(facts, 2)
+    except ValueError:
+        return repr(facts)
 
 
 def _to_system(facts: Mapping[str, Any], known_distros: Collection[str]) -> System:
