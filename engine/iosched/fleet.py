@@ -9,8 +9,9 @@ share: a fleet of 100,000 hosts holds 100,000 small records and a few hundred pl
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from iosched.context import Context
@@ -22,7 +23,7 @@ from iosched.persist import PersistError
 from iosched.plan import Plan
 from iosched.struct import Struct
 from iosched.system.classify import classified
-from iosched.system.model import System, Tuner
+from iosched.system.model import Host, System, Tuner
 
 
 class FleetHost(Struct):
@@ -82,6 +83,7 @@ class Planner:
         self.workloads = {w.id for w in kb.section("workloads")}
         self._plans: dict[tuple[Any, ...], Plan] = {}
         self._tuners: dict[tuple[Any, ...], int] = {}
+        self._hosts: dict[tuple[Hashable, ...], tuple[System, HostPlan | str]] = {}
 
     def _advise(self, kb: Kb, ctx: Context, evidence: Evidence | None = None,
                 current: Mapping[str, str] | None = None, tuners: Sequence[Tuner] = (), *,
@@ -99,13 +101,42 @@ class Planner:
 
     def host(self, name: str, system: System, user: Context) -> FleetHost:
         """The host's plans; a persistence request that does not fit the host is its error, not the fleet's."""
+        key = (*map(id, _shape(system)), *_host_shape(system.host), user)
+        found = self._hosts.get(key)
+        if found is None:
+            if len(self._hosts) >= MAX_SHAPES:
+                self._hosts.clear()
+            found = self._hosts[key] = (system, self._plan_host(system, user))
+        planned = found[1]
+        if isinstance(planned, str):
+            return FleetHost(name=name, error=planned, workload=user.workload)
+        if planned.host["hostname"] != system.host.hostname or planned.source != system.source:
+            host = {**planned.host, "hostname": system.host.hostname}
+            planned = planned.replace(host=host, source=system.source)
+        return FleetHost(name=name, plan=planned, workload=user.workload)
+
+    def _plan_host(self, system: System, user: Context) -> HostPlan | str:
+        """The host's plans, or why its persistence request does not fit it."""
         system = classified(system, self.distros, self.presets)
         plan = partial(self._advise, tuners_id=self._tuners_id(system.tuners))
         try:
-            planned = plan_host(self.kb, system, user, self.evidence, plan=plan)
+            return plan_host(self.kb, system, user, self.evidence, plan=plan)
         except PersistError as exc:
-            return FleetHost(name=name, error=str(exc), workload=user.workload)
-        return FleetHost(name=name, plan=planned, workload=user.workload)
+            return str(exc)
+
+
+_shape = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source")))
+"""The fields of a System that hosts of one shape share, as objects (:func:`iosched.system.ansible_system.to_system`
+makes them once per shape); their identities key the memo of host plans, which keeps the System they came from
+alive so that no identity is reused while it is a key. ``host`` is compared by value but for its hostname, and
+``source``, like the hostname, only names the host in its plans."""
+MAX_SHAPES = 1024
+
+
+def _host_shape(host: Host) -> Iterator[Hashable]:
+    for name, value in host.__dict__.items():
+        if name != "hostname":
+            yield name, value if isinstance(value, str | None) else id(value)
 
 
 def plan_set_key(host: HostPlan) -> Hashable:

@@ -121,11 +121,16 @@ class Worker:
         self.request = request
         self.as_json = as_json
         self.keys: dict[Hashable, Hashable] = {}
+        self.contexts: dict[str | None, Context] = {}
 
     def context(self, name: str) -> Context:
+        """The host's context: one object per workload, so hosts alike share it."""
         r = self.request
         workload = r.workloads.workload_for(name) if r.workloads is not None else r.workload
-        return Context(workload=workload, goal=r.goal, cache=r.cache, persist=r.persist)
+        found = self.contexts.get(workload)
+        if found is None:
+            found = self.contexts[workload] = Context(workload=workload, goal=r.goal, cache=r.cache, persist=r.persist)
+        return found
 
     def plan(self, unit: Unit) -> tuple[list[Outcome], list[PlanSetText]]:
         outcomes: list[Outcome] = []

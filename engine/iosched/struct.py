@@ -14,7 +14,8 @@ A check reads only its own class's fields and raises :class:`Invalid`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from operator import attrgetter
 from typing import Any, ClassVar, Self, dataclass_transform
 
 
@@ -39,6 +40,8 @@ class Struct:
     """Python field name -> YAML key, for keys that are Python keywords (``in``, ``not``)."""
     __positional__: ClassVar[bool] = False
     """Whether this class takes its fields in declaration order too (``kw_only=False``)."""
+    __values__: ClassVar[Callable[[Any], tuple[Any, ...]]] = lambda obj: ()
+    """The values of the fields, in declaration order (what equality and the hash compare)."""
 
     def __init_subclass__(cls, *, kw_only: bool = True, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -51,6 +54,7 @@ class Struct:
         cls.__fields__ = tuple(names)
         cls.__field_set__ = frozenset(names)
         cls.__required__ = frozenset(f for f in cls.__fields__ if not hasattr(cls, f))
+        cls.__values__ = _values(cls.__fields__)
 
     def __init__(self, *args: object, **values: object) -> None:
         """Fields by name (or, for a ``kw_only=False`` class, the first ones in declaration order)."""
@@ -82,10 +86,11 @@ class Struct:
         raise AttributeError(f"{type(self).__name__} is frozen")
 
     def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and all(getattr(self, f) == getattr(other, f) for f in self.__fields__)
+        values = type(self).__values__
+        return type(self) is type(other) and values(self) == values(other)
 
     def __hash__(self) -> int:
-        return hash((type(self), *(getattr(self, f) for f in self.__fields__)))
+        return hash((type(self), *type(self).__values__(self)))
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__fields__ if f in self.__dict__)
@@ -119,6 +124,15 @@ class OneOfKeys:
             return keys[0] if len(keys) == 1 else None
         struct = getattr(type(value), "__struct__", type(value))
         return next((k for k, cls in self.by_key.items() if cls is struct), None)
+
+
+def _values(fields: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    if len(fields) > 1:
+        return attrgetter(*fields)
+    if fields:
+        one = attrgetter(fields[0])
+        return lambda obj: (one(obj),)
+    return Struct.__values__
 
 
 def _is_classvar(annotation: object) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from ansible_helpers import FIXTURES, REAL_FILES, kb_ids, raw_facts
 
 from iosched.system.ansible import HostFacts, fact_files, iter_facts, read_fact_file, read_facts
-from iosched.system.ansible_system import BEFORE_2_4, NOT_IN_FACTS
+from iosched.system.ansible_system import BEFORE_2_4, NOT_IN_FACTS, to_system
 from iosched.system.distro import distro_id
 
 _HUMAN = re.compile(r"(\d+\.\d\d) (Bytes|KB|MB|GB|TB|PB)")
@@ -192,3 +192,28 @@ def test_one_file_at_a_time_reads_the_same_hosts(distros: set[str]) -> None:
     assert list(iter_facts(directory, distros)) == whole
     assert [h for path in fact_files(directory) for h in read_fact_file(path, distros)] == whole
     assert pickle.loads(pickle.dumps(whole)) == whole  # hosts can travel between worker processes
+
+
+@pytest.mark.parametrize("path", REAL_FILES[:3], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_hosts_alike_share_a_system_shape_but_keep_their_names(path: Path, distros: set[str]) -> None:
+    facts = raw_facts(str(path))
+    first = to_system(facts, distros, "a")
+    other = to_system({**facts, "ansible_hostname": "other"}, distros, "b")
+    assert other.devices is first.devices and other.mounts is first.mounts
+    assert (other.host.hostname, other.source) == ("other", "b")
+    assert other.host.replace(hostname=first.host.hostname) == first.host
+    assert to_system(facts, distros, "a") == first
+
+
+def test_a_fact_unlike_in_type_is_a_shape_of_its_own(distros: set[str]) -> None:
+    facts = raw_facts(str(REAL_FILES[0]))
+    disk = next(iter(facts["ansible_devices"]))
+
+    def with_model(value: object) -> tuple[str, ...]:
+        devices = {**facts["ansible_devices"], disk: {**facts["ansible_devices"][disk], "model": value}}
+        return to_system({**facts, "ansible_devices": devices}, distros).missing
+
+    unreadable = f"{disk}: model"
+    assert not any(m.startswith(unreadable) for m in with_model(None))
+    assert any(m.startswith(unreadable) for m in with_model(float("nan")))
+    assert any(m.startswith(unreadable) for m in with_model(1)) and with_model(1) == with_model(True)

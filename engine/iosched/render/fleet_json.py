@@ -13,15 +13,16 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from iosched.fleet import Outcome, Summary
 
 NO_PLANS = '"plans": [], "skipped": []'
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(value, ensure_ascii=False)`` without making an encoder per call (a line per host)."""
 
 
 def lines(hosts: Iterable[Outcome], texts: Mapping[Hashable, str], summary: Summary) -> Iterator[str]:
     """The document, one host a line, then the summary."""
     yield '{"hosts": [\n'
     for i, h in enumerate(hosts):
-        head = json.dumps({"host": h.name, "distro": h.distro, "kernel": h.kernel, "workload": h.workload},
-                          ensure_ascii=False)  # fmt: skip
-        errors = json.dumps([h.error] if h.error else [], ensure_ascii=False)
+        head = _encode({"host": h.name, "distro": h.distro, "kernel": h.kernel, "workload": h.workload})
+        errors = _encode([h.error]) if h.error else "[]"
         body = texts[h.plans] if h.plans is not None else NO_PLANS
         yield f'{"," if i else ""}{head[:-1]}, {body}, "errors": {errors}}}\n'
     groups = [{"count": g.count, "changes": list(g.changes), "hosts": list(g.hosts)} for g in summary.groups]

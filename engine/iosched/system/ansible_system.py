@@ -23,6 +23,7 @@ release since 1.2:
 
 from __future__ import annotations
 
+import marshal
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -59,15 +60,48 @@ _HYPERVISORS = {
 """Ansible's guest technologies to systemd-detect-virt's names; containers tell nothing of the machine."""
 
 
+_READ = (
+    "ansible_kernel", "ansible_distribution", "ansible_distribution_version", "ansible_virtualization_type",
+    "ansible_virtualization_role", "ansible_architecture", "ansible_proc_cmdline", "ansible_cmdline",
+    "ansible_devices", "ansible_mounts",
+)  # fmt: skip
+"""The facts a System is made of, but for ``ansible_hostname``."""
+_SHAPES: dict[tuple[bytes | str, frozenset[str]], System] = {}
+"""Systems made, without hostname and source, by the text of the facts they were made of: hosts of a fleet
+are mostly alike, and a System is immutable. Bounded: emptied when full."""
+MAX_SHAPES = 512
+
+
 def to_system(facts: Mapping[str, Any], known_distros: Collection[str] = (), source: str = "") -> System:
     """The System that one host's ``ansible_*`` facts describe; what they lack is listed in ``missing``."""
+    key = _facts_key([(name, facts[name]) for name in _READ if name in facts]), frozenset(known_distros)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        if len(_SHAPES) >= MAX_SHAPES:
+            _SHAPES.clear()
+        shape = _SHAPES[key] = _to_system(facts, key[1])
+    hostname = token(facts.get("ansible_hostname"), HOSTNAME)
+    return shape.replace(host=shape.host.replace(hostname=hostname), source=source)
+
+
+def _facts_key(facts: list[tuple[str, Any]]) -> bytes | str:
+    """Equal for equal facts of equal types: marshal tells None from NaN, 1 from True and 1.0, unlike a JSON
+    text; its version 2 writes no references, so the key does not depend on how objects are shared. A value
+    marshal cannot write (a YAML date) makes the repr the key."""
+    try:
+        return marshal.dumps(facts, 2)
+    except ValueError:
+        return repr(facts)
+
+
+def _to_system(facts: Mapping[str, Any], known_distros: Collection[str]) -> System:
     missing: list[str] = []
     host = _host(facts, known_distros, missing)
     devices = _devices(facts.get("ansible_devices"), missing)
     mounts = _mounts(facts.get("ansible_mounts"), missing)
     tuners = tuple(read_cmdline_tuner(host.cmdline))
     missing.append(NOT_IN_FACTS)
-    return System(host=host, devices=devices, mounts=mounts, tuners=tuners, missing=tuple(missing), source=source)
+    return System(host=host, devices=devices, mounts=mounts, tuners=tuners, missing=tuple(missing), source="")
 
 
 def _host(facts: Mapping[str, Any], known_distros: Collection[str], missing: list[str]) -> Host:
@@ -82,7 +116,7 @@ def _host(facts: Mapping[str, Any], known_distros: Collection[str], missing: lis
         ),
         arch=arch if isinstance(arch := facts.get("ansible_architecture"), str) and arch in ARCHES else None,
         cmdline=cmdline(facts.get("ansible_proc_cmdline", facts.get("ansible_cmdline"))),
-        hostname=token(facts.get("ansible_hostname"), HOSTNAME),
+        hostname=None,
     )
     for value, what in (
         (host.kernel, "kernel release (ansible_kernel)"),
