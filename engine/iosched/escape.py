@@ -40,11 +40,15 @@ def one_line(text: str) -> str:
     return " ".join(terminal(text).split())
 
 
-def sh_word(text: str) -> str:
-    """One shell word, quoted when it needs to be."""
-    import shlex  # here, not at the top: only shell output needs it
+_SH_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
 
-    return shlex.quote(text)
+
+def sh_word(text: str) -> str:
+    """One shell word, quoted when it needs to be: as ``shlex.quote`` (which every plan format would otherwise
+    import for its reproduce line alone), single quotes around anything but plain ASCII word characters."""
+    if text and _SH_SAFE.issuperset(text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
 def sh_comment(text: str) -> str:

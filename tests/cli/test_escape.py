@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from iosched.escape import markdown_block, markdown_cell, one_line, xml_text
+from iosched.escape import markdown_block, markdown_cell, one_line, sh_word, xml_text
 
 BIDI_CONTROLS = {"\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
 # Text as files bring it: any character, with Markdown's and the terminal's special ones well represented.
@@ -75,3 +75,11 @@ def test_only_the_escape_module_calls_an_escaping_library() -> None:
     library = re.compile(r"\b(?:shlex\.quote|html\.escape)\(|from (?:html|shlex) import (?:escape|quote)\b")
     found = [p.relative_to(package).as_posix() for p in package.rglob("*.py") if library.search(p.read_text())]
     assert found == ["escape.py"]
+
+
+@given(st.text())
+def test_a_shell_word_is_quoted_as_shlex_quotes_it(text: str) -> None:
+    """sh_word spells shlex.quote's rule itself, so a plan's reproduce line needs no shlex import."""
+    import shlex
+
+    assert sh_word(text) == shlex.quote(text)

@@ -104,6 +104,8 @@ def _record(cls: type[Struct], data: object, where: str, names: frozenset[str] =
                 raise ProbeDocumentError(f"{at}: expected a whole number or null")
             values[name] = value
         else:
+            if value is None and "None" not in annotation:
+                raise ProbeDocumentError(f"{at}: expected a string, not null")
             values[name] = _optional(value, at)
     return cls(**values)
 

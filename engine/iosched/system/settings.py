@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
+from iosched.grammar import compiled
 
-SYSCTL_NAME = re.compile(r"[a-z0-9_][A-Za-z0-9_.*-]{0,127}")
-QUEUE_PATH = re.compile(r"(?:\S*/)?queue/([a-z0-9_]+(?:/[a-z0-9_]+)?)")
+SYSCTL_NAME = r"[a-z0-9_][A-Za-z0-9_.*-]{0,127}"
+QUEUE_PATH = r"(?:\S*/)?queue/([a-z0-9_]+(?:/[a-z0-9_]+)?)"
 MAX_VALUE = 256
 
 
 def queue_setting(attribute: str) -> str | None:
     """``queue/scheduler`` -> ``scheduler``, ``queue/iosched/X`` -> ``iosched/X``, ``queue/X`` -> ``queue/X``."""
-    match = QUEUE_PATH.fullmatch(attribute.strip())
+    match = compiled(QUEUE_PATH).fullmatch(attribute.strip())
     if match is None:
         return None
     attr = match.group(1)
@@ -25,7 +25,7 @@ def sysctl_setting(key: str) -> str | None:
     key = key.strip().lstrip("-")
     if "/" in key and ("." not in key or key.index("/") < key.index(".")):
         key = key.translate(str.maketrans("/.", "./"))
-    return key if SYSCTL_NAME.fullmatch(key) else None
+    return key if compiled(SYSCTL_NAME).fullmatch(key) else None
 
 
 def value(text: str) -> str:

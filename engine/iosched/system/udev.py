@@ -18,13 +18,13 @@ ran (:func:`acts_after`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from fnmatch import fnmatchcase
 from posixpath import basename
 from typing import TYPE_CHECKING, Any
 
 from iosched.escape import sh_comment, sh_word, udev_value
+from iosched.grammar import compiled
 from iosched.plan import Step
 from iosched.system import settings
 from iosched.system.model import Tuner
@@ -121,9 +121,10 @@ def remove(file: str) -> str:
 
 RULE_DIRS = ("etc/udev/rules.d", "run/udev/rules.d", "usr/local/lib/udev/rules.d", "usr/lib/udev/rules.d",
              "lib/udev/rules.d")  # fmt: skip
-_TOKEN = re.compile(r'([A-Z_]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|-=|:=|=)\s*"((?:[^"\\]|\\.)*)"')
-_ENV = re.compile(r"\$env\{(\w+)\}")
-_ECHO = re.compile(r"""echo\s+(?:-n\s+)?['"]?([A-Za-z0-9._-]+)['"]?\s*>+\s*['"]?(\S*?queue/[a-z0-9_/]+)""")
+_TOKEN = r'([A-Z_]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|-=|:=|=)\s*"((?:[^"\\]|\\.)*)"'
+_ENV = r"\$env\{(\w+)\}"
+_ECHO = r"""echo\s+(?:-n\s+)?['"]?([A-Za-z0-9._-]+)['"]?\s*>+\s*['"]?(\S*?queue/[a-z0-9_/]+)"""
+"""udev rule tokens, ``$env{NAME}`` and an ``echo VALUE > .../queue/ATTR`` in a RUN: compiled on first use."""
 
 
 def effective_rule_files(src: Source) -> list[str]:
@@ -153,14 +154,14 @@ def rule_settings(rule: str, env: dict[str, str] | None = None) -> dict[str, str
     """The queue settings one rule assigns (matches such as ``ATTR{queue/rotational}=="0"`` are not settings);
     ``$env{NAME}`` takes its value from ``env``, and an assignment of an unknown or empty one is left out."""
     found = {}
-    for key, attr, op, value in _TOKEN.findall(rule):
+    for key, attr, op, value in compiled(_TOKEN).findall(rule):
         if key == "ATTR" and op in ("=", ":="):
             name = settings.queue_setting(attr)
-            text = _ENV.sub(lambda m: (env or {}).get(m[1], "\0"), value)
+            text = compiled(_ENV).sub(lambda m: (env or {}).get(m[1], "\0"), value)
             if name and "\0" not in text and text:
                 found[name] = settings.value(text)
         elif key == "RUN" and op in ("=", "+="):
-            for echoed, path in _ECHO.findall(value):
+            for echoed, path in compiled(_ECHO).findall(value):
                 name = settings.queue_setting(path)
                 if name:
                     found[name] = echoed
@@ -170,7 +171,7 @@ def rule_settings(rule: str, env: dict[str, str] | None = None) -> dict[str, str
 def cmdline_imports(text: str, cmdline: str | None) -> dict[str, str]:
     """The variables a rule file imports from the kernel command line (``IMPORT{cmdline}="NAME"``) that the
     command line sets: ``NAME=value``, or ``1`` for a bare ``NAME``, the last one winning as in udev."""
-    wanted = {v for _, rule in logical_lines(text) for k, a, op, v in _TOKEN.findall(rule)
+    wanted = {v for _, rule in logical_lines(text) for k, a, op, v in compiled(_TOKEN).findall(rule)
               if k == "IMPORT" and a == "cmdline" and op == "="}  # fmt: skip
     found: dict[str, str] = {}
     for word in (cmdline or "").split(" -- ")[0].split():
@@ -188,7 +189,7 @@ def _matches(rule: str, env: dict[str, str]) -> tuple[dict[str, str], bool]:
     a reader of files cannot know (a property such as ID_FS_TYPE, a parent's attribute)."""
     requires: dict[str, str] = {}
     conditional = False
-    for key, attr, op, value in _TOKEN.findall(rule):
+    for key, attr, op, value in compiled(_TOKEN).findall(rule):
         if op not in ("==", "!="):
             continue
         name = settings.queue_setting(attr) if key == "ATTR" else None
@@ -220,7 +221,7 @@ def read_udev_tuners(src: Source, cmdline: str | None = None) -> list[Tuner]:
         env = cmdline_imports(text, cmdline)
         guards: dict[str, Guard] = {}
         for number, rule in logical_lines(text):
-            tokens = _TOKEN.findall(rule)
+            tokens = compiled(_TOKEN).findall(rule)
             label = next((v for k, _, op, v in tokens if k == "LABEL"), None)
             guards.pop(label or "", None)
             found = rule_settings(rule, env)
