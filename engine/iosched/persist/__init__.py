@@ -79,8 +79,3 @@ def location(method: str, base: TunedBase | None, device: str) -> str | None:
 def keeping(plans: Sequence[Plan], path: str) -> list[Step]:
     """The steps of ``plans`` that the file ``path`` of :func:`files` keeps."""
     return [step for plan in plans for step in plan.steps if path in files(plans, step.__eq__)]
-
-
-def written_by_iosched(name: str) -> bool:
-    """Whether a udev or sysctl.d file is one iosched writes (for any device)."""
-    return udev.is_rules(name) or sysctld.is_conf(name)

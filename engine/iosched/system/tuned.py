@@ -264,14 +264,6 @@ def profile_sections(src: Source, name: str, missing: list[str]) -> dict[str, di
     return load(name, ())
 
 
-def profile_settings(src: Source, name: str, missing: list[str]) -> dict[str, str]:
-    """Everything one profile sets, its includes first, whichever disks each section is limited to."""
-    merged: dict[str, str] = {}
-    for section, options in profile_sections(src, name, missing).items():
-        merged.update(_section_settings(section, options))
-    return merged
-
-
 def _udev_properties(device: Device) -> str:
     """The udev properties of a device as far as the capture tells, as TuneD's DeviceMatcherUdev lays them out
     (``KEY=value`` lines, sorted) for ``devices_udev_regex``."""
