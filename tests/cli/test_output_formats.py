@@ -4,11 +4,11 @@ a verify report)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+from captured import copy_capture
 from iosched.cli import build_parser, main
 from iosched.context import Context
 from iosched.engine import advise
@@ -62,9 +62,7 @@ def test_a_format_a_document_lacks_is_a_key_error(kb, example) -> None:
 
 @pytest.mark.parametrize("fmt", formats.VERIFY.names())
 def test_verify_writes_what_the_registry_renders_and_exits_by_compliance(fmt: str, kb, tmp_path, capsys) -> None:
-    root = tmp_path / CAPTURE.name
-    shutil.copytree(CAPTURE, root, symlinks=True)
-    (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
+    root = copy_capture(CAPTURE.name, tmp_path / CAPTURE.name, vdb=1)  # a plan to change on vdb
     system = read_root(root)
     system = classified(system, {d.id for d in kb.section("distributions")}, {h.id for h in kb.section("hardware")})
     host = plan_host(kb, system, Context())

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from captured import copy_capture
 from iosched.cli import main
 from iosched.system import sysctld, udev
 
@@ -143,11 +143,8 @@ TUNED_HOST = Path(__file__).parents[1] / "system" / "captures" / "sos-rhel8-kvm-
 def test_two_plans_on_a_tuned_host_keep_both_disks_units_in_the_one_profile(tmp_path: Path, capsys) -> None:
     """TuneD runs one profile per host, so the plans of vda and vdb share iosched's profile: the second keeps
     the first's unit; undone in the reverse order the profile goes back to the first's, then away."""
-    root = tmp_path / "host"
-    shutil.copytree(TUNED_HOST, root, symlinks=True)
+    root = copy_capture(TUNED_HOST.name, tmp_path / "host", vda=1, vdb=1)
     (root / "sys/block/vda/queue/scheduler").write_text("mq-deadline kyber [bfq] none\n")  # so that vda is planned
-    for disk in ("vda", "vdb"):
-        (root / f"sys/block/{disk}/mq/0").mkdir(parents=True)  # one hardware queue each (sos copies no mq/)
     scripts, paths = {}, set()
     for device in ("vda", "vdb"):
         common = ("advise", "--root", str(root), "--device", device, "--workload", "db")

@@ -7,11 +7,11 @@ warning that names both answers and how to count the queues. Captures of a guest
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
+from captured import copy_capture
 from iosched.cli import main
 from iosched.context import Context
 from iosched.engine import advise
@@ -91,10 +91,7 @@ def test_a_captured_guest_is_decided_from_its_mq_directory(kb, tmp_path: Path, c
     assert queues == ["0"], "the capture is of a single-queue virtio disk"
     assert _scheduler_of(_plan_of_capture(GUEST, capsys)) == _rule_target(kb, "IOS119")
 
-    root = tmp_path / "guest"
-    shutil.copytree(GUEST, root, symlinks=True)
-    for n in range(1, 4):
-        shutil.copytree(root / "sys/block/vda/mq/0", root / f"sys/block/vda/mq/{n}")
+    root = copy_capture(GUEST.name, tmp_path / "guest", vda=4)
     plan = _plan_of_capture(root, capsys)
     assert plan["context"]["hw_queues"] == "4"
     assert _scheduler_of(plan) == _rule_target(kb, "IOS105")

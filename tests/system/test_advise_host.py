@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from captured import copy_capture
 from iosched.cli import main
 from iosched.persist import files
 from iosched.system import udev
@@ -67,10 +68,7 @@ def test_multipath_is_planned_on_the_dm_device_and_lvm_on_its_disks(capsys) -> N
 def _multiqueue_guest(tmp_path: Path) -> Path:
     """The Debian guest's capture with four hardware queues on vda and an old admin's udev rule that gives vd* disks
     mq-deadline at boot: the plan moves vda to none, and must persist it (its rule sorts after the old one)."""
-    root = tmp_path / "host"
-    shutil.copytree(CAPTURES / "debian12-vm-live", root, symlinks=True)
-    for n in range(1, 4):
-        shutil.copytree(root / "sys/block/vda/mq/0", root / f"sys/block/vda/mq/{n}")
+    root = copy_capture("debian12-vm-live", tmp_path / "host", vda=4)
     old = root / "etc/udev/rules.d/10-old-admin.rules"
     old.parent.mkdir(parents=True, exist_ok=True)
     old.write_text('ACTION=="add|change", KERNEL=="vd*", ATTR{queue/scheduler}="mq-deadline"\n')

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from probe_helpers import capture
 
+from captured import copy_capture
 from iosched.cli import main
 from iosched.context import Context
 from iosched.host import plan_host
@@ -218,9 +219,9 @@ RHEL8 = capture("sos-rhel8-kvm-lvm")
 
 
 def with_customer_profile(tmp_path: Path, body: str) -> Path:
-    """The RHEL 8 capture with a customer's TuneD profile, including the vendor's, made active."""
-    root = tmp_path / "root"
-    shutil.copytree(RHEL8, root, symlinks=True)
+    """The RHEL 8 capture with a customer's TuneD profile, including the vendor's, made active; vdb shows its one
+    hardware queue."""
+    root = copy_capture(RHEL8.name, tmp_path / "root", vdb=1)  # a plan to change on vdb (sos copies no mq/)
     base = (root / "etc/tuned/active_profile").read_text().split()[0]
     (root / "etc/tuned/customer").mkdir(parents=True)
     (root / "etc/tuned/customer/tuned.conf").write_text(f"[main]\ninclude={base}\n\n{body}")
@@ -264,7 +265,6 @@ def test_the_plan_names_the_customer_section_that_competes_and_verify_says_it_wi
     tmp_path: Path, kb: Kb, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = with_customer_profile(tmp_path, "[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nelevator=bfq\n")
-    (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
     assert main(["advise", "--root", str(root), "--workload", "db", "--persist", "udev", "--format", "json"]) == 0
     out = capsys.readouterr().out
     assert "vdb scheduler: the TuneD profile customer [disk_db] sets bfq after iosched's udev rule" in out
@@ -292,7 +292,6 @@ def test_the_iosched_profile_takes_the_disk_and_carries_on_only_what_the_unit_th
     from iosched.system import tuned
 
     root = with_customer_profile(tmp_path, body)
-    (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
     system = probed(root, kb)
     had = {n: t for t in system.tuners if t.kind == "tuned" and t.section for n in t.devices}
     assert main(["advise", "--root", str(root), "--workload", "db", "--persist", "tuned", "--format", "json"]) == 0
@@ -374,7 +373,6 @@ def test_verify_says_the_customers_tuned_section_wins_on_its_disk_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = with_customer_profile(tmp_path, "[disk_db]\ntype=disk\ndevices=vdb\npriority=-1\nelevator=bfq\n")
-    (root / "sys/block/vdb/mq/0").mkdir(parents=True)  # one hardware queue (sos copies no mq/): a plan to change
     _, changed, rows = applied(root, capsys, "--workload", "db", "--persist", "udev")
     assert "vdb" in changed
     persisted = {r["device"]: r for r in rows if r["setting"] == "persist scheduler"}

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from captured import copy_capture
 from iosched.cli import main
 from iosched.system import tuned, udev
 from iosched.system.reader import read_root
@@ -26,10 +27,7 @@ BIN = Path(sys.executable).parent
 def capture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The RHEL 8 guest's sosreport with the one hardware queue its vdb has: sos copies queue/ but not mq/, and
     without the count a virtual disk's scheduler is left alone (IOS150), so nothing would be persisted."""
-    root = tmp_path_factory.mktemp("sos") / SOS.name
-    shutil.copytree(SOS, root, symlinks=True)
-    (root / "sys/block/vdb/mq/0").mkdir(parents=True)
-    return root
+    return copy_capture(SOS.name, tmp_path_factory.mktemp("sos") / SOS.name, vdb=1)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
