@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from iosched.kernel import KernelVersion
@@ -40,16 +40,20 @@ class TunableRef:
 class Kb:
     """A validated KB. Build it with :func:`iosched.kbload.load`; it never touches the disk itself."""
 
-    def __init__(self, sections: Mapping[str, tuple[Any, ...]], origins: dict[str, str] | None = None,
-                 version: str = "", where: dict[str, str] | None = None) -> None:  # fmt: skip
+    def __init__(self, sections: Mapping[str, tuple[Any, ...]], origins: Mapping[str, str] | None = None,
+                 version: str = "", where: dict[str, str] | None = None,
+                 entity: Callable[[str, str], Any | None] | None = None) -> None:  # fmt: skip
         """``where`` (id -> section name, as the cache records it) lets :meth:`get` read only the section an
-        id lives in, when ``sections`` builds its sections on first use."""
+        id lives in, when ``sections`` builds its sections on first use; ``entity(section, id)``, when given,
+        rebuilds only the entity an id names (an elevator, for a tunable), or says None."""
         self.sections = sections
-        self.origins = origins or {}
+        self.origins = origins if origins is not None else {}
         self.version = version
         self.where = where
+        self._entity = entity
         self._index: dict[str, Any] | None = None
         self._by_section: dict[str, dict[str, Any]] = {}
+        self._one: dict[str, Any] = {}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Kb) and (dict(self.sections), self.origins, self.version) == (
@@ -81,8 +85,27 @@ class Kb:
     def _lookup(self, ident: str) -> Any | None:
         if self._index is None and self.where is not None:
             section = self.where.get(ident)
-            return None if section is None else self._ids(section).get(ident)
+            if section is None:
+                return None
+            if section not in self._by_section:
+                found = self._one.get(ident) or self._alone(section, ident)
+                if found is not None:
+                    return found
+            return self._ids(section).get(ident)
         return self.index.get(ident)
+
+    def _alone(self, section: str, ident: str) -> Any | None:
+        """The entity ``ident`` rebuilt by itself (a command that looks up a few sources need not rebuild a
+        thousand); None when it cannot be, and the whole section is read."""
+        entity = self._entity(section, ident) if self._entity else None
+        if entity is None:
+            return None
+        if entity.id != ident:
+            refs = (TunableRef(entity, t) for t in getattr(entity, "tunables", ()))
+            entity = next((ref for ref in refs if ref.id == ident), None)
+        if entity is not None:
+            self._one[ident] = entity
+        return entity
 
     def id_sections(self) -> dict[str, str]:
         """Every id to the name of the section it lives in (what the cache records as ``where``)."""

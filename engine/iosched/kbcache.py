@@ -26,9 +26,9 @@ from iosched.kinds import BY_SECTION
 from iosched.paths import AnyPath, bundled_kb, cache_dir
 from iosched.struct import Struct
 
-FORMAT = 5
+FORMAT = 6
 """In every cache file's name: raised when the format or what a valid KB is changes, so that no cache written
-under older rules is served (5: links in KB prose are http(s), mailto or relative)."""
+under older rules is served (6: the index gives where each entity's text is, so a lookup rebuilds one entity)."""
 _TYPE = "\x00t"
 _KERNEL = "\x00k"
 PREFIX = "kb-"
@@ -166,6 +166,7 @@ class _Revive:
 
 
 _HEAD = '{"index":'
+_ORIGINS = ',"origins":'
 _SECTIONS = ',"sections":{'
 
 
@@ -174,20 +175,31 @@ def _json(value: Any) -> str:
 
 
 def dumps(kb: Kb) -> str:
-    """The cache file's text for ``kb``: one JSON document, ``{"index": ..., "sections": ...}``, whose index
-    (version, origins, where each id lives) also gives where each section's text starts and ends, so a
-    command rebuilds only the sections it reads."""
+    """The cache file's text for ``kb``: one JSON document, ``{"index": ..., "origins": ..., "sections": ...}``,
+    whose index (version, the length of the origins' text, the section of each id, where each section's text
+    starts and ends, where each entity's text starts) lets a command rebuild only the sections it reads, a
+    lookup only the entity it names, and read where each entity came from only when it reports that."""
     pieces: list[str] = []
     spans: dict[str, list[int]] = {}
+    at: dict[str, int] = {}
     offset = 0
     for name, entities in kb.sections.items():
         key = ("," if pieces else "") + _json(name) + ":"
-        value = _json(to_plain(entities))
-        spans[name] = [offset + len(key), offset + len(key) + len(value)]
+        texts = [_json(to_plain(entity)) for entity in entities]
+        value = "[" + ",".join(texts) + "]"
+        start = offset + len(key)
+        spans[name] = [start, start + len(value)]
+        position = start + 1
+        for entity, text in zip(entities, texts, strict=True):
+            at[entity.id] = position
+            for tunable in entity.tunables if name == "elevators" else ():
+                at[f"{entity.id}.{tunable.name}"] = position
+            position += len(text) + 1
         pieces.append(key + value)
-        offset += len(key) + len(value)
-    index = {"version": kb.version, "origins": kb.origins, "where": kb.id_sections(), "spans": spans}
-    return _HEAD + _json(index) + _SECTIONS + "".join(pieces) + "}}"
+        offset = start + len(value)
+    origins = _json(dict(kb.origins))
+    index = {"version": kb.version, "origins": len(origins), "where": kb.id_sections(), "at": at, "spans": spans}
+    return _HEAD + _json(index) + _ORIGINS + origins + _SECTIONS + "".join(pieces) + "}}"
 
 
 def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb:
@@ -198,21 +210,29 @@ def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
     if not text.startswith(_HEAD):
         raise ValueError("not a KB cache file")
     index, end = json.JSONDecoder().raw_decode(text, len(_HEAD))
+    if not (isinstance(index, dict) and type(index.get("origins")) is int and text.startswith(_ORIGINS, end)):
+        raise ValueError("not a KB cache file")
+    start = end + len(_ORIGINS)
+    end = start + index["origins"]
     if not text.startswith(_SECTIONS, end):
         raise ValueError("not a KB cache file")
     body = text[end + len(_SECTIONS) : -2]
-    version, origins, where, spans = _checked_index(index, len(body))
-    return Kb(sections=LazySections(body, spans, rebuild), origins=origins, version=version, where=where)
+    version, where, at, spans = _checked_index(index, len(body))
+    sections = LazySections(body, spans, rebuild, at)
+    origins = LazyOrigins(text[start:end], rebuild)
+    return Kb(sections=sections, origins=origins, version=version, where=where, entity=sections.entity)
 
 
-def _checked_index(index: object, size: int) -> tuple[str, dict[str, str], dict[str, str], dict[str, list[int]]]:
-    """The version, origins, where and spans of a cache file's index, when each has its shape: every
-    section of the KB spanned within the ``size`` characters of the sections, every id in one of them.
-    ValueError else, so a damaged index gives way to the YAML as a damaged section does."""
-    if not isinstance(index, dict):
-        raise ValueError("damaged KB cache index")
-    version, origins, where, spans = (index.get(key) for key in ("version", "origins", "where", "spans"))
-    if not (isinstance(version, str) and _texts(origins) and _texts(where) and isinstance(spans, dict)):
+_Index = tuple[str, dict[str, str], dict[str, Any], dict[str, list[int]]]
+
+
+def _checked_index(index: dict[str, Any], size: int) -> _Index:
+    """The version, where, at and spans of a cache file's index, when each has its shape: every section of
+    the KB spanned within the ``size`` characters of the sections, every id in one of them. ValueError else,
+    so a damaged index gives way to the YAML as a damaged section does. Where each entity starts (``at``) is
+    checked when an entity is read by itself; an entity it does not place is read with its section."""
+    version, where, at, spans = (index.get(key) for key in ("version", "where", "at", "spans"))
+    if not (isinstance(version, str) and _texts(where) and isinstance(at, dict) and isinstance(spans, dict)):
         raise ValueError("damaged KB cache index")
     if spans.keys() != BY_SECTION.keys() or not set(where.values()) <= spans.keys():
         raise ValueError("damaged KB cache index")
@@ -220,7 +240,7 @@ def _checked_index(index: object, size: int) -> tuple[str, dict[str, str], dict[
         if not (isinstance(span, list) and len(span) == 2 and all(type(n) is int for n in span)
                 and 0 <= span[0] <= span[1] <= size):  # fmt: skip
             raise ValueError("damaged KB cache index")
-    return version, origins, where, spans
+    return version, where, at, spans
 
 
 def _texts(value: object) -> TypeGuard[dict[str, str]]:
@@ -231,10 +251,12 @@ def _texts(value: object) -> TypeGuard[dict[str, str]]:
 class LazySections(Mapping[str, tuple[Any, ...]]):
     """The KB's sections, each rebuilt from its JSON text on first use (a command reads a few of twenty)."""
 
-    def __init__(self, text: str, spans: dict[str, list[int]], rebuild: Callable[[], Kb] | None = None) -> None:
+    def __init__(self, text: str, spans: dict[str, list[int]], rebuild: Callable[[], Kb] | None = None,
+                 at: Mapping[str, Any] | None = None) -> None:  # fmt: skip
         self._text = text
         self._spans = spans
         self._rebuild = rebuild
+        self._at = at or {}
         self._built: dict[str, tuple[Any, ...]] = {}
         self._revive: _Revive | None = None
 
@@ -255,11 +277,58 @@ class LazySections(Mapping[str, tuple[Any, ...]]):
             self._built[name] = built
         return built
 
+    def entity(self, section: str, ident: str) -> Any | None:
+        """The entity of ``section`` whose text the index places at ``ident`` (an elevator, for one of its
+        tunables), rebuilt alone; None when the section is built already, or the index does not place it
+        where an entity of that section is (the caller then reads the whole section, which is checked)."""
+        start = self._at.get(ident)
+        first, last = self._spans[section]
+        if section in self._built or type(start) is not int or not first < start < last:
+            return None
+        self._revive = self._revive or _Revive()
+        try:
+            found, end = json.JSONDecoder(object_hook=self._revive).raw_decode(self._text, start)
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return None
+        return found if end < last and type(found) is BY_SECTION[section].schema else None
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._spans)
 
     def __len__(self) -> int:
         return len(self._spans)
+
+
+class LazyOrigins(Mapping[str, str]):
+    """Where each entity came from (``file:line``), read from its JSON text on first use: only ``kb check``
+    reports it."""
+
+    def __init__(self, text: str, rebuild: Callable[[], Kb] | None = None) -> None:
+        self._text = text
+        self._rebuild = rebuild
+        self._read: Mapping[str, str] | None = None
+
+    def _origins(self) -> Mapping[str, str]:
+        if self._read is None:
+            try:
+                found = json.loads(self._text)
+            except (ValueError, RecursionError):
+                found = None
+            if not _texts(found):
+                if self._rebuild is None:
+                    raise ValueError("damaged origins in the KB cache")
+                found = self._rebuild().origins
+            self._read = found
+        return self._read
+
+    def __getitem__(self, ident: str) -> str:
+        return self._origins()[ident]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._origins())
+
+    def __len__(self) -> int:
+        return len(self._origins())
 
 
 # ------------------------------------------------------------------------------------------ files
