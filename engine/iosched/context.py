@@ -9,7 +9,6 @@ defaults included).
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import Any
 
 from iosched import normalise
 from iosched.grammar import DEVICE, MOUNT_OPTIONS, MOUNT_POINT, SERIAL, compiled
@@ -19,6 +18,10 @@ from iosched.model import DeviceClass, Distribution, HardwarePreset, IoPathRow, 
 from iosched.plan import Assumption
 from iosched.struct import Struct
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PARTITION = r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+"
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from iosched.struct import Struct
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 CODES: Final[dict[str, str]] = {
     "KB001": "file cannot be read or parsed as YAML",

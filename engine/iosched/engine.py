@@ -9,7 +9,6 @@ is a step that checks the device when it runs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from iosched import __version__
 from iosched.context import Context, Resolved, resolve, resolve_alias
@@ -24,7 +23,10 @@ from iosched.system import cmdline, tuned, udev
 from iosched.targets import step_kind_of, step_value
 from iosched.vocab import RISKS, SEVERITY_RANK
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from iosched.system.model import Tuner
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
+from iosched.hints import Literal
 from iosched.kernel import KernelVersion
 from iosched.struct import Struct
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FactType = Literal["bool", "str", "version", "number"]
 

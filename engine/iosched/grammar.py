@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ID = r"[A-Za-z0-9][A-Za-z0-9._=-]{0,79}"
 WORD = r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}(?: [A-Za-z0-9_.:+-]{1,32}){0,3}"

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
 
 from iosched.kernel import KernelVersion
 from iosched.kinds import BY_SLUG, KINDS, Kind
 from iosched.model import Elevator, Setting, Tunable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class TunableRef:

@@ -15,7 +15,6 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, TypeGuard
 
 from iosched import __version__
 from iosched.diagnostics import KbInvalid
@@ -25,6 +24,12 @@ from iosched.kernel import KernelVersion
 from iosched.kinds import BY_SECTION
 from iosched.paths import AnyPath, bundled_kb, cache_dir
 from iosched.struct import Struct
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeGuard
+
+    _Index = tuple[str, dict[str, str], dict[str, Any], dict[str, list[int]]]
 
 FORMAT = 6
 """In every cache file's name: raised when the format or what a valid KB is changes, so that no cache written
@@ -223,9 +228,6 @@ def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
     return Kb(sections=sections, origins=origins, version=version, where=where, entity=sections.entity)
 
 
-_Index = tuple[str, dict[str, str], dict[str, Any], dict[str, list[int]]]
-
-
 def _checked_index(index: dict[str, Any], size: int) -> _Index:
     """The version, where, at and spans of a cache file's index, when each has its shape: every section of
     the KB spanned within the ``size`` characters of the sections, every id in one of them. ValueError else,
@@ -248,7 +250,7 @@ def _texts(value: object) -> TypeGuard[dict[str, str]]:
     return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
 
 
-class LazySections(Mapping[str, tuple[Any, ...]]):
+class LazySections(Mapping[str, tuple[object, ...]]):
     """The KB's sections, each rebuilt from its JSON text on first use (a command reads a few of twenty)."""
 
     def __init__(self, text: str, spans: dict[str, list[int]], rebuild: Callable[[], Kb] | None = None,

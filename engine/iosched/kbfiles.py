@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from iosched.paths import AnyPath
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hashlib import blake2b
     from pathlib import Path

@@ -7,10 +7,12 @@ registered with :func:`iosched.render.reference.renders`, and YAML.
 
 from __future__ import annotations
 
-from typing import Any
-
 from iosched import model
 from iosched.struct import Struct
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Kind(Struct, kw_only=False):

@@ -9,7 +9,6 @@ as versions, and every kernel range is a :class:`KernelRange`, checked in one pl
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import Annotated, ClassVar, Literal
 
 from iosched.grammar import (
     GLOB,
@@ -24,10 +23,15 @@ from iosched.grammar import (
     link_problem,
     matches,
 )
+from iosched.hints import Annotated, Literal
 from iosched.kernel import KernelVersion, in_range
 from iosched.rules import Action, Condition, RuleExample
 from iosched.struct import Invalid, Struct
 from iosched.vocab import ElevatorPath, Goal, IoPath, Risk, Severity, StepKindName, Unit
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 Id = Annotated[str, Constrain(ID)]
 Word = Annotated[str, Constrain(WORD)]

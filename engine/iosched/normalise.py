@@ -11,7 +11,10 @@ synonyms are read from the KB, never listed here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _DROPPED = str.maketrans("", "", " \t._-")
 

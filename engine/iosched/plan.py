@@ -5,10 +5,13 @@ persist them. How each step is applied, persisted, verified and undone belongs t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from iosched.struct import Struct
 from iosched.vocab import CurrentFrom, Severity, StepKindName, StepSeverity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = 3
 

@@ -6,12 +6,16 @@ A condition is ``all``/``any``/``not`` over comparisons of registered facts; the
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Annotated, Any, ClassVar, Literal
 
 from iosched.facts import FACTS, compare
 from iosched.grammar import TEXT, Constrain, link_problem
+from iosched.hints import Annotated, Literal
 from iosched.struct import Invalid, OneOfKeys, Struct
 from iosched.vocab import NEGATIONS, OPERATOR_SYMBOLS, OPERATORS, Operator
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 Scalar = bool | int | float | str
 

@@ -16,7 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from operator import attrgetter
-from typing import Any, ClassVar, Self, dataclass_transform
+
+from iosched.hints import dataclass_transform
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Self
 
 
 class Invalid(ValueError):

@@ -7,13 +7,15 @@ declared once. ``json_schema`` gives the same rules to editors.
 
 from __future__ import annotations
 
+import sys
 import typing
 from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError, create_model
 from pydantic import model_validator as _after
 
+from iosched.hints import real
 from iosched.struct import OneOfKeys, Struct, checks
 
 __all__ = ["ValidationError", "adapter", "json_schema", "validate"]
@@ -82,6 +84,21 @@ _NAMESPACE: dict[str, Any] = {}
 """Generated model name -> model, to resolve the forward references of recursive Structs (conditions)."""
 
 
+_TYPING_NAMES = {"Annotated": Annotated, "Any": Any, "ClassVar": ClassVar, "Literal": Literal, "Self": Self}
+
+
+def _annotation_names(cls: type[Struct]) -> dict[str, Any]:
+    """What the names in ``cls``'s annotations mean: the typing forms they use, and the named aliases of the
+    modules that declare it and its bases as ``typing``'s own forms (:mod:`iosched.hints`)."""
+    names: dict[str, Any] = dict(_TYPING_NAMES)
+    for klass in cls.__mro__:
+        for name, value in vars(sys.modules[klass.__module__]).items():
+            form = real(value)
+            if form is not value and names.setdefault(name, form) != form:
+                raise TypeError(f"{name} names two different types in the modules of {cls.__name__}")
+    return names
+
+
 def _model_name(cls: type[Struct]) -> str:
     return f"{cls.__name__}Schema"
 
@@ -95,7 +112,7 @@ def model_for(cls: type[Struct]) -> Any:
         return _model_name(cls)
     _BUILDING.add(cls)
     try:
-        hints = typing.get_type_hints(cls, include_extras=True)
+        hints = typing.get_type_hints(cls, localns=_annotation_names(cls), include_extras=True)
         fields: dict[str, Any] = {}
         for name in cls.__fields__:
             default = getattr(cls, name) if name not in cls.__required__ else ...

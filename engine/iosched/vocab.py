@@ -3,7 +3,7 @@ them from here (argparse ``choices`` included)."""
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from iosched.hints import Literal, get_args
 
 Goal = Literal["latency", "throughput", "fairness"]
 Cache = Literal["volatile", "battery-backed", "none"]

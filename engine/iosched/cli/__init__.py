@@ -6,13 +6,14 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from iosched import __version__
 from iosched.errors import UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any, NoReturn, TextIO
 
 HELP_WIDTH: list[int] = []
 """A fixed help width (the reference site's CLI page sets one, so its page does not depend on a terminal)."""

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 import functools
-from typing import TYPE_CHECKING, Any
 
 from iosched.cli import path_argument
 from iosched.errors import UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from iosched.context import Context
     from iosched.evidence import Evidence

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, ClassVar
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from typing import Any, ClassVar
 
     from iosched.render.formats import Rendered
 

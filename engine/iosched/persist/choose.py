@@ -13,7 +13,6 @@ Boot parameters are kept by the host's boot loader (zipl on IBM Z, else GRUB), m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from iosched.persist import PersistError
 from iosched.persist.precedence import overriding
@@ -21,6 +20,10 @@ from iosched.plan import Step
 from iosched.steps import STEP_KINDS, kind_of
 from iosched.system import cmdline, tuned
 from iosched.system.model import Tuner
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 AUTO = "auto"
 NAMES = {"udev": "udev-rule", "tuned": "tuned-profile", "sysctl": "sysctl-d", "grub": "kernel-cmdline",

@@ -5,9 +5,10 @@ The Markdown itself comes from :mod:`iosched.render.reference`, shared by the CL
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from iosched.kb import Kb
 
 

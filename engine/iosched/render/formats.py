@@ -9,10 +9,11 @@ through rich on a terminal (``text``) and writes as it is elsewhere; every other
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Generic, TypeVar
 
+from iosched.hints import Generic, TypeVar
 from iosched.struct import Struct
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from iosched.host import HostPlan, Verification
     from iosched.kb import Kb

@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from typing import Any
 
 from iosched.grammar import URL, matches
 from iosched.kb import TunableRef
 from iosched.kinds import kind_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SITE_URL_ENV = "IOSCHED_SITE_URL"
 

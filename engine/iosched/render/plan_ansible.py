@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from iosched import __version__
 from iosched.escape import one_line, sh_comment, terminal, untrusted
@@ -65,6 +64,10 @@ from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 from iosched.steps.shell import LIBRARY
 from iosched.system import sysctld, tuned, udev
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 HOST = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
 """An inventory hostname the playbook accepts: none of the characters Ansible's host patterns give a meaning

@@ -10,7 +10,6 @@ planned one (the step checks the device and changes it only if it differs).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
 
 from iosched.kb import Kb
 from iosched.persist import files
@@ -18,7 +17,10 @@ from iosched.plan import SCHEMA_VERSION, Plan
 from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from iosched.host import HostPlan
 
 

@@ -9,8 +9,6 @@ plain.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from iosched.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.kb import Kb
 from iosched.model import Caveat
@@ -21,7 +19,10 @@ from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of
 from iosched.system import fstab
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from iosched.host import HostPlan
 
 PERSISTED_BY_FILE = ("udev-rule", "sysctl-d", "tuned-profile")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
 
 from iosched.diagnostics import CODES
 from iosched.escape import code_block, code_span, html_text
@@ -18,7 +17,10 @@ from iosched.struct import Struct
 from iosched.system import udev
 from iosched.vocab import RISKS, Risk
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from iosched.kb import Kb, TunableRef
     from iosched.model import (
         Assumption,
@@ -70,7 +72,8 @@ def cli_style(base: str | None = None) -> Style:
     return Style(link=lambda entity: absolute(entity, base))
 
 
-Renderer = Callable[[Any, Any, Style], str]
+if TYPE_CHECKING:
+    Renderer = Callable[[Any, Any, Style], str]
 RENDERERS: dict[str, Renderer] = {}
 """Kind slug -> the function that renders one entity of that kind (see :func:`renders`)."""
 

@@ -4,13 +4,14 @@ the way TuneD derives verify and rollback from a set and a get per option."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
-
 from iosched.escape import sh_word
 from iosched.plan import Step
 from iosched.vocab import StepKindName
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
     from iosched.system.model import System
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from iosched.escape import sh_word
 from iosched.plan import Step
 from iosched.steps.base import StepKind
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from iosched.system.model import System
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from iosched.escape import sh_word
 from iosched.plan import Step
 from iosched.steps.base import StepKind
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from iosched.system.model import System
 

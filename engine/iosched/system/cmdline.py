@@ -9,12 +9,15 @@ Precedence: the command line acts first at boot; every other tuner acts after it
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from iosched.escape import sh_word
 from iosched.struct import Struct
 from iosched.system import settings
 from iosched.system.model import Tuner
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Writing: the boot loader
 

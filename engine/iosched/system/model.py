@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from fnmatch import fnmatchcase
 from types import MappingProxyType
-from typing import Any, Literal
 
+from iosched.hints import Literal
 from iosched.struct import Struct
 from iosched.vocab import IoPath
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = 1
 

@@ -8,10 +8,11 @@ model declares; anything else is a :class:`ProbeDocumentError` naming the field.
 from __future__ import annotations
 
 import re
-from typing import Any, get_args
+from typing import Any
 
 from iosched.escape import untrusted
 from iosched.grammar import UNSEEN
+from iosched.hints import get_args
 from iosched.struct import Struct
 from iosched.system.model import SCHEMA_VERSION, Device, DeviceKind, Host, Mount, System, Tuner, TunerKind
 from iosched.vocab import IO_PATHS

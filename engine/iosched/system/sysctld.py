@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from posixpath import basename
-from typing import TYPE_CHECKING
 
 from iosched.escape import sh_word
 from iosched.plan import Step
 from iosched.system import settings
 from iosched.system.model import Tuner
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from iosched.system.source import Source
 

@@ -37,7 +37,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from fnmatch import fnmatch
-from typing import TYPE_CHECKING
 
 from iosched.escape import sh_word
 from iosched.grammar import DEVICE, ID, NAME, PATH, SERIAL, WORD, compiled, matches
@@ -46,6 +45,7 @@ from iosched.system import settings
 from iosched.system.ini import parse_ini
 from iosched.system.model import Device, Tuner
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from iosched.system.source import Source
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from fnmatch import fnmatchcase
 from posixpath import basename
-from typing import TYPE_CHECKING, Any
 
 from iosched.escape import sh_comment, sh_word, udev_value
 from iosched.grammar import compiled
@@ -29,7 +28,10 @@ from iosched.plan import Step
 from iosched.system import settings
 from iosched.system.model import Tuner
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from iosched.system.source import Source
 
 # Files and precedence

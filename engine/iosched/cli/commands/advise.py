@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from iosched.cli import _observe as observe
 from iosched.cli import path_argument
@@ -13,6 +12,7 @@ from iosched.normalise import option
 from iosched.render import formats
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

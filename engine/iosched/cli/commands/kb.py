@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING
 
 from iosched.cli import path_argument
 from iosched.cli.output import write
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from iosched.diagnostics import Diagnostic
 
