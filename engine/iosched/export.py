@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from iosched import __version__
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
 from iosched.kinds import KINDS
 from iosched.struct import Struct
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = 2
 

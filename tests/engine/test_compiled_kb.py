@@ -64,15 +64,16 @@ def _imported(cache: str, commands: list[list[str]], modules: tuple[str, ...]) -
 
 
 def test_everyday_commands_do_not_import_what_start_up_cannot_afford(tmp_path) -> None:
-    """pydantic and yaml are for loading the KB, rich for a terminal; pathlib, dataclasses, inspect and html
-    each cost a noticeable share of a command's start-up."""
+    """pydantic and yaml are for loading the KB, rich for a terminal; pathlib, dataclasses, inspect, html and
+    typing each cost a noticeable share of a command's start-up."""
     commands = [
         ["advise", "--hw", "ssd", "--workload", "db", "--format", "json"],
+        ["advise", "--hw", "hdd", "--workload", "db", "--format", "markdown"],
         ["advise", "--example", "pg-vm-ubuntu1604", "--format", "sh"],
         ["explain", "mq-deadline.read_expire", "--format", "markdown"],
         ["list", "elevators", "--format", "json"],
     ]
-    heavy = ("pydantic", "yaml", "rich", "pathlib", "dataclasses", "inspect", "html")
+    heavy = ("pydantic", "yaml", "rich", "pathlib", "dataclasses", "inspect", "html", "typing")
     assert _imported(str(tmp_path), commands, heavy) == []
 
 
