@@ -14,7 +14,6 @@ from iosched.escape import code_block, code_span, html_text
 from iosched.kinds import BY_SLUG, kind_of
 from iosched.render.links import absolute, anchor, site_base
 from iosched.struct import Struct
-from iosched.system import udev
 from iosched.vocab import RISKS, Risk
 
 TYPE_CHECKING = False
@@ -651,6 +650,8 @@ def _facts_table(facts: dict[str, Any]) -> str:
 
 @renders("hardware")
 def hardware_preset(kb: Kb, item: HardwarePreset, style: Style) -> str:
+    from iosched.system import udev  # only this page needs the udev mechanism
+
     defaults = getattr(item, "default_elevator", {}) or {}
     return join(
         heading(style, f"{item.title} (`{item.id}`)", item.id),
