@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from iosched import __version__
-from iosched.errors import UsageError
+from iosched.errors import SiteUrlError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -169,7 +169,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
     from iosched.diagnostics import KbInvalid
-    from iosched.render.links import SiteUrlError
 
     try:
         words = sys.argv[1:] if argv is None else [*argv]

@@ -6,6 +6,7 @@ import os
 import posixpath
 import re
 
+from iosched.errors import SiteUrlError
 from iosched.grammar import URL, matches
 from iosched.kb import TunableRef
 from iosched.kinds import kind_of
@@ -15,10 +16,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 SITE_URL_ENV = "IOSCHED_SITE_URL"
-
-
-class SiteUrlError(ValueError):
-    """The configured site URL is not one a link may carry."""
 
 
 def anchor(ident: str) -> str:
