@@ -1,3 +1,3 @@
-from iosched.cli import main
+from iosched.cli import run
 
-raise SystemExit(main())
+raise SystemExit(run())

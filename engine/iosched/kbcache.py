@@ -9,7 +9,6 @@ a directory that no other user can write to, and older cache files are removed w
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import stat
@@ -372,6 +371,7 @@ def write(path: AnyPath, kb: Kb) -> None:
 
 def _write_private(path: AnyPath, text: str) -> bool:
     """Write ``text`` to ``path`` atomically, in a directory private to the user; False when that failed."""
+    import contextlib  # like tempfile, only for writing: a command that reads the cache needs neither
     import tempfile
 
     directory = os.path.dirname(path) or "."
@@ -391,6 +391,8 @@ def _write_private(path: AnyPath, text: str) -> bool:
 
 def _evict(keep: AnyPath, most: int = 8) -> None:
     """Keep the ``most`` newest cache files of this user (one per KB layering in use), ``keep`` among them."""
+    import contextlib
+
     directory = os.path.dirname(keep) or "."
     names = [n for n in os.listdir(directory) if n.startswith(PREFIX)]
     mine = [p for p in (os.path.join(directory, n) for n in names) if p != os.fspath(keep) and trusted(p)]

@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from iosched.cli import build_parser, command_names
+from iosched.cli import build_parser, command_names, main
 
 ARGV = [
     ["advise", "--hw", "ssd", "--workload", "db", "--format", "json", "--kb", "."],
@@ -80,3 +80,28 @@ def test_argparse_messages_are_still_translated(tmp_path, monkeypatch: pytest.Mo
     finally:
         gettext.bindtextdomain(domain, before)
         build_parser("list")  # argparse's messages back to the default catalogue for the tests that follow
+
+
+def test_the_command_runs_with_the_cycle_collector_set_aside() -> None:
+    """The console script and ``python -m iosched`` both go through ``run``, which sets the modules and
+    what a command leaves at its end aside from the cycle collector (what bench/startup.py measures);
+    ``main`` itself, which tests and callers use in-process, leaves the collector alone."""
+    import gc
+    import subprocess
+    import sys
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["iosched"] == "iosched.cli:run"
+    probe = (
+        "import gc, sys\nfrom iosched.cli import run\nsys.argv = ['iosched', 'list', 'elevators', '--format', 'json']\n"
+        "code = run()\nprint(code, gc.get_freeze_count() > 0, gc.get_threshold()[0], file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stderr.split() == ["0", "True", "20000"]
+    threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
+    assert main(["list", "elevators", "--format", "json"]) == 0
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (threshold, frozen)
+    module = subprocess.run([sys.executable, "-m", "iosched", "list", "elevators"], capture_output=True, text=True)
+    assert module.returncode == 0 and "mq-deadline" in module.stdout
