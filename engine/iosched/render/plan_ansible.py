@@ -176,14 +176,22 @@ class _Quoted(str):
     """Our own text with a newline inside one line: dumped double-quoted, the newline as ``\\n``."""
 
 
-def _dumper(index: int, hosts: list[str], shared: dict[str, Any]) -> Any:
+def _dumper(index: int, hosts: list[str], shared: dict[str, Any], analyses: dict[str, Any]) -> Any:
     """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks, and two anchors: the ``hosts`` of a
-    group's plays (``iosched_hosts_<index>``) and the vars they share (``iosched_vars_<index>``)."""
+    group's plays (``iosched_hosts_<index>``) and the vars they share (``iosched_vars_<index>``). How a text is
+    to be written is worked out once per text in ``analyses``: the groups of a playbook share most texts (the
+    script, the tasks, warnings), and PyYAML reads each text a character at a time to decide."""
     import yaml
 
     class Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type hints
         def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
             super().increase_indent(flow, False)  # lists indented under their key, as yamllint asks
+
+        def analyze_scalar(self, scalar: str) -> Any:
+            found = analyses.get(scalar)
+            if found is None:
+                found = analyses[scalar] = super().analyze_scalar(scalar)
+            return found
 
         def ignore_aliases(self, data: Any) -> bool:
             return data is not hosts and data is not shared
@@ -577,9 +585,10 @@ def stream(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]],
         "---",
         "",
     ])  # fmt: skip
+    analyses: dict[str, Any] = {}
     for index, group in enumerate(groups, 1):
         plays = _plays(group, index, len(groups))
-        yield yaml.dump(plays, Dumper=_dumper(index, group.names, plays[0]["vars"]), sort_keys=False,
+        yield yaml.dump(plays, Dumper=_dumper(index, group.names, plays[0]["vars"], analyses), sort_keys=False,
                         allow_unicode=True, width=120)  # fmt: skip
 
 
