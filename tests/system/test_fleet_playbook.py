@@ -118,3 +118,15 @@ def test_a_grouped_playbook_plans_each_host_once_reaches_no_other_and_applies_an
     play("--tags", "undo")
     assert {name: state(root) for name, root in roots.items()} == before
     assert not [p for p in etc["db1"].rglob("*") if p.is_file()]
+
+
+def test_the_playbook_is_the_same_whatever_the_order_of_the_documents(capsys: pytest.CaptureFixture[str]) -> None:
+    facts = [str(Path(__file__).parent / "ansible" / name) for name in ("cache", "console", "yaml-cache")]
+    playbooks = []
+    for paths in (facts, facts[::-1]):
+        assert main(["fleet", *paths, "--workload", "db", "--format", "ansible"]) == 0
+        playbooks.append(capsys.readouterr().out)
+    assert playbooks[0] == playbooks[1]
+    plays = yaml.load(playbooks[0], Loader=_Loader)
+    firsts = [p["hosts"][0] for p in plays[::2]]
+    assert len(plays) > 4 and firsts == sorted(firsts) and all(p["hosts"] == sorted(p["hosts"]) for p in plays)
