@@ -193,6 +193,9 @@ def test_hosts_whose_plans_render_alike_share_a_play_and_a_device_name_keeps_the
     assert "sdb" in str(data[1]) and "sdb" not in str(data[2])
     assert [p["name"] for p in plays[:2]] == ["Apply the iosched plan 1 of 3 (1 host(s))",
                                               "Undo the iosched plan 1 of 3 (1 host(s))"]  # fmt: skip
+    for part in ("handlers", "pre_tasks"):  # what plays share is written once, then aliased
+        assert plays[4][part] is plays[2][part] is plays[0][part]
+    assert plays[4]["vars"]["iosched_script"] is plays[0]["vars"]["iosched_script"]
 
 
 def test_a_plan_shared_by_many_hosts_is_rendered_once_and_each_host_costs_a_line(monkeypatch) -> None:

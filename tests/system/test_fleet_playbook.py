@@ -22,7 +22,8 @@ BIN = Path(sys.executable).parent
 GUEST = "sos-rhel8-kvm-lvm"  # vdb: none -> mq-deadline, once it shows its hardware queue
 DISKS = "sos-rhel7-physical-hdd"  # sda, sdb: deadline -> noop
 SCHEDULER = STEP_KINDS["scheduler"]
-HOSTS = {"db1": GUEST, "db2": GUEST, "db3": GUEST, "hdd1": DISKS}
+HOSTS = {"db1": GUEST, "db2": GUEST, "db3": GUEST, "hdd1": DISKS, "hdd2": DISKS}
+NOOP = {"hdd2": "sdb"}  # a disk that already has the elevator its plan wants: another plan, the same tasks
 
 
 class _Loader(yaml.SafeLoader):
@@ -37,6 +38,8 @@ def documents(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, P
     roots = {}
     for name, capture in HOSTS.items():
         roots[name] = copy_capture(capture, tmp_path / "sys" / name, vdb=1)
+        if name in NOOP:
+            (roots[name] / "sys/block" / NOOP[name] / "queue/scheduler").write_text("[noop] deadline cfq\n")
         assert main(["probe", "--root", str(roots[name]), "--format", "json"]) == 0
         document = json.loads(capsys.readouterr().out)
         document["host"]["hostname"] = name
@@ -62,8 +65,12 @@ def test_a_grouped_playbook_plans_each_host_once_reaches_no_other_and_applies_an
     playbook, err = capsys.readouterr()
     assert code == 0, err
     plays = yaml.load(playbook, Loader=_Loader)
-    assert [p["hosts"] for p in plays] == [["db1", "db2", "db3"]] * 2 + [["hdd1"]] * 2
-    assert playbook.count("iosched_script: |") == 2  # each distinct plan once
+    assert [p["hosts"] for p in plays] == [["db1", "db2", "db3"]] * 2 + [["hdd1"]] * 2 + [["hdd2"]] * 2
+    assert (
+        plays[4]["tasks"] is plays[2]["tasks"] and plays[4]["vars"]["iosched_host"] != plays[2]["vars"]["iosched_host"]
+    )
+    assert playbook.count("    iosched_host:\n") == 3  # each distinct plan once
+    assert playbook.count("iosched_script: &iosched_script |") == 1 and playbook.count("*iosched_script") == 2
     (tmp_path / "site.yml").write_text(playbook)
 
     # The inventory lacks db3 and has a group of that name, which the first play's names reach: a host planned
@@ -71,7 +78,7 @@ def test_a_grouped_playbook_plans_each_host_once_reaches_no_other_and_applies_an
     roots["intruder"] = copy_capture(GUEST, tmp_path / "sys" / "intruder", vdb=1)
     etc = {name: tmp_path / "etc" / name for name in roots}
     line = "{} ansible_connection=local iosched_root={} iosched_sys_root={}"
-    hosts = [line.format(name, etc[name], roots[name]) for name in ("db1", "db2", "hdd1", "intruder")]
+    hosts = [line.format(name, etc[name], roots[name]) for name in ("db1", "db2", "hdd1", "hdd2", "intruder")]
     (tmp_path / "hosts.ini").write_text("\n".join([*hosts, "[db3]", "intruder", "hdd1"]) + "\n")
     (tmp_path / "ansible.cfg").write_text("[defaults]\n")
     env = {"ANSIBLE_CONFIG": str(tmp_path / "ansible.cfg"), "ANSIBLE_HOME": str(tmp_path / "home"),
@@ -87,7 +94,7 @@ def test_a_grouped_playbook_plans_each_host_once_reaches_no_other_and_applies_an
 
     listed = play("--list-hosts")
     reached = [set(block.split("hosts (")[1].split(":", 1)[1].split()) for block in listed.split("  play #")[1:]]
-    assert reached == [{"db1", "db2", "intruder", "hdd1"}] * 2 + [{"hdd1"}] * 2  # what the names reach
+    assert reached == [{"db1", "db2", "intruder", "hdd1"}] * 2 + [{"hdd1"}] * 2 + [{"hdd2"}] * 2  # names reach
 
     # db2's vdb changed since its facts were read: its play still converges it, and journals what it found
     (roots["db2"] / "sys/block/vdb/queue/scheduler").write_text("none mq-deadline [kyber] bfq\n")
@@ -107,13 +114,17 @@ def test_a_grouped_playbook_plans_each_host_once_reaches_no_other_and_applies_an
     )
     assert changed["hdd1"] == {"sys/block/sda/queue/scheduler", "sys/block/sdb/queue/scheduler"}
     assert {after["hdd1"][f] for f in changed["hdd1"]} == {"noop"}
+    assert (
+        changed["hdd2"] == {"sys/block/sda/queue/scheduler"}
+        and after["hdd2"]["sys/block/sdb/queue/scheduler"] == "noop"
+    )
     assert not changed["intruder"] and not etc["intruder"].exists()
     for name in ("db1", "db2"):  # each host keeps its own value before iosched, in its own journal
         kept = etc[name] / "var/lib/iosched/previous/sys/block/vdb/queue/scheduler"
         assert kept.read_text().strip() == before[name]["sys/block/vdb/queue/scheduler"]
     again = play("--tags", "all,verify")  # converged: nothing to change, and every value reads back as planned
     assert "TASK [Verify each scheduler]" in again
-    assert all(re.search(rf"{name}\s*: ok=\d+\s+changed=0 ", again) for name in ("db1", "db2", "hdd1")), again
+    assert all(re.search(rf"{name}\s*: ok=\d+\s+changed=0 ", again) for name in ("db1", "db2", "hdd1", "hdd2")), again
 
     play("--tags", "undo")
     assert {name: state(root) for name, root in roots.items()} == before

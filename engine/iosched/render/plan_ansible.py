@@ -5,7 +5,9 @@ Ansible runs on them in parallel, so a fleet of 10,000 hosts with a few distinct
 is data in the play's ``vars``, ``iosched_host``, and the tasks read it; nothing in it names a host (the undo
 journal is each host's own, under ``/var/lib/iosched``). Each apply play has an undo play, tagged
 ``[never, undo]``, which runs only with ``--tags undo``; the two share their ``hosts`` list and their ``vars``
-mapping (YAML anchors). Plays come in the order of their first host name, each listing its hosts sorted.
+mapping (YAML anchors). Plays come in the order of their first host name, each listing its hosts sorted. What
+plays have in common (the script, the handlers, the guard, the tasks of the same kinds and files) is written
+where it first appears and aliased after, so each distinct plan adds little more than its own data.
 
 Values. Scheduler, elevator tunables, queue attributes and sysctls are set by the shell library the sh script runs
 too (:mod:`iosched.steps.shell`) and a small driver, run once per kind with the host's ``FILE VALUE
@@ -56,6 +58,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -176,34 +179,91 @@ class _Quoted(str):
     """Our own text with a newline inside one line: dumped double-quoted, the newline as ``\\n``."""
 
 
-def _dumper(index: int, hosts: list[str], shared: dict[str, Any], analyses: dict[str, Any]) -> Any:
-    """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks, and two anchors: the ``hosts`` of a
-    group's plays (``iosched_hosts_<index>``) and the vars they share (``iosched_vars_<index>``). How a text is
-    to be written is worked out once per text in ``analyses``: the groups of a playbook share most texts (the
-    script, the tasks, warnings), and PyYAML reads each text a character at a time to decide."""
+def _dumper() -> Any:
+    """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks and lists indented under their key. It
+    aliases only the objects in its ``named`` (ids to anchors), and works out how to write each text once in its
+    ``analyses``: the plays of a playbook share most texts, and PyYAML reads each one a character at a time."""
     import yaml
 
     class Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type hints
+        named: dict[int, str]
+        analyses: dict[str, Any]
+
         def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
             super().increase_indent(flow, False)  # lists indented under their key, as yamllint asks
 
         def analyze_scalar(self, scalar: str) -> Any:
-            found = analyses.get(scalar)
+            found = self.analyses.get(scalar)
             if found is None:
-                found = analyses[scalar] = super().analyze_scalar(scalar)
+                found = self.analyses[scalar] = super().analyze_scalar(scalar)
             return found
 
         def ignore_aliases(self, data: Any) -> bool:
-            return data is not hosts and data is not shared
-
-        def generate_anchor(self, node: Any) -> str:
-            return f"iosched_{'hosts' if isinstance(node, yaml.SequenceNode) else 'vars'}_{index}"
+            return id(data) not in self.named
 
     Dumper.add_representer(_Unsafe, lambda dumper, text: dumper.represent_scalar("!unsafe", str(text)))
     for kind, style in ((_Block, "|"), (_Quoted, '"')):
         Dumper.add_representer(kind, lambda dumper, text, style=style: dumper.represent_scalar(
             "tag:yaml.org,2002:str", str(text), style=style))  # fmt: skip
     return Dumper
+
+
+class _Writer:
+    """One YAML document, a list of plays written a few at a time. An object given a name is written once, with
+    that anchor, where it first appears, and as an alias wherever it appears again, in the same plays or later
+    ones (PyYAML's ``dump`` aliases only within one call); what is forgotten is no longer held."""
+
+    def __init__(self) -> None:
+        import io
+
+        from yaml.events import DocumentStartEvent, SequenceStartEvent
+
+        self._out = io.StringIO()
+        self._dumper = _dumper()(self._out, default_flow_style=False, allow_unicode=True, width=120, sort_keys=False)
+        self._dumper.named, self._dumper.analyses = {}, {}
+        self._dumper.open()
+        self._dumper.emit(DocumentStartEvent(explicit=True))
+        self._dumper.emit(SequenceStartEvent(None, None, True))
+
+    def name(self, obj: Any, anchor: str) -> None:
+        """Write ``obj`` once and alias it after; only for an object that appears more than once."""
+        self._dumper.named[id(obj)] = anchor
+
+    def write(self, plays: Sequence[Any], forget: Sequence[Any] = ()) -> str:
+        """The text of ``plays``; then ``forget`` is never aliased again."""
+        dumper = self._dumper
+        nodes = [dumper.represent_data(play) for play in plays]
+        for node in nodes:
+            dumper.anchor_node(node)
+        for key, anchor in dumper.named.items():
+            node = dumper.represented_objects.get(key)
+            if node is not None and node not in dumper.serialized_nodes:
+                dumper.anchors[node] = anchor
+        for node in nodes:
+            dumper.serialize_node(node, None, None)
+        for obj in forget:
+            dumper.named.pop(id(obj), None)
+            dumper.represented_objects.pop(id(obj), None)
+        live = {dumper.represented_objects[k] for k in dumper.named if k in dumper.represented_objects}
+        dumper.anchors = {node: anchor for node, anchor in dumper.anchors.items() if node in live}
+        dumper.serialized_nodes = {node: True for node in dumper.serialized_nodes if node in live}
+        dumper.object_keeper = [obj for obj in dumper.object_keeper if id(obj) in dumper.named]
+        return self._take()
+
+    def close(self) -> str:
+        """The rest of the document."""
+        from yaml.events import DocumentEndEvent, SequenceEndEvent
+
+        self._dumper.emit(SequenceEndEvent())
+        self._dumper.emit(DocumentEndEvent(explicit=False))
+        self._dumper.close()
+        return self._take()
+
+    def _take(self) -> str:
+        text = self._out.getvalue()
+        self._out.seek(0)
+        self._out.truncate()
+        return text
 
 
 def _checked(pattern: str, value: str | None, what: str) -> str:
@@ -308,14 +368,14 @@ def _pick(where: str) -> dict[str, str]:
     return {"iosched_lines": f"{{{{ {where}[iosched_pick] }}}}"}
 
 
-def _play_vars(host: dict[str, Any]) -> dict[str, Any]:
+def _play_vars(host: dict[str, Any], script: _Block) -> dict[str, Any]:
     """The plans of the play's hosts, and what every task derives from them and from the user's variables."""
     return {
         "iosched_host": host,
         "iosched_etc": "{{ iosched_root | default('') }}",
         "iosched_sys": "{{ iosched_sys_root | default(iosched_etc) }}",
         "iosched_pick": "{{ 'every' if iosched_apply_consider | default(false) | bool else 'recommended' }}",
-        "iosched_script": _Block(SCRIPT),
+        "iosched_script": script,
     }
 
 
@@ -543,20 +603,56 @@ def _grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]
     return sorted(by_text.values(), key=lambda g: g.names[0])
 
 
-def _plays(group: _Group, index: int, count: int) -> list[dict[str, Any]]:
+class _Parts:
+    """What the plays of a playbook share: the script, the handlers, the guards, and the tasks of each set of
+    kinds and files. Each is one object, written once and aliased after when more than one play has it."""
+
+    def __init__(self, writer: _Writer, groups: Sequence[_Group]) -> None:
+        self.writer = writer
+        self.script = _Block(SCRIPT)
+        self.handlers, self.undo_handlers = _handlers(), _handlers()[:1]
+        # the apply play's guard is tagged always, so that --tags never skips it; the undo play's inherits its tags
+        self.guard, self.undo_guard = [_guard(["always"])], [_guard([])]
+        if len(groups) > 1:
+            for part in ("script", "handlers", "undo_handlers", "guard", "undo_guard"):
+                writer.name(getattr(self, part), f"iosched_{part}")
+        self._uses = Counter(self._key(g) for g in groups)
+        self._tasks: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[Any], list[Any]]] = {}
+
+    @staticmethod
+    def _key(group: _Group) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return tuple(group.kinds), tuple(group.paths)
+
+    def tasks(self, group: _Group, index: int) -> tuple[list[Any], list[Any]]:
+        """The apply and undo tasks of ``group`` (the ``index``-th), made by the first group that has them."""
+        key = self._key(group)
+        found = self._tasks.get(key)
+        if found is None:
+            found = self._tasks[key] = _apply_tasks(group.kinds, group.paths), _undo_tasks(group.kinds, group.paths)
+            if self._uses[key] > 1:
+                self.writer.name(found[0], f"iosched_tasks_{index}")
+                self.writer.name(found[1], f"iosched_undo_tasks_{index}")
+        return found
+
+    def done(self, group: _Group) -> tuple[Any, ...]:
+        """What no later play has, once ``group``'s plays are written."""
+        key = self._key(group)
+        self._uses[key] -= 1
+        return self._tasks.pop(key) if self._uses[key] == 0 else ()
+
+
+def _plays(group: _Group, index: int, count: int, parts: _Parts) -> list[dict[str, Any]]:
     """The apply play and the undo play of one group; they share the hosts and the vars (YAML anchors)."""
     named = group.names != [_EVERY_KEY]
-    play_vars = ({"iosched_targets": group.names} if named else {}) | _play_vars(group.data)
+    play_vars = ({"iosched_targets": group.names} if named else {}) | _play_vars(group.data, parts.script)
     which = f" {index} of {count} ({len(group.names)} host(s))" if count > 1 else ""
     common = {"hosts": group.names, "become": True, "gather_facts": False}
-    # the apply play's guard is tagged always, so that --tags never skips it; the undo play's inherits its tags
+    apply, undo = parts.tasks(group, index)
     return [
         {"name": f"Apply the iosched plan{which}", **common, "vars": play_vars,
-         **({"pre_tasks": [_guard(["always"])]} if named else {}),
-         "handlers": _handlers(), "tasks": _apply_tasks(group.kinds, group.paths)},
+         **({"pre_tasks": parts.guard} if named else {}), "handlers": parts.handlers, "tasks": apply},
         {"name": f"Undo the iosched plan{which}", **common, "tags": ["never", "undo"], "vars": play_vars,
-         **({"pre_tasks": [_guard([])]} if named else {}),
-         "handlers": _handlers()[:1], "tasks": _undo_tasks(group.kinds, group.paths)},
+         **({"pre_tasks": parts.undo_guard} if named else {}), "handlers": parts.undo_handlers, "tasks": undo},
     ]  # fmt: skip
 
 
@@ -570,8 +666,6 @@ def stream(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]],
     groups = _grouped(kb, hosts)
     if not groups:
         raise PlaybookError("no hosts to plan")
-    import yaml
-
     total = sum(len(g.names) for g in groups)
     shared = f"# {len(groups)} distinct plans: hosts whose plans are identical share a play (and its undo play)."
     yield "\n".join([
@@ -582,14 +676,16 @@ def stream(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]],
         "#   -e iosched_root=DIR              write the /etc and /var/lib files under DIR (no handlers run)",
         "#   -e iosched_sys_root=DIR          read and write /sys and /proc under DIR (default: iosched_root)",
         *([f"# reproduce: {sh_comment(reproduce)}"] if reproduce else []),
-        "---",
         "",
     ])  # fmt: skip
-    analyses: dict[str, Any] = {}
+    writer = _Writer()
+    parts = _Parts(writer, groups)
     for index, group in enumerate(groups, 1):
-        plays = _plays(group, index, len(groups))
-        yield yaml.dump(plays, Dumper=_dumper(index, group.names, plays[0]["vars"], analyses), sort_keys=False,
-                        allow_unicode=True, width=120)  # fmt: skip
+        plays = _plays(group, index, len(groups), parts)
+        writer.name(group.names, f"iosched_hosts_{index}")
+        writer.name(plays[0]["vars"], f"iosched_vars_{index}")
+        yield writer.write(plays, forget=(group.names, plays[0]["vars"], *parts.done(group)))
+    yield writer.close()
 
 
 def render(kb: Kb, hosts: Sequence[tuple[str | None, Sequence[Plan]]], reproduce: str | None = None) -> str:
