@@ -113,10 +113,10 @@ def tree_rss(pid: int) -> int:
     return total
 
 
-def measured(argv: list[str], env: dict[str, str]) -> tuple[float, int, float]:
-    """Wall seconds, peak memory and CPU seconds of one process and its workers, its output sent to a pipe and
-    dropped. Memory is the largest sum of resident sizes seen (sampled every 50 ms; at least the largest single
-    process's max RSS). CPU time does not grow when other work shares the machine; wall time does."""
+def measured(argv: list[str], env: dict[str, str]) -> tuple[float, int, float, int]:
+    """Wall seconds, peak memory, CPU seconds and output bytes of one process and its workers, its output sent
+    to a pipe and counted. Memory is the largest sum of resident sizes seen (sampled every 50 ms; at least the
+    largest single process's max RSS). CPU time does not grow when other work shares the machine; wall time does."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     peak = [0]
@@ -129,15 +129,16 @@ def measured(argv: list[str], env: dict[str, str]) -> tuple[float, int, float]:
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     assert proc.stdout is not None and proc.stderr is not None
-    while proc.stdout.read(1 << 20):
-        pass
+    size = 0
+    while chunk := proc.stdout.read(1 << 20):
+        size += len(chunk)
     _, status, usage = os.wait4(proc.pid, 0)
     took = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     sampler.join()
     if proc.returncode:
         raise SystemExit(f"{' '.join(argv)}: exit {proc.returncode}: {proc.stderr.read().decode()[-2000:]}")
-    return took, max(peak[0], usage.ru_maxrss * 1024), usage.ru_utime + usage.ru_stime
+    return took, max(peak[0], usage.ru_maxrss * 1024), usage.ru_utime + usage.ru_stime, size
 
 
 def main() -> None:
@@ -166,7 +167,7 @@ def main() -> None:
         f"{len(distros)} distributions; targets: 10,000 hosts under 50 x, 100,000 under 30 s and 1 GiB"
     )
     print(f"{'hosts':>8} {'MiB on disk':>11} {'wall s':>7} {'x advise':>8} {'ms/host':>8} {'CPU s':>7} "
-          f"{'x advise':>8} {'MiB RSS':>8} {'x advise':>8}")  # fmt: skip
+          f"{'x advise':>8} {'MiB RSS':>8} {'x advise':>8} {'MiB out':>8}")  # fmt: skip
     for n in args.hosts:
         with tempfile.TemporaryDirectory() as tmp:
             cache = args.keep / str(n) if args.keep else Path(tmp)
@@ -176,9 +177,10 @@ def main() -> None:
                 cache.mkdir(parents=True, exist_ok=True)
                 size = write_cache(cache, n, texts)
             argv = [*iosched, "fleet", str(cache), "--workload", args.workload, "--format", args.format]
-            took, rss, cpu = measured(argv, env)
+            took, rss, cpu, out = measured(argv, env)
         print(f"{n:>8} {size / 2**20:>11.0f} {took:>7.2f} {took / advise_s:>8.1f} {took / n * 1000:>8.3f} "
-              f"{cpu:>7.1f} {cpu / advise_cpu:>8.1f} {rss / 2**20:>8.0f} {rss / advise_rss:>8.1f}")  # fmt: skip
+              f"{cpu:>7.1f} {cpu / advise_cpu:>8.1f} {rss / 2**20:>8.0f} {rss / advise_rss:>8.1f} "
+              f"{out / 2**20:>8.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ from engine_strategies import KB
 
 from iosched.context import Context
 from iosched.engine import advise
+from iosched.escape import markdown_text
 from iosched.fleet import FleetHost, change_lines, outcome, plan_set, plan_set_key, summarise
-from iosched.host import HostPlan
+from iosched.host import HostPlan, Skipped
 from iosched.render import fleet_json
 from iosched.render.fleet_markdown import render
 
@@ -42,3 +43,26 @@ def test_an_assumed_value_at_its_target_is_a_check_and_a_change_stays_a_change()
         for step in checks:
             assert f"{step.value} -> {step.value}" not in text, name
             assert f"{step.target} check {step.value} (assumed)" in text, name
+
+
+def test_markdown_has_a_section_per_distinct_change_set_listing_every_one_of_its_hosts() -> None:
+    """Many hosts, few plans: one section per change set with its count, its changes and all its hosts (sorted,
+    escaped), and each skipped device and reason once with the hosts it is on."""
+    optical = Skipped(device="sr0", reason="optical drive (sr), not planned")
+    plans = [FleetHost(name=f"{name}{i}", plan=HostPlan(host={}, plans=(advise(KB, ctx),), skipped=(optical,)))
+             for name, ctx in (("db", CONTEXTS[0]), ("web", CONTEXTS[-1])) for i in range(12)]  # fmt: skip
+    hosts = [*reversed(plans), *fleet(), FleetHost(name="odd*name_", plan=plans[0].plan)]
+    sets = {plan_set_key(h.plan): plan_set(h.plan) for h in hosts if h.plan is not None}
+    outcomes = [outcome(h, plan_set_key(h.plan) if h.plan is not None else None) for h in hosts]
+    summary = summarise(outcomes, sets)
+    text = render(outcomes, sets, summary)
+    sections = text.split("\n### ")[1:]
+    assert len(sections) == len(summary.groups) < len(hosts)
+    for n, (group, section) in enumerate(zip(summary.groups, sections, strict=True), 1):
+        assert section.startswith(f"Plan {n}: {group.count} host(s)\n")
+        assert all(f"- `{change}`" in section for change in group.changes)
+        listed = section.split("Hosts: ")[1].split("\n")[0]
+        assert listed == markdown_text(", ".join(sorted(group.hosts)))
+    assert "odd\\*name\\_" in text and "odd*name_" not in text
+    assert summary.groups[0].count == 14 and "db0, db1, db10, db11, db2, db3" in sections[0]  # and host0, alike
+    assert text.count("`sr0`") == 1 and "`sr0` on 25 host(s)" in text

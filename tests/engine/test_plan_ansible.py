@@ -146,10 +146,16 @@ def test_playbooks_pass_syntax_check_and_lint_and_carry_the_plans(fleet, ansible
     file modes, YAML style): what a playbook shared with other teams is held to."""
     playbook = plan_ansible.render(KB, fleet)
     plays = load(playbook)
-    assert [p["hosts"] for p in plays] == [[name for name, _ in fleet]] * 2
-    assert plays[1]["tags"] == ["never", "undo"] and plays[1]["vars"] is plays[0]["vars"]
+    applies, undos = plays[::2], plays[1::2]
+    for apply, undo in zip(applies, undos, strict=True):
+        assert undo["tags"] == ["never", "undo"] and undo["vars"] is apply["vars"] and undo["hosts"] is apply["hosts"]
+        assert apply["hosts"] == apply["vars"]["iosched_targets"] == sorted(apply["hosts"])
+    play_of = {name: play for play in applies for name in play["hosts"]}
+    assert sorted(play_of) == sorted(name for name, _ in fleet)  # each host in exactly one play
+    assert sum(len(p["hosts"]) for p in applies) == len(fleet)
+    assert [p["hosts"][0] for p in applies] == sorted(p["hosts"][0] for p in applies)
     for name, plans in fleet:
-        host = plays[0]["vars"]["iosched_plans"][name]
+        host = play_of[name]["vars"]["iosched_host"]
         for kind in plan_ansible.RUNTIME_KINDS:
             assert sorted(host["settings"][kind]["every"]) == value_lines(plans, kind, consider=True)
             assert sorted(host["settings"][kind]["recommended"]) == value_lines(plans, kind, consider=False)
@@ -164,6 +170,44 @@ def test_playbooks_pass_syntax_check_and_lint_and_carry_the_plans(fleet, ansible
     out, _ = syntax.communicate()
     assert syntax.returncode == 0, out
     assert lint.returncode == 0, lint.stdout + lint.stderr
+
+
+# ------------------------------------------------------------------------------------------------ grouping
+
+
+def disk_plan(device: str) -> Plan:
+    return advise(KB, Context(hw="hdd", workload="db", kernel="6.12", device=device))
+
+
+def test_hosts_whose_plans_render_alike_share_a_play_and_a_device_name_keeps_them_apart() -> None:
+    """A play per distinct plan: equal plans (even as distinct objects) share one, a plan that differs only in
+    its device name gets its own, plays come in the order of their first host and list their hosts sorted."""
+    sda, sdb = disk_plan("sda"), disk_plan("sdb")
+    assert disk_plan("sda") == sda and disk_plan("sda") is not sda
+    fleet = [("web2", [sda]), ("web1", [disk_plan("sda")]), ("db2", [sdb]), ("db1", [sdb]), ("app1", [sda, sdb])]
+    plays = load(plan_ansible.render(KB, fleet))
+    assert [p["hosts"] for p in plays] == [["app1"], ["app1"], ["db1", "db2"], ["db1", "db2"], ["web1", "web2"],
+                                           ["web1", "web2"]]  # fmt: skip
+    data = [p["vars"]["iosched_host"] for p in plays[::2]]
+    assert data[0] != data[1] != data[2] != data[0]
+    assert "sdb" in str(data[1]) and "sdb" not in str(data[2])
+    assert [p["name"] for p in plays[:2]] == ["Apply the iosched plan 1 of 3 (1 host(s))",
+                                              "Undo the iosched plan 1 of 3 (1 host(s))"]  # fmt: skip
+    for part in ("handlers", "pre_tasks"):  # what plays share is written once, then aliased
+        assert plays[4][part] is plays[2][part] is plays[0][part]
+    assert plays[4]["vars"]["iosched_script"] is plays[0]["vars"]["iosched_script"]
+
+
+def test_a_plan_shared_by_many_hosts_is_rendered_once_and_each_host_costs_a_line(monkeypatch) -> None:
+    rendered = []
+    host_data = plan_ansible._host_data
+    monkeypatch.setattr(plan_ansible, "_host_data", lambda *a: rendered.append(a) or host_data(*a))
+    plans = [every_kind_plan()]
+    one = plan_ansible.render(KB, [("host0000", plans)])
+    many = plan_ansible.render(KB, [(f"host{i:04d}", plans) for i in range(1000)])
+    assert len(rendered) == 2
+    assert len(many) - len(one) == 999 * len("    - host0000\n") + len("1000") - len("1")  # and the header's count
+    assert len(load(many)) == 2
 
 
 # ------------------------------------------------------------------------------------------------ the script
@@ -283,7 +327,7 @@ def test_advise_format_ansible_targets_the_host_given(capsys: pytest.CaptureFixt
     assert main(["advise", "--example", "pg-vm-ubuntu2404", "--format", "ansible", "--host", "db-1.example.org"]) == 0
     plays = load(capsys.readouterr().out)
     assert [p["hosts"] for p in plays] == [["db-1.example.org"]] * 2
-    assert list(plays[0]["vars"]["iosched_plans"]) == ["db-1.example.org"]
+    assert plays[0]["vars"]["iosched_targets"] == ["db-1.example.org"]
     assert main(["advise", "--example", "pg-vm-ubuntu2404", "--format", "ansible"]) == 0
     assert [p["hosts"] for p in load(capsys.readouterr().out)] == [["all"]] * 2
 

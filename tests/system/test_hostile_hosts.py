@@ -60,7 +60,7 @@ def test_a_host_named_like_a_pattern_or_a_reserved_name_is_reported_and_the_rest
     assert code == 0, err
     plays = yaml.load(out, Loader=_Loader)
     assert [p["hosts"] for p in plays] == [["db1.example.org"]] * 2
-    assert list(plays[0]["vars"]["iosched_plans"]) == ["db1.example.org"]
+    assert plays[0]["vars"]["iosched_targets"] == ["db1.example.org"]
     refused = [line for line in err.splitlines() if "not in the playbook" in line]
     assert len(refused) == len(names), err
     for name in ("all", "ungrouped", "localhost", "_x", "db:1"):
@@ -82,11 +82,13 @@ def kb() -> Kb:
 def test_only_every_host_targets_all() -> None:
     every = yaml.load(plan_ansible.render(kb(), [(plan_ansible.EVERY_HOST, [])]), Loader=_Loader)
     assert [p["hosts"] for p in every] == [["all"]] * 2 and "pre_tasks" not in every[0]
-    named = yaml.load(plan_ansible.render(kb(), [("db1", []), ("web1", [])]), Loader=_Loader)
+    named = yaml.load(plan_ansible.render(kb(), [("web1", []), ("db1", [])]), Loader=_Loader)
     for play in named:
-        assert play["hosts"] == ["db1", "web1"]
+        assert play["hosts"] == play["vars"]["iosched_targets"] == ["db1", "web1"]
         assert play["pre_tasks"][0]["ansible.builtin.meta"] == "end_host"
-        assert play["pre_tasks"][0]["when"] == "inventory_hostname not in iosched_plans"
+        assert play["pre_tasks"][0]["when"] == "inventory_hostname not in iosched_targets"
+    with pytest.raises(plan_ansible.PlaybookError, match="every host"):
+        plan_ansible.render(kb(), [(plan_ansible.EVERY_HOST, []), ("db1", [])])
 
 
 def ansible_env(tmp_path: Path) -> dict[str, str]:

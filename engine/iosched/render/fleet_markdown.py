@@ -1,9 +1,11 @@
-"""A fleet as Markdown: the summary first (how many hosts need what, and why), then the exceptions."""
+"""A fleet as Markdown: the summary first (how many hosts need what, and why), then one section per distinct
+set of changes listing every host that needs it, then the exceptions. Hosts that need the same changes share a
+section, so the report grows with the distinct plans, not with the hosts."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
-from itertools import islice
 
 from iosched.escape import code_span, markdown_cell, markdown_text, one_line
 from iosched.fleet import Outcome, PlanSet, Summary
@@ -11,11 +13,54 @@ from iosched.system import loops
 
 SHOWN_HOSTS = 8
 SHOWN_UNPLANNED = 200
+NOTHING = "nothing: already as the rules want"
 
 
 def _hosts(names: Sequence[str]) -> str:
     shown = ", ".join(names[:SHOWN_HOSTS])
     return shown + (f" and {len(names) - SHOWN_HOSTS} more" if len(names) > SHOWN_HOSTS else "")
+
+
+def _plans(summary: Summary) -> list[str]:
+    """The table of change sets, then a section for each: its changes and all of its hosts."""
+    lines = ["## What the hosts need", "", "| plan | hosts | changes |", "|--:|--:|---|"]
+    for n, group in enumerate(summary.groups, 1):
+        lines.append(f"| {n} | {group.count} | {markdown_cell('; '.join(group.changes) or NOTHING)} |")
+    lines.append("")
+    for n, group in enumerate(summary.groups, 1):
+        lines += [f"### Plan {n}: {group.count} host(s)", ""]
+        lines += [f"- {code_span(change)}" for change in group.changes] or [
+            "Nothing to change: already as the rules want."
+        ]
+        lines += ["", f"Hosts: {markdown_text(', '.join(sorted(group.hosts)))}", ""]
+    return lines
+
+
+def _unplanned(planned: Sequence[Outcome], sets: Mapping[Hashable, PlanSet]) -> list[str]:
+    """Devices not planned, each device and reason once with the hosts it is on (partitions, multipath
+    paths and unattached loop devices, which every host has, only counted)."""
+    on: dict[tuple[str, str], list[str]] = defaultdict(list)
+    empty: dict[str, int] = {}
+    for host in planned:
+        skipped = sets[host.plans].skipped
+        if count := sum(s.reason == loops.UNATTACHED for s in skipped):
+            empty[host.name] = count
+        for s in skipped:
+            if "partition" not in s.reason and "path of the multipath" not in s.reason and s.reason != loops.UNATTACHED:
+                on[s.device, s.reason].append(host.name)
+    if not on and not empty:
+        return []
+    lines = ["## Devices not planned", ""]
+    if empty:
+        names = list(empty)
+        lines.append(f"- {loops.grouped(sum(empty.values()))}, on {len(names)} host(s): {markdown_text(_hosts(names))}")
+    shown = sorted(on.items(), key=lambda item: (-len(item[1]), item[0]))
+    for (device, reason), names in shown[:SHOWN_UNPLANNED]:
+        lines.append(f"- {code_span(device)} on {len(names)} host(s) ({markdown_text(_hosts(names))}): "
+                     f"{markdown_text(one_line(reason))}")  # fmt: skip
+    if len(shown) > SHOWN_UNPLANNED:
+        lines.append(f"- and {len(shown) - SHOWN_UNPLANNED} more (see --format json)")
+    return [*lines, ""]
 
 
 def render(hosts: Sequence[Outcome], sets: Mapping[Hashable, PlanSet], summary: Summary) -> str:
@@ -27,32 +72,11 @@ def render(hosts: Sequence[Outcome], sets: Mapping[Hashable, PlanSet], summary: 
         "",
     ]
     if summary.groups:
-        lines += ["## What the hosts need", "", "| hosts | changes | examples |", "|--:|---|---|"]
-        for group in summary.groups:
-            changes = "; ".join(group.changes) or "nothing: already as the rules want"
-            lines.append(f"| {group.count} | {markdown_cell(changes)} | {markdown_cell(_hosts(group.hosts))} |")
-        lines.append("")
+        lines += _plans(summary)
     failed = [h for h in hosts if h.plans is None]
     if failed:
         lines += ["## Hosts that could not be read", ""]
         lines += [f"- {code_span(h.name)}: {markdown_text(one_line(h.error or 'unknown error'))}" for h in failed]
         lines.append("")
-    planned = [h for h in hosts if h.plans is not None]
-    unplanned = ((h.name, s) for h in planned for s in sets[h.plans].skipped
-                 if "partition" not in s.reason and "path of the multipath" not in s.reason
-                 and s.reason != loops.UNATTACHED)  # fmt: skip
-    shown = list(islice(unplanned, SHOWN_UNPLANNED))
-    empty = {h.name: n for h in planned if (n := sum(s.reason == loops.UNATTACHED for s in sets[h.plans].skipped))}
-    if shown or empty:
-        lines += ["## Devices not planned", ""]
-    if empty:
-        names = list(empty)
-        lines.append(f"- {loops.grouped(sum(empty.values()))}, on {len(names)} host(s): {markdown_text(_hosts(names))}")
-    if shown:
-        lines += [f"- {code_span(name)} {code_span(s.device)}: {markdown_text(one_line(s.reason))}"
-                  for name, s in shown]  # fmt: skip
-        if more := sum(1 for _ in unplanned):
-            lines.append(f"- and {more} more (see --format json)")
-    if shown or empty:
-        lines.append("")
+    lines += _unplanned([h for h in hosts if h.plans is not None], sets)
     return "\n".join(lines) + "\n"

@@ -1,10 +1,13 @@
 """Plans as one Ansible playbook that applies, persists, verifies and undoes them, host by host.
 
-Shape. One play over every planned host rather than one play per host: Ansible runs the hosts in parallel
-and the tasks are written once. Each host's plan is data in the play's ``vars``, ``iosched_plans`` keyed by
-inventory hostname (the key ``all``, for ``iosched advise`` without ``--host``, is the plan of every host
-not named), and the tasks read ``iosched_plans[inventory_hostname]``. A second play, tagged
-``[never, undo]``, runs only with ``--tags undo``. Both plays share the one ``vars`` mapping (a YAML anchor).
+Shape. One play per distinct plan, not per host: hosts whose plans render byte for byte alike share a play, which
+Ansible runs on them in parallel, so a fleet of 10,000 hosts with a few distinct plans gives a few plays. The plan
+is data in the play's ``vars``, ``iosched_host``, and the tasks read it; nothing in it names a host (the undo
+journal is each host's own, under ``/var/lib/iosched``). Each apply play has an undo play, tagged
+``[never, undo]``, which runs only with ``--tags undo``; the two share their ``hosts`` list and their ``vars``
+mapping (YAML anchors). Plays come in the order of their first host name, each listing its hosts sorted. What
+plays have in common (the script, the handlers, the guard, the tasks of the same kinds and files) is written
+where it first appears and aliased after, so each distinct plan adds little more than its own data.
 
 Values. Scheduler, elevator tunables, queue attributes and sysctls are set by the shell library the sh script runs
 too (:mod:`iosched.steps.shell`) and a small driver, run once per kind with the host's ``FILE VALUE
@@ -40,9 +43,10 @@ handlers run only when ``iosched_root`` is empty.
 
 Targets. A play reaches only the hosts it was planned for: ``hosts:`` lists their names, each of which
 :func:`host_problem` accepts (Ansible would read no part of it as pattern syntax, and it is not a name Ansible
-gives a group or its implicit localhost), and a first task ends the play on any host that is not a key of
-``iosched_plans``, for a name that is not in the inventory can still match a group of that name. Only
-:data:`EVERY_HOST` (``iosched advise`` without ``--host``) targets ``all``; no host name can.
+gives a group or its implicit localhost), and a first task ends the play on any host that is not in that list
+(``iosched_targets``, an alias of ``hosts:``), for a name that is not in the inventory can still match a group of
+that name. Only :data:`EVERY_HOST` (``iosched advise`` without ``--host``) targets ``all``; no host name can,
+and it is never given with named hosts.
 
 Safety. Every value and path has its grammar (:mod:`iosched.grammar`); anything else, and a host name
 :func:`host_problem` refuses, raises :class:`PlaybookError`. Plan data
@@ -52,8 +56,10 @@ template in it, and reaches the script only on stdin, never in its text.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 
 from iosched import __version__
 from iosched.escape import one_line, sh_comment, terminal, untrusted
@@ -176,25 +182,91 @@ class _Quoted(str):
     """Our own text with a newline inside one line: dumped double-quoted, the newline as ``\\n``."""
 
 
-def _dumper(shared: Any) -> Any:
-    """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks, and one anchor: ``shared``."""
+def _dumper() -> Any:
+    """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks and lists indented under their key. It
+    aliases only the objects in its ``named`` (ids to anchors), and works out how to write each text once in its
+    ``analyses``: the plays of a playbook share most texts, and PyYAML reads each one a character at a time."""
     import yaml
 
     class Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type hints
+        named: dict[int, str]
+        analyses: dict[str, Any]
+
         def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
             super().increase_indent(flow, False)  # lists indented under their key, as yamllint asks
 
-        def ignore_aliases(self, data: Any) -> bool:
-            return data is not shared
+        def analyze_scalar(self, scalar: str) -> Any:
+            found = self.analyses.get(scalar)
+            if found is None:
+                found = self.analyses[scalar] = super().analyze_scalar(scalar)
+            return found
 
-        def generate_anchor(self, node: Any) -> str:
-            return "iosched_vars"
+        def ignore_aliases(self, data: Any) -> bool:
+            return id(data) not in self.named
 
     Dumper.add_representer(_Unsafe, lambda dumper, text: dumper.represent_scalar("!unsafe", str(text)))
     for kind, style in ((_Block, "|"), (_Quoted, '"')):
         Dumper.add_representer(kind, lambda dumper, text, style=style: dumper.represent_scalar(
             "tag:yaml.org,2002:str", str(text), style=style))  # fmt: skip
     return Dumper
+
+
+class _Writer:
+    """One YAML document, a list of plays written a few at a time. An object given a name is written once, with
+    that anchor, where it first appears, and as an alias wherever it appears again, in the same plays or later
+    ones (PyYAML's ``dump`` aliases only within one call); what is forgotten is no longer held."""
+
+    def __init__(self) -> None:
+        import io
+
+        from yaml.events import DocumentStartEvent, SequenceStartEvent
+
+        self._out = io.StringIO()
+        self._dumper = _dumper()(self._out, default_flow_style=False, allow_unicode=True, width=120, sort_keys=False)
+        self._dumper.named, self._dumper.analyses = {}, {}
+        self._dumper.open()
+        self._dumper.emit(DocumentStartEvent(explicit=True))
+        self._dumper.emit(SequenceStartEvent(None, None, True))
+
+    def name(self, obj: Any, anchor: str) -> None:
+        """Write ``obj`` once and alias it after; only for an object that appears more than once."""
+        self._dumper.named[id(obj)] = anchor
+
+    def write(self, plays: Sequence[Any], forget: Sequence[Any] = ()) -> str:
+        """The text of ``plays``; then ``forget`` is never aliased again."""
+        dumper = self._dumper
+        nodes = [dumper.represent_data(play) for play in plays]
+        for node in nodes:
+            dumper.anchor_node(node)
+        for key, anchor in dumper.named.items():
+            node = dumper.represented_objects.get(key)
+            if node is not None and node not in dumper.serialized_nodes:
+                dumper.anchors[node] = anchor
+        for node in nodes:
+            dumper.serialize_node(node, None, None)
+        for obj in forget:
+            dumper.named.pop(id(obj), None)
+            dumper.represented_objects.pop(id(obj), None)
+        live = {dumper.represented_objects[k] for k in dumper.named if k in dumper.represented_objects}
+        dumper.anchors = {node: anchor for node, anchor in dumper.anchors.items() if node in live}
+        dumper.serialized_nodes = {node: True for node in dumper.serialized_nodes if node in live}
+        dumper.object_keeper = [obj for obj in dumper.object_keeper if id(obj) in dumper.named]
+        return self._take()
+
+    def close(self) -> str:
+        """The rest of the document."""
+        from yaml.events import DocumentEndEvent, SequenceEndEvent
+
+        self._dumper.emit(SequenceEndEvent())
+        self._dumper.emit(DocumentEndEvent(explicit=False))
+        self._dumper.close()
+        return self._take()
+
+    def _take(self) -> str:
+        text = self._out.getvalue()
+        self._out.seek(0)
+        self._out.truncate()
+        return text
 
 
 def _checked(pattern: str, value: str | None, what: str) -> str:
@@ -250,8 +322,8 @@ def _by_hand(step: Step, distro: Any) -> list[_Unsafe]:
 
 
 def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str, Any]:
-    """One host's part of ``iosched_plans``: its value lines by kind, its files' lines, what to do by hand,
-    its warnings. Every kind and every file of the playbook is there, empty when the host has none."""
+    """The plan data of a play's hosts (``iosched_host``): value lines by kind, each file's lines, what to do by
+    hand, the warnings. Every kind of value is there, empty when the plans have none."""
     steps = host_steps(plans)
     distro_id = next((p.context.get("distro") for p in plans if p.context.get("distro")), None)
     distro = kb.get(str(distro_id)) if distro_id else None
@@ -299,15 +371,14 @@ def _pick(where: str) -> dict[str, str]:
     return {"iosched_lines": f"{{{{ {where}[iosched_pick] }}}}"}
 
 
-def _play_vars(plans: dict[str, Any]) -> dict[str, Any]:
-    """The plans, and what every task derives from them and from the user's variables."""
+def _play_vars(host: dict[str, Any], script: _Block) -> dict[str, Any]:
+    """The plans of the play's hosts, and what every task derives from them and from the user's variables."""
     return {
-        "iosched_plans": plans,
-        "iosched_host": f"{{{{ iosched_plans[inventory_hostname] | default(iosched_plans['{_EVERY_KEY}']) }}}}",
+        "iosched_host": host,
         "iosched_etc": "{{ iosched_root | default('') }}",
         "iosched_sys": "{{ iosched_sys_root | default(iosched_etc) }}",
         "iosched_pick": "{{ 'every' if iosched_apply_consider | default(false) | bool else 'recommended' }}",
-        "iosched_script": _Block(SCRIPT),
+        "iosched_script": script,
     }
 
 
@@ -488,51 +559,138 @@ def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, An
     return tasks
 
 
-def _targets(names: Sequence[str], tags: Sequence[str]) -> dict[str, Any]:
-    """A play's ``hosts`` and ``pre_tasks``: the planned names, and a first task (with ``tags``) that ends the
-    play on any other host those names reach; :data:`EVERY_HOST` targets ``all``."""
-    if _EVERY_KEY in names:
-        return {"hosts": [_EVERY_KEY]}
-    guard = {"name": "End the play on a host this plan was not made for", "ansible.builtin.meta": "end_host",
-             "when": "inventory_hostname not in iosched_plans", **({"tags": list(tags)} if tags else {})}  # fmt: skip
-    return {"hosts": list(names), "pre_tasks": [guard]}
+def _guard(tags: Sequence[str]) -> dict[str, Any]:
+    """The first task of a play for named hosts: end the play on any host its names reach that it was not
+    planned for (a name the inventory does not list can match a group of that name)."""
+    return {"name": "End the play on a host this plan was not made for", "ansible.builtin.meta": "end_host",
+            "when": "inventory_hostname not in iosched_targets", **({"tags": list(tags)} if tags else {})}  # fmt: skip
 
 
-def render(kb: Kb, hosts: Sequence[tuple[str | None, Sequence[Plan]]], reproduce: str | None = None) -> str:
-    """The playbook for ``(inventory hostname, plans of its devices)`` pairs. :data:`EVERY_HOST` targets every
-    host of the inventory; its plans apply to each host not named. ``reproduce`` is the command that gives the
-    plans again, named in the header."""
-    if not hosts:
+class _Group:
+    """Hosts whose plays are the same: the plans' kinds, files and data (rendered once), and the names."""
+
+    __slots__ = ("data", "kinds", "names", "paths")
+
+    def __init__(self, kinds: list[str], paths: list[str], data: dict[str, Any]) -> None:
+        self.kinds, self.paths, self.data = kinds, paths, data
+        self.names: list[str] = []
+
+
+def _group_of(kb: Kb, plans: Sequence[Plan]) -> _Group:
+    present = {step.kind for plan in plans for step in plan.steps}
+    paths = [_checked(PATH, p, "file") for p in files(plans)]
+    return _Group([kind for kind in STEP_ORDER if kind in present], paths, _host_data(kb, plans, paths))
+
+
+def _grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]]) -> list[_Group]:
+    """The hosts in groups whose plays are byte for byte the same: the plans of each key are rendered once, and
+    keys whose plans render alike share a group. Names are sorted within a group, groups by their first name."""
+    by_key: dict[Hashable, _Group] = {}
+    by_text: dict[str, _Group] = {}
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for name, key, plans in hosts:
+        target = _host(name)
+        (twice if target in seen else seen).add(target)
+        group = by_key.get(key)
+        if group is None:
+            found = _group_of(kb, plans)
+            group = by_key[key] = by_text.setdefault(json.dumps([found.kinds, found.paths, found.data]), found)
+        group.names.append(target)
+    if twice:
+        raise PlaybookError(f"a host is given twice: {sorted(twice)}")
+    if _EVERY_KEY in seen and len(seen) > 1:
+        raise PlaybookError("a plan for every host cannot be given with plans for named hosts")
+    for group in by_text.values():
+        group.names.sort()
+    return sorted(by_text.values(), key=lambda g: g.names[0])
+
+
+class _Parts:
+    """What the plays of a playbook share: the script, the handlers, the guards, and the tasks of each set of
+    kinds and files. Each is one object, written once and aliased after when more than one play has it."""
+
+    def __init__(self, writer: _Writer, groups: Sequence[_Group]) -> None:
+        self.writer = writer
+        self.script = _Block(SCRIPT)
+        self.handlers, self.undo_handlers = _handlers(), _handlers()[:1]
+        # the apply play's guard is tagged always, so that --tags never skips it; the undo play's inherits its tags
+        self.guard, self.undo_guard = [_guard(["always"])], [_guard([])]
+        if len(groups) > 1:
+            for part in ("script", "handlers", "undo_handlers", "guard", "undo_guard"):
+                writer.name(getattr(self, part), f"iosched_{part}")
+        self._uses = Counter(self._key(g) for g in groups)
+        self._tasks: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[Any], list[Any]]] = {}
+
+    @staticmethod
+    def _key(group: _Group) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return tuple(group.kinds), tuple(group.paths)
+
+    def tasks(self, group: _Group, index: int) -> tuple[list[Any], list[Any]]:
+        """The apply and undo tasks of ``group`` (the ``index``-th), made by the first group that has them."""
+        key = self._key(group)
+        found = self._tasks.get(key)
+        if found is None:
+            found = self._tasks[key] = _apply_tasks(group.kinds, group.paths), _undo_tasks(group.kinds, group.paths)
+            if self._uses[key] > 1:
+                self.writer.name(found[0], f"iosched_tasks_{index}")
+                self.writer.name(found[1], f"iosched_undo_tasks_{index}")
+        return found
+
+    def done(self, group: _Group) -> tuple[Any, ...]:
+        """What no later play has, once ``group``'s plays are written."""
+        key = self._key(group)
+        self._uses[key] -= 1
+        return self._tasks.pop(key) if self._uses[key] == 0 else ()
+
+
+def _plays(group: _Group, index: int, count: int, parts: _Parts) -> list[dict[str, Any]]:
+    """The apply play and the undo play of one group; they share the hosts and the vars (YAML anchors)."""
+    named = group.names != [_EVERY_KEY]
+    play_vars = ({"iosched_targets": group.names} if named else {}) | _play_vars(group.data, parts.script)
+    which = f" {index} of {count} ({len(group.names)} host(s))" if count > 1 else ""
+    common = {"hosts": group.names, "become": True, "gather_facts": False}
+    apply, undo = parts.tasks(group, index)
+    return [
+        {"name": f"Apply the iosched plan{which}", **common, "vars": play_vars,
+         **({"pre_tasks": parts.guard} if named else {}), "handlers": parts.handlers, "tasks": apply},
+        {"name": f"Undo the iosched plan{which}", **common, "tags": ["never", "undo"], "vars": play_vars,
+         **({"pre_tasks": parts.undo_guard} if named else {}), "handlers": parts.undo_handlers, "tasks": undo},
+    ]  # fmt: skip
+
+
+def stream(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]], reproduce: str | None = None,
+           ) -> Iterator[str]:  # fmt: skip
+    """The playbook, in pieces, for ``(inventory hostname, key, plans of its devices)``: hosts of one key have
+    the same plans (a fleet's plan set), which are rendered once. Hosts whose plans render alike share an apply
+    play and an undo play, so the playbook grows with the distinct plans, not with the hosts. Every host name
+    and value is checked before the first piece. :data:`EVERY_HOST` targets every host of the inventory and
+    cannot be given with named hosts. ``reproduce`` is the command that gives the plans again."""
+    groups = _grouped(kb, hosts)
+    if not groups:
         raise PlaybookError("no hosts to plan")
-    names = [_host(name) for name, _ in hosts]
-    if len(set(names)) != len(names):
-        raise PlaybookError(f"a host is given twice: {sorted({n for n in names if names.count(n) > 1})}")
-    every_plan = [plan for _, plans in hosts for plan in plans]
-    present = {step.kind for plan in every_plan for step in plan.steps}
-    kinds = [kind for kind in STEP_ORDER if kind in present]
-    paths = [_checked(PATH, p, "file") for p in dict.fromkeys(p for _, plans in hosts for p in files(plans))]
-    plans = {name: _host_data(kb, host_plans, paths) for name, (_, host_plans) in zip(names, hosts, strict=True)}
-    play_vars = _play_vars(plans)
-    head = [
-        f"# iosched {sh_comment(__version__)} plan (KB {sh_comment(kb.version)}) for {len(plans)} host(s).",
+    total = sum(len(g.names) for g in groups)
+    shared = f"# {len(groups)} distinct plans: hosts whose plans are identical share a play (and its undo play)."
+    yield "\n".join([
+        f"# iosched {sh_comment(__version__)} plan (KB {sh_comment(kb.version)}) for {total} host(s).",
+        *([shared] if len(groups) > 1 else []),
         "# ansible-playbook -i INVENTORY THIS.yml [--check --diff] [--tags verify] [--tags undo]",
         "#   -e iosched_apply_consider=true   also apply the steps the plan only suggests",
         "#   -e iosched_root=DIR              write the /etc and /var/lib files under DIR (no handlers run)",
         "#   -e iosched_sys_root=DIR          read and write /sys and /proc under DIR (default: iosched_root)",
         *([f"# reproduce: {sh_comment(reproduce)}"] if reproduce else []),
-    ]
-    import yaml
+        "",
+    ])  # fmt: skip
+    writer = _Writer()
+    parts = _Parts(writer, groups)
+    for index, group in enumerate(groups, 1):
+        plays = _plays(group, index, len(groups), parts)
+        writer.name(group.names, f"iosched_hosts_{index}")
+        writer.name(plays[0]["vars"], f"iosched_vars_{index}")
+        yield writer.write(plays, forget=(group.names, plays[0]["vars"], *parts.done(group)))
+    yield writer.close()
 
-    # the apply play's guard is tagged always, so that --tags never skips it; the undo play's inherits its tags
-    apply, undo = _targets(names, ["always"]), _targets(names, [])
-    common = {"become": True, "gather_facts": False}
-    plays = [
-        {"name": "Apply the iosched plan", "hosts": apply.pop("hosts"), **common, "vars": play_vars, **apply,
-         "handlers": _handlers(), "tasks": _apply_tasks(kinds, paths)},
-        {"name": "Undo the iosched plan", "hosts": undo.pop("hosts"), **common, "tags": ["never", "undo"],
-         "vars": play_vars, **undo, "handlers": _handlers()[:1], "tasks": _undo_tasks(kinds, paths)},
-    ]  # fmt: skip
-    body: str = yaml.dump(plays,
-        Dumper=_dumper(play_vars), sort_keys=False, explicit_start=True, allow_unicode=True, width=120,
-    )  # fmt: skip
-    return "\n".join(head) + "\n" + body
+
+def render(kb: Kb, hosts: Sequence[tuple[str | None, Sequence[Plan]]], reproduce: str | None = None) -> str:
+    """The playbook for ``(inventory hostname, plans of its devices)`` pairs (:func:`stream`, joined)."""
+    return "".join(stream(kb, ((name, tuple(map(id, plans)), plans) for name, plans in hosts), reproduce))

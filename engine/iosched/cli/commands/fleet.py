@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from iosched.cli import path_argument
 from iosched.cli.commands.advise import PERSIST_HELP, persist_option
-from iosched.cli.output import write, write_markdown
+from iosched.cli.output import write_markdown
 from iosched.errors import UsageError
 from iosched.normalise import option
 from iosched.vocab import CACHES, GOALS
@@ -106,17 +106,20 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     elif args.format == "ansible":
         from iosched.escape import untrusted
         from iosched.fleet import targetable
-        from iosched.render.plan_ansible import PlaybookError
-        from iosched.render.plan_ansible import render as as_ansible
+        from iosched.render.plan_ansible import PlaybookError, stream
 
         hosts = [targetable(h) for h in hosts]
         for h in hosts:
             if h.plans is None:
                 print(f"iosched: {untrusted(h.name, 80)}: not in the playbook: {untrusted(h.error)}", file=sys.stderr)
+        pieces = stream(kb, ((h.name, h.plans, sets[h.plans].plans) for h in hosts if h.plans is not None))
         try:
-            write(as_ansible(kb, [(h.name, sets[h.plans].plans) for h in hosts if h.plans is not None]))
+            first = next(pieces)  # every name and value is checked before the first piece
         except PlaybookError as exc:
             raise UsageError(str(exc)) from None
+        sys.stdout.write(first)
+        sys.stdout.writelines(pieces)
+        sys.stdout.flush()
     else:
         from iosched.render.fleet_markdown import render as as_markdown
 
