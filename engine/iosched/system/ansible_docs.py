@@ -14,7 +14,8 @@
   (warnings, ``Using ... as config file``, a surrounding document) are skipped.
 
 Files are read only when they are regular files of bounded size; a document that cannot be read becomes a
-:class:`FactDoc` with an ``error``, never an exception, so one bad host does not stop a fleet.
+:class:`FactDoc` with an ``error``, never an exception, so one bad host does not stop a fleet. Of a JSON cache or
+tree file, only the facts iosched reads (:data:`READ_FACTS`) are decoded; the rest is checked as JSON and skipped.
 """
 
 from __future__ import annotations
@@ -27,15 +28,11 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+
+import msgspec
 
 from iosched.errors import larger_than
-
-try:
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - a platform without its wheel
-    _orjson = None  # type: ignore[assignment]
-
 from iosched.escape import untrusted
 from iosched.system.text import token
 
@@ -55,6 +52,22 @@ _WRAPPED_NAME = re.compile(r"s\d{1,9}_(?P<host>.+)", re.DOTALL)
 _PREFIXED_WRAPPED_NAME = re.compile(r".*?s\d{1,9}_(?P<host>.+)", re.DOTALL)
 """With the jsonfile plugin's ``_prefix`` (``fact_caching_prefix``) before the schema key."""
 PAYLOAD = "__payload__"
+READ_FACTS = (
+    "system", "os_family", "hostname", "kernel", "architecture", "distribution", "distribution_version",
+    "virtualization_type", "virtualization_role", "proc_cmdline", "cmdline", "devices", "mounts",
+)  # fmt: skip
+"""The facts iosched reads (:mod:`.ansible_system` and :func:`iosched.system.ansible.host_facts`), without the
+``ansible_`` prefix that a dump of the ``ansible_facts`` variable also lacks."""
+_FACT_KEYS = (*(f"ansible_{name}" for name in READ_FACTS), *READ_FACTS)
+_Facts = TypedDict("_Facts", dict.fromkeys(_FACT_KEYS, Any), total=False)  # type: ignore[misc]
+_Document = TypedDict(
+    "_Document",
+    {**dict.fromkeys((*_FACT_KEYS, "unreachable", "failed", "msg", PAYLOAD), Any), "ansible_facts": _Facts},  # type: ignore[misc]
+    total=False,
+)
+"""A document as :func:`unwrap` reads it: a module result, a cache entry or facts; msgspec skips other keys."""
+_read_document = msgspec.json.Decoder(_Document).decode
+_read_json = msgspec.json.Decoder().decode
 
 
 class FactsError(ValueError):
@@ -141,13 +154,13 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
     if len(data) > MAX_DOC_BYTES:
         return FactDoc(_shown(name), source, error=larger_than(MAX_DOC_BYTES))
     try:
-        result = decode_json(data) if _JSON_START.match(data) else _yaml(data)
+        result = selected(data) if _JSON_START.match(data) else _yaml(data)
         wrapped = _PREFIXED_WRAPPED_NAME.fullmatch(name)
         if wrapped and isinstance(result, dict) and PAYLOAD in result:
             name = wrapped["host"]
             if not isinstance(result[PAYLOAD], str):
                 return FactDoc(_shown(name), source, error=f"{PAYLOAD} is not JSON text")
-            result = decode_json(result[PAYLOAD])
+            result = selected(result[PAYLOAD])
     except (ValueError, RecursionError) as exc:
         return FactDoc(_shown(name), source, error=f"not a JSON or YAML fact document ({untrusted(str(exc), 120)})")
     if not token(name, HOST_NAME):
@@ -156,18 +169,32 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
     return FactDoc(name, source, facts, error)
 
 
-def decode_json(data: bytes | str) -> Any:
-    """A JSON document, as :func:`json.loads` reads it; orjson's faster reader first, when it is installed.
+def selected(data: bytes | str) -> Any:
+    """A JSON document as :func:`decode_json` reads it, but for the keys :func:`unwrap` and the readers of facts
+    never look at, at the top and in ``ansible_facts``: those are skipped, not built (a cache file is ~28 KiB
+    of facts, of which iosched reads a few). The skipped values are checked as JSON but for their UTF-8, and a
+    document of none but skipped facts has none for :func:`unwrap`.
 
-    A document orjson refuses (NaN, an integer beyond 64 bits, an escaped lone surrogate, nesting deeper than
-    1024) is read again by the standard library, which accepts it or gives its own error.
+    A document the typed reader refuses (not an object, ``ansible_facts`` not an object, NaN ...) is read
+    whole by :func:`decode_json`, which accepts it or gives its error.
     """
-    if _orjson is not None:
-        try:
-            return _orjson.loads(data)
-        except _orjson.JSONDecodeError:
-            pass
-    return json.loads(data)
+    try:
+        return _read_document(data)
+    except (ValueError, RecursionError):  # msgspec.DecodeError is a ValueError
+        return decode_json(data)
+
+
+def decode_json(data: bytes | str) -> Any:
+    """A JSON document, as :func:`json.loads` reads it; msgspec's faster reader first.
+
+    A document msgspec refuses (NaN, a number beyond a float's range, an escaped lone surrogate, a byte-order
+    mark, nesting deeper than its limit) is read again by the standard library, which accepts it or gives its
+    own error.
+    """
+    try:
+        return _read_json(data)
+    except (ValueError, RecursionError):  # msgspec.DecodeError is a ValueError
+        return json.loads(data)
 
 
 def _yaml(data: bytes) -> Any:

@@ -1,0 +1,137 @@
+"""A fact document is decoded only for the facts iosched reads: the hosts are those of a whole-document decode."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ansible_helpers import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from iosched.system import ansible_docs, ansible_system
+from iosched.system.ansible import host_facts, read_facts
+from iosched.system.ansible_docs import PAYLOAD, READ_FACTS, FactDoc, decode_json, selected, unwrap
+
+DISTROS = {"rhel8", "rhel9", "ubuntu2004", "ubuntu2204", "debian12", "sles15"}
+JSON_FILES = sorted(
+    p
+    for sub in ("cache", "tree", "constructed/cciss", "constructed/edge")
+    for p in (FIXTURES / sub).iterdir()
+    if p.is_file() and not p.name.startswith(".")
+)
+FACTS = {*READ_FACTS, *(f"ansible_{name}" for name in READ_FACTS)}
+KEPT = {*FACTS, "ansible_facts", "unreachable", "failed", "msg", PAYLOAD}
+"""What :func:`selected` keeps of a document (of ``ansible_facts``: FACTS), spelled out from :func:`unwrap`."""
+
+
+def _whole(tmp: Path, monkeypatch: pytest.MonkeyPatch, path: Path) -> list[Any]:
+    """The hosts of ``path`` read as before: every document decoded whole."""
+    with monkeypatch.context() as patch:
+        patch.setattr(ansible_docs, "selected", decode_json)
+        return read_facts(path, DISTROS)
+
+
+@pytest.mark.parametrize("wrapped", [False, True], ids=["as-is", "ansible-core-2.19"])
+def test_every_fixture_reads_as_a_whole_decode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrapped: bool) -> None:
+    for sample in JSON_FILES:
+        path = sample
+        if wrapped:  # PluginInterposer: s<schema>_<host> holding {"__payload__": "<the JSON text>"}
+            path = tmp_path / f"s1_{sample.name}"
+            path.write_text(json.dumps({PAYLOAD: sample.read_text(encoding="utf-8")}))
+        hosts = read_facts(path, DISTROS)
+        assert hosts == _whole(tmp_path, monkeypatch, path), sample
+        assert [h.name for h in hosts] == [sample.name]
+    planned = [h for h in read_facts(FIXTURES / "cache", DISTROS) if h.system and h.system.devices]
+    assert len(planned) >= 5
+
+
+class _Recording(dict):  # type: ignore[type-arg]
+    """Facts that note every key looked up."""
+
+    def __init__(self, facts: dict[str, Any], seen: set[str]) -> None:
+        super().__init__(facts)
+        self.seen = seen
+
+    def __getitem__(self, key: str) -> Any:
+        self.seen.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self.seen.add(str(key))
+        return super().__contains__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.seen.add(key)
+        return super().get(key, default)
+
+
+def test_the_facts_read_are_the_facts_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a new fact in ansible_system or host_facts needs it in READ_FACTS, or it would never be decoded."""
+    monkeypatch.setattr(ansible_system, "_SHAPES", {})  # a memoised System would not look its facts up
+    seen: set[str] = set()
+    for sample in JSON_FILES:
+        facts, _ = unwrap(decode_json(sample.read_bytes()))
+        if facts is not None:
+            host_facts(FactDoc(sample.name, str(sample), _Recording(facts, seen)), DISTROS)
+    assert seen <= FACTS
+    assert {"ansible_devices", "ansible_mounts", "ansible_kernel", "ansible_hostname"} <= seen
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
+    max_leaves=12,
+)
+_keys = st.sampled_from(sorted(KEPT - {"ansible_facts", PAYLOAD})) | st.sampled_from(
+    ["ansible_lsb", "ansible_local", "ansible_python", "changed", "_ansible_facts_gathered"]
+) | st.text(max_size=10)  # fmt: skip
+_facts = st.dictionaries(_keys, _json, max_size=8)
+_documents = _json | _facts | st.builds(lambda outer, inner: {**outer, "ansible_facts": inner}, _facts, _facts | _json)
+
+
+def _kept(document: Any) -> Any:
+    """``document`` as :func:`selected` should give it: the keys it keeps, at the top and in ``ansible_facts``."""
+    if not isinstance(document, dict):
+        return document
+    if not isinstance(document.get("ansible_facts", {}), dict):
+        return document  # read whole: unwrap says "ansible_facts is not a mapping"
+    kept = {k: v for k, v in document.items() if k in KEPT}
+    if "ansible_facts" in kept:
+        kept["ansible_facts"] = {k: v for k, v in kept["ansible_facts"].items() if k in FACTS}
+    return kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(_documents, st.sampled_from([0, 4, None]))
+def test_selected_is_the_whole_document_less_what_is_never_read(document: Any, indent: int | None) -> None:
+    text = json.dumps(document, indent=indent)  # NaN and Infinity too: Python writes them, json.loads reads them
+    whole = decode_json(text.encode())
+    found = selected(text.encode())
+    # JSON text compares NaN with NaN, and tells 1 from 1.0 and true; sorted keys: selected keeps no order of keys
+    assert _text(_kept(found)) == _text(_kept(whole))
+    if "NaN" not in text and "Infinity" not in text:  # which msgspec refuses: then the document is read whole
+        assert _text(found) == _text(_kept(whole))
+    assert _text(selected(text)) == _text(found)
+
+
+def _text(document: Any) -> str:
+    return json.dumps(document, sort_keys=True)
+
+
+def test_a_document_of_only_facts_iosched_does_not_read_has_no_facts(tmp_path: Path) -> None:
+    (tmp_path / "web1").write_text(json.dumps({"ansible_local": {}, "ansible_python": {"version": {}}}))
+    assert read_facts(tmp_path, DISTROS)[0].error == "no Ansible facts in this document"
+
+
+def test_unread_bytes_are_checked_as_json_and_read_bytes_as_utf8(tmp_path: Path) -> None:
+    sample = (FIXTURES / "cache/100.26.35.227").read_bytes()
+    (tmp_path / "web1").write_bytes(sample.replace(b'"ansible_lsb": {}', b'"ansible_lsb": {"junk": "\xff\xfe"}', 1))
+    (tmp_path / "web2").write_bytes(sample.replace(b'"ansible_lsb": {}', b'"ansible_lsb": {"junk": nope}', 1))
+    (tmp_path / "web3").write_bytes(sample.replace(b'"ansible_kernel": "', b'"ansible_kernel": "\xff', 1))
+    web1, web2, web3 = read_facts(tmp_path, DISTROS)
+    assert web1.system is not None and web1.system.host.kernel == "4.18.0-80.4.2.el8_0.x86_64"
+    assert web2.error and web2.error.startswith("not a JSON or YAML fact document (Expecting value: line")
+    assert web3.error and web3.error.startswith("not a JSON or YAML fact document ('utf-8' codec can't decode")
