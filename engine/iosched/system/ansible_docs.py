@@ -39,6 +39,7 @@ from iosched.system.text import token
 MAX_DOC_BYTES = 16 * 1024 * 1024
 MAX_CONSOLE_BYTES = 64 * 1024 * 1024
 MAX_FILES = 1_000_000
+_STEP = 64 * 1024
 HOST_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:@%+-]{0,252}")
 _HEADER_PATTERN = (
     r"^(?P<host>\S+) \| (?P<status>SUCCESS|CHANGED|FAILED!|UNREACHABLE!|SKIPPED|success|FAILED)(?: (?:=>|>>) |: |$)"
@@ -84,6 +85,8 @@ class FactDoc:
     """The file, with ``:line`` for a host of console output."""
     facts: dict[str, Any] | None = None
     error: str | None = None
+    from_json: bool = False
+    """The facts hold only JSON's types (a YAML document's may hold dates, sets and tuples)."""
 
 
 def fact_files(directory: Path) -> list[Path]:
@@ -138,10 +141,9 @@ def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
             raise ValueError("not a regular file")
         if info.st_size > limit:
             raise ValueError(larger_than(limit))
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(info.st_size + 1)  # read(limit) would allocate the limit, 64 MiB, for every file
-            if len(data) > info.st_size:  # it grew since fstat
-                data += fh.read(limit + 1 - len(data))
+        data = os.read(fd, info.st_size + 1)  # os.read(fd, limit) would allocate the limit, 64 MiB, for every file
+        while len(data) not in (info.st_size, limit + 1) and (more := os.read(fd, min(limit + 1 - len(data), _STEP))):
+            data += more  # a short read, or the file grew since fstat
     finally:
         os.close(fd)
     if len(data) > limit:
@@ -153,8 +155,9 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
     """One host's cache or tree file: JSON, or YAML from the ``yaml`` cache plugin; wrapped (2.19+) or not."""
     if len(data) > MAX_DOC_BYTES:
         return FactDoc(_shown(name), source, error=larger_than(MAX_DOC_BYTES))
+    from_json = bool(_JSON_START.match(data))
     try:
-        result = selected(data) if _JSON_START.match(data) else _yaml(data)
+        result = selected(data) if from_json else _yaml(data)
         wrapped = _PREFIXED_WRAPPED_NAME.fullmatch(name)
         if wrapped and isinstance(result, dict) and PAYLOAD in result:
             name = wrapped["host"]
@@ -166,7 +169,7 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
     if not token(name, HOST_NAME):
         return FactDoc(_shown(name), source, error="the file name is not an inventory host name")
     facts, error = unwrap(result)
-    return FactDoc(name, source, facts, error)
+    return FactDoc(name, source, facts, error, from_json)
 
 
 def selected(data: bytes | str) -> Any:
@@ -232,7 +235,7 @@ def console_documents(text: str, source: str) -> list[FactDoc]:
         elif status in _OK:
             first_line[name] = line
             facts, error = unwrap(result)
-            docs.append(FactDoc(name, where, facts, error))
+            docs.append(FactDoc(name, where, facts, error, from_json=True))
         else:
             first_line[name] = line
             docs.append(FactDoc(name, where, error=_failure(status, result)))
