@@ -59,14 +59,36 @@ READ_FACTS = (
 )  # fmt: skip
 """The facts iosched reads (:mod:`.ansible_system` and :func:`iosched.system.ansible.host_facts`), without the
 ``ansible_`` prefix that a dump of the ``ansible_facts`` variable also lacks."""
-_FACT_KEYS = (*(f"ansible_{name}" for name in READ_FACTS), *READ_FACTS)
-_Facts = TypedDict("_Facts", dict.fromkeys(_FACT_KEYS, Any), total=False)  # type: ignore[misc]
-_Document = TypedDict(
-    "_Document",
-    {**dict.fromkeys((*_FACT_KEYS, "unreachable", "failed", "msg", PAYLOAD), Any), "ansible_facts": _Facts},  # type: ignore[misc]
+DEVICE_FACTS = ("model", "vendor", "serial", "sectors", "sectorsize", "scheduler_mode", "rotational", "removable",
+                "wwn", "holders", "links", "partitions")  # fmt: skip
+"""What is read of a device or partition of ``devices``; of its ``links``, ``ids`` and ``masters``."""
+MOUNT_FACTS = ("device", "mount", "fstype", "options")
+"""What is read of an entry of ``mounts`` (not its sizes, which differ from host to host and from hour to hour)."""
+
+
+class _Links(TypedDict, total=False):
+    ids: Any
+    masters: Any
+
+
+_PARTITION_FACTS = {key: Any for key in DEVICE_FACTS if key != "partitions"}
+_Partition = TypedDict("_Partition", {**_PARTITION_FACTS, "links": _Links}, total=False)  # type: ignore[misc]
+_Device = TypedDict(
+    "_Device",
+    {**dict.fromkeys(DEVICE_FACTS, Any), "links": _Links, "partitions": dict[str, _Partition]},  # type: ignore[misc]
     total=False,
 )
-"""A document as :func:`unwrap` reads it: a module result, a cache entry or facts; msgspec skips other keys."""
+_Mount = TypedDict("_Mount", dict.fromkeys(MOUNT_FACTS, Any), total=False)  # type: ignore[misc]
+_SHAPED = {"devices": dict[str, _Device], "mounts": list[_Mount]}
+_FACT_TYPES = {key: _SHAPED.get(name, Any) for name in READ_FACTS for key in (f"ansible_{name}", name)}
+_Facts = TypedDict("_Facts", _FACT_TYPES, total=False)  # type: ignore[misc]
+_Document = TypedDict(
+    "_Document",
+    {**_FACT_TYPES, **dict.fromkeys(("unreachable", "failed", "msg", PAYLOAD), Any), "ansible_facts": _Facts},  # type: ignore[misc]
+    total=False,
+)
+"""A document as :func:`unwrap` and the fact readers read it: a module result, a cache entry or facts, each
+device and mount with only what is read of it; msgspec skips the rest."""
 _read_document = msgspec.json.Decoder(_Document).decode
 _read_json = msgspec.json.Decoder().decode
 
