@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ansible_helpers import FIXTURES
+from ansible_helpers import FIXTURES, kb_ids
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +24,6 @@ from iosched.system.ansible_docs import (
     unwrap,
 )
 
-DISTROS = {"rhel8", "rhel9", "ubuntu2004", "ubuntu2204", "debian12", "sles15"}
 JSON_FILES = sorted(
     p
     for sub in ("cache", "tree", "constructed/cciss", "constructed/edge")
@@ -36,24 +35,31 @@ KEPT = {*FACTS, "ansible_facts", "unreachable", "failed", "msg", PAYLOAD}
 """What :func:`selected` keeps of a document (of ``ansible_facts``: FACTS), spelled out from :func:`unwrap`."""
 
 
-def _whole(tmp: Path, monkeypatch: pytest.MonkeyPatch, path: Path) -> list[Any]:
+@pytest.fixture(scope="module")
+def distros(kb) -> set[str]:
+    return kb_ids(kb, "distributions")
+
+
+def _whole(monkeypatch: pytest.MonkeyPatch, path: Path, distros: set[str]) -> list[Any]:
     """The hosts of ``path`` read as before: every document decoded whole."""
     with monkeypatch.context() as patch:
         patch.setattr(ansible_docs, "selected", decode_json)
-        return read_facts(path, DISTROS)
+        return read_facts(path, distros)
 
 
 @pytest.mark.parametrize("wrapped", [False, True], ids=["as-is", "ansible-core-2.19"])
-def test_every_fixture_reads_as_a_whole_decode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrapped: bool) -> None:
+def test_every_fixture_reads_as_a_whole_decode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, distros: set[str], wrapped: bool
+) -> None:
     for sample in JSON_FILES:
         path = sample
         if wrapped:  # PluginInterposer: s<schema>_<host> holding {"__payload__": "<the JSON text>"}
             path = tmp_path / f"s1_{sample.name}"
             path.write_text(json.dumps({PAYLOAD: sample.read_text(encoding="utf-8")}))
-        hosts = read_facts(path, DISTROS)
-        assert hosts == _whole(tmp_path, monkeypatch, path), sample
+        hosts = read_facts(path, distros)
+        assert hosts == _whole(monkeypatch, path, distros), sample
         assert [h.name for h in hosts] == [sample.name]
-    planned = [h for h in read_facts(FIXTURES / "cache", DISTROS) if h.system and h.system.devices]
+    planned = [h for h in read_facts(FIXTURES / "cache", distros) if h.system and h.system.devices]
     assert len(planned) >= 5
 
 
@@ -99,14 +105,14 @@ def _recording(facts: dict[str, Any], seen: set[tuple[str, str]]) -> _Recording:
     return _Recording(found, "facts", seen)
 
 
-def test_the_facts_read_are_the_facts_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_facts_read_are_the_facts_decoded(monkeypatch: pytest.MonkeyPatch, distros: set[str]) -> None:
     """Reading a new fact in ansible_system or host_facts needs it in the schema, or it would never be decoded."""
     monkeypatch.setattr(ansible_system, "_SHAPES", {})  # a memoised System would not look its facts up
     seen: set[tuple[str, str]] = set()
     for sample in JSON_FILES:
         facts, _ = unwrap(decode_json(sample.read_bytes()))
         if facts is not None:
-            host_facts(FactDoc(sample.name, str(sample), _recording(facts, seen)), DISTROS)
+            host_facts(FactDoc(sample.name, str(sample), _recording(facts, seen)), distros)
     schema = {("facts", key) for key in FACTS} | {("device", key) for key in DEVICE_FACTS}
     schema |= {("links", "ids"), ("links", "masters")} | {("mount", key) for key in MOUNT_FACTS}
     assert seen <= schema
@@ -119,14 +125,32 @@ def test_the_facts_read_are_the_facts_decoded(monkeypatch: pytest.MonkeyPatch) -
 
 
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
     max_leaves=12,
 )
 _keys = st.sampled_from(sorted(KEPT - {"ansible_facts", PAYLOAD})) | st.sampled_from(
     ["ansible_lsb", "ansible_local", "ansible_python", "changed", "_ansible_facts_gathered"]
 ) | st.text(max_size=10)  # fmt: skip
-_facts = st.dictionaries(_keys, _json, max_size=8)
+
+
+def _mapping(keys: tuple[str, ...], **values: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Objects of some of ``keys`` (values of ``values``, else any JSON) and keys never read."""
+    known = st.fixed_dictionaries({}, optional={key: values.get(key, _json) for key in keys})
+    return st.builds(lambda a, b: {**b, **a}, known, st.dictionaries(st.sampled_from(["size", "uuid", "host"]), _json))
+
+
+_links = _mapping(("ids", "masters", "uuids", "labels")) | _json
+_partition = _mapping(DEVICE_FACTS, links=_links)
+_device = _mapping(DEVICE_FACTS, links=_links, partitions=st.dictionaries(st.text(max_size=5), _partition, max_size=2))
+_shaped = st.fixed_dictionaries(
+    {},
+    optional={
+        "ansible_devices": st.dictionaries(st.text(max_size=5), _device, max_size=3) | _json,
+        "ansible_mounts": st.lists(_mapping(MOUNT_FACTS), max_size=3) | _json,
+    },
+)
+_facts = st.builds(lambda a, b: {**a, **b}, st.dictionaries(_keys, _json | st.just(float("nan")), max_size=8), _shaped)
 _documents = _json | _facts | st.builds(lambda outer, inner: {**outer, "ansible_facts": inner}, _facts, _facts | _json)
 
 
@@ -182,17 +206,17 @@ def _text(document: Any) -> str:
     return json.dumps(document, sort_keys=True)
 
 
-def test_a_document_of_only_facts_iosched_does_not_read_has_no_facts(tmp_path: Path) -> None:
+def test_a_document_of_only_facts_iosched_does_not_read_has_no_facts(tmp_path: Path, distros: set[str]) -> None:
     (tmp_path / "web1").write_text(json.dumps({"ansible_local": {}, "ansible_python": {"version": {}}}))
-    assert read_facts(tmp_path, DISTROS)[0].error == "no Ansible facts in this document"
+    assert read_facts(tmp_path, distros)[0].error == "no Ansible facts in this document"
 
 
-def test_unread_bytes_are_checked_as_json_and_read_bytes_as_utf8(tmp_path: Path) -> None:
+def test_unread_bytes_are_checked_as_json_and_read_bytes_as_utf8(tmp_path: Path, distros: set[str]) -> None:
     sample = (FIXTURES / "cache/100.26.35.227").read_bytes()
     (tmp_path / "web1").write_bytes(sample.replace(b'"ansible_lsb": {}', b'"ansible_lsb": {"junk": "\xff\xfe"}', 1))
     (tmp_path / "web2").write_bytes(sample.replace(b'"ansible_lsb": {}', b'"ansible_lsb": {"junk": nope}', 1))
     (tmp_path / "web3").write_bytes(sample.replace(b'"ansible_kernel": "', b'"ansible_kernel": "\xff', 1))
-    web1, web2, web3 = read_facts(tmp_path, DISTROS)
+    web1, web2, web3 = read_facts(tmp_path, distros)
     assert web1.system is not None and web1.system.host.kernel == "4.18.0-80.4.2.el8_0.x86_64"
     assert web2.error and web2.error.startswith("not a JSON or YAML fact document (Expecting value: line")
     assert web3.error and web3.error.startswith("not a JSON or YAML fact document ('utf-8' codec can't decode")
