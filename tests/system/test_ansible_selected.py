@@ -220,3 +220,18 @@ def test_unread_bytes_are_checked_as_json_and_read_bytes_as_utf8(tmp_path: Path,
     assert web1.system is not None and web1.system.host.kernel == "4.18.0-80.4.2.el8_0.x86_64"
     assert web2.error and web2.error.startswith("not a JSON or YAML fact document (Expecting value: line")
     assert web3.error and web3.error.startswith("not a JSON or YAML fact document ('utf-8' codec can't decode")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"ansible_devices": {"sda": {"rotational": "1", "rotational": "0"}}}',
+        '{"ansible_devices": {"sda": {"rotational": "1"}, "sda": {"scheduler_mode": "bfq"}}}',
+        '{"ansible_devices": 5, "ansible_devices": {"sda": {}}}',
+        '{"ansible_devices": {"sda": {}}, "ansible_devices": 5}',
+        '{"ansible_mounts": [{"mount": "/", "size_total": 1}], "ansible_mounts": [{"mount": "/x"}]}',
+        '{"ansible_facts": {"ansible_kernel": "a"}, "ansible_facts": {"ansible_kernel": "b"}}',
+    ],
+)
+def test_a_key_given_twice_is_its_last_value_as_in_a_whole_decode(text: str) -> None:
+    assert _text(selected(text)) == _text(_kept(decode_json(text)))
