@@ -4,7 +4,8 @@ Run: python bench/fleet_files.py [--hosts 1000 10000 100000] [--gather] [--forma
 files into a temporary directory, from the real fact documents of tests/system/ansible/cache (and, with
 --gather, this machine's own, gathered by ``ansible localhost -c local -m setup``), varied per host: name,
 distribution (the real distribution facts of tests/system/ansible/distribution), kernel patch level,
-elevators, rotational flags and extra disks. Each run is a fresh ``iosched fleet`` process writing to a pipe;
+elevators, rotational flags, extra disks and, on every host, the free space of its mounts (which differs
+between any two real hosts). Each run is a fresh ``iosched fleet`` process writing to a pipe;
 its wall time and peak memory (max RSS) are printed against one ``iosched advise`` process. Targets: 100,000
 hosts under 30 s and 1 GiB, 10,000 hosts under 50 x one advise process.
 """
@@ -29,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests/system/ansible"
 ELEVATORS = ("mq-deadline", "none", "bfq", "kyber", "cfq", "deadline", "noop")
 PLACEHOLDER = "HOST-NAME-PLACEHOLDER"
+FREE_PLACEHOLDER = 987654321987654
 VARIANTS = 256
 
 
@@ -81,6 +83,9 @@ def variant(facts: dict[str, Any], distro: dict[str, str], rng: random.Random) -
         if device.get("scheduler_mode"):
             device["scheduler_mode"] = rng.choice(ELEVATORS)
         device["rotational"] = rng.choice(("0", "1"))
+    for mount in host.get("ansible_mounts", []):
+        if "size_available" in mount:
+            mount["size_available"] = FREE_PLACEHOLDER
     return host
 
 
@@ -89,7 +94,8 @@ def write_cache(directory: Path, hosts: int, texts: list[str]) -> int:
     size = 0
     for index in range(hosts):
         name = f"host{index:06d}.example.com"
-        data = texts[index % len(texts)].replace(PLACEHOLDER, name.split(".")[0]).encode()
+        text = texts[index % len(texts)].replace(PLACEHOLDER, name.split(".")[0])
+        data = text.replace(str(FREE_PLACEHOLDER), str(2**30 + index * 4096)).encode()
         (directory / name).write_bytes(data)
         size += len(data)
     return size

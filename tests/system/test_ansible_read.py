@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import re
 from pathlib import Path
@@ -205,15 +206,34 @@ def test_hosts_alike_share_a_system_shape_but_keep_their_names(path: Path, distr
     assert to_system(facts, distros, "a") == first
 
 
-def test_a_fact_unlike_in_type_is_a_shape_of_its_own(distros: set[str]) -> None:
+@pytest.mark.parametrize("from_json", [False, True], ids=["any-types", "json-types"])
+def test_a_fact_unlike_in_type_is_a_shape_of_its_own(distros: set[str], from_json: bool) -> None:
     facts = raw_facts(str(REAL_FILES[0]))
     disk = next(iter(facts["ansible_devices"]))
 
     def with_model(value: object) -> tuple[str, ...]:
         devices = {**facts["ansible_devices"], disk: {**facts["ansible_devices"][disk], "model": value}}
-        return to_system({**facts, "ansible_devices": devices}, distros).missing
+        return to_system({**facts, "ansible_devices": devices}, distros, from_json=from_json).missing
 
     unreadable = f"{disk}: model"
     assert not any(m.startswith(unreadable) for m in with_model(None))
     assert any(m.startswith(unreadable) for m in with_model(float("nan")))
     assert any(m.startswith(unreadable) for m in with_model(1)) and with_model(1) == with_model(True)
+
+
+def test_a_yaml_date_and_its_text_in_json_are_shapes_of_their_own(tmp_path: Path, distros: set[str]) -> None:
+    """A YAML document's date or set is not the JSON text or list that MessagePack would write for it."""
+    (tmp_path / "json").mkdir()
+    (tmp_path / "yaml").mkdir()
+    model = "2024-01-02"
+    (tmp_path / "json/web1").write_text(
+        json.dumps({"ansible_devices": {"sda": {"model": model}}, "ansible_mounts": ["a"]})
+    )
+    (tmp_path / "yaml/web1").write_text(
+        f"ansible_devices: {{sda: {{model: {model}}}}}\nansible_mounts: !!set {{a: null}}\n"
+    )
+    (from_json,) = read_facts(tmp_path / "json", distros)
+    (from_yaml,) = read_facts(tmp_path / "yaml", distros)
+    assert from_json.system and from_yaml.system
+    assert from_json.system.devices[0].model == model and from_yaml.system.devices[0].model is None
+    assert from_json.system.missing != from_yaml.system.missing

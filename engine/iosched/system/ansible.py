@@ -60,4 +60,5 @@ def host_facts(doc: FactDoc, known_distros: Collection[str] = ()) -> HostFacts:
     if doc.facts.get("ansible_os_family") == "Windows" or platform != "Linux":
         shown = "Windows" if platform == "Linux" else untrusted(platform, 40)
         return HostFacts(doc.name, doc.source, error=f"not a Linux host ({shown})")
-    return HostFacts(doc.name, doc.source, system=to_system(doc.facts, known_distros, doc.source))
+    system = to_system(doc.facts, known_distros, doc.source, from_json=doc.from_json)
+    return HostFacts(doc.name, doc.source, system=system)

@@ -14,7 +14,8 @@
   (warnings, ``Using ... as config file``, a surrounding document) are skipped.
 
 Files are read only when they are regular files of bounded size; a document that cannot be read becomes a
-:class:`FactDoc` with an ``error``, never an exception, so one bad host does not stop a fleet.
+:class:`FactDoc` with an ``error``, never an exception, so one bad host does not stop a fleet. Of a JSON cache or
+tree file, only the facts iosched reads (:data:`READ_FACTS`) are decoded; the rest is checked as JSON and skipped.
 """
 
 from __future__ import annotations
@@ -27,21 +28,18 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+
+import msgspec
 
 from iosched.errors import larger_than
-
-try:
-    import orjson as _orjson
-except ImportError:  # pragma: no cover - a platform without its wheel
-    _orjson = None  # type: ignore[assignment]
-
 from iosched.escape import untrusted
 from iosched.system.text import token
 
 MAX_DOC_BYTES = 16 * 1024 * 1024
 MAX_CONSOLE_BYTES = 64 * 1024 * 1024
 MAX_FILES = 1_000_000
+_STEP = 64 * 1024
 HOST_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:@%+-]{0,252}")
 _HEADER_PATTERN = (
     r"^(?P<host>\S+) \| (?P<status>SUCCESS|CHANGED|FAILED!|UNREACHABLE!|SKIPPED|success|FAILED)(?: (?:=>|>>) |: |$)"
@@ -55,6 +53,44 @@ _WRAPPED_NAME = re.compile(r"s\d{1,9}_(?P<host>.+)", re.DOTALL)
 _PREFIXED_WRAPPED_NAME = re.compile(r".*?s\d{1,9}_(?P<host>.+)", re.DOTALL)
 """With the jsonfile plugin's ``_prefix`` (``fact_caching_prefix``) before the schema key."""
 PAYLOAD = "__payload__"
+READ_FACTS = (
+    "system", "os_family", "hostname", "kernel", "architecture", "distribution", "distribution_version",
+    "virtualization_type", "virtualization_role", "proc_cmdline", "cmdline", "devices", "mounts",
+)  # fmt: skip
+"""The facts iosched reads (:mod:`.ansible_system` and :func:`iosched.system.ansible.host_facts`), without the
+``ansible_`` prefix that a dump of the ``ansible_facts`` variable also lacks."""
+DEVICE_FACTS = ("model", "vendor", "serial", "sectors", "sectorsize", "scheduler_mode", "rotational", "removable",
+                "wwn", "holders", "links", "partitions")  # fmt: skip
+"""What is read of a device or partition of ``devices``; of its ``links``, ``ids`` and ``masters``."""
+MOUNT_FACTS = ("device", "mount", "fstype", "options")
+"""What is read of an entry of ``mounts`` (not its sizes, which differ from host to host and from hour to hour)."""
+
+
+class _Links(TypedDict, total=False):
+    ids: Any
+    masters: Any
+
+
+_PARTITION_FACTS = {key: Any for key in DEVICE_FACTS if key != "partitions"}
+_Partition = TypedDict("_Partition", {**_PARTITION_FACTS, "links": _Links}, total=False)  # type: ignore[misc]
+_Device = TypedDict(
+    "_Device",
+    {**dict.fromkeys(DEVICE_FACTS, Any), "links": _Links, "partitions": dict[str, _Partition]},  # type: ignore[misc]
+    total=False,
+)
+_Mount = TypedDict("_Mount", dict.fromkeys(MOUNT_FACTS, Any), total=False)  # type: ignore[misc]
+_SHAPED = {"devices": dict[str, _Device], "mounts": list[_Mount]}
+_FACT_TYPES = {key: _SHAPED.get(name, Any) for name in READ_FACTS for key in (f"ansible_{name}", name)}
+_Facts = TypedDict("_Facts", _FACT_TYPES, total=False)  # type: ignore[misc]
+_Document = TypedDict(
+    "_Document",
+    {**_FACT_TYPES, **dict.fromkeys(("unreachable", "failed", "msg", PAYLOAD), Any), "ansible_facts": _Facts},  # type: ignore[misc]
+    total=False,
+)
+"""A document as :func:`unwrap` and the fact readers read it: a module result, a cache entry or facts, each
+device and mount with only what is read of it; msgspec skips the rest."""
+_read_document = msgspec.json.Decoder(_Document).decode
+_read_json = msgspec.json.Decoder().decode
 
 
 class FactsError(ValueError):
@@ -71,6 +107,8 @@ class FactDoc:
     """The file, with ``:line`` for a host of console output."""
     facts: dict[str, Any] | None = None
     error: str | None = None
+    from_json: bool = False
+    """The facts hold only JSON's types (a YAML document's may hold dates, sets and tuples)."""
 
 
 def fact_files(directory: Path) -> list[Path]:
@@ -125,10 +163,9 @@ def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
             raise ValueError("not a regular file")
         if info.st_size > limit:
             raise ValueError(larger_than(limit))
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(info.st_size + 1)  # read(limit) would allocate the limit, 64 MiB, for every file
-            if len(data) > info.st_size:  # it grew since fstat
-                data += fh.read(limit + 1 - len(data))
+        data = os.read(fd, info.st_size + 1)  # os.read(fd, limit) would allocate the limit, 64 MiB, for every file
+        while len(data) not in (info.st_size, limit + 1) and (more := os.read(fd, min(limit + 1 - len(data), _STEP))):
+            data += more  # a short read, or the file grew since fstat
     finally:
         os.close(fd)
     if len(data) > limit:
@@ -140,34 +177,49 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
     """One host's cache or tree file: JSON, or YAML from the ``yaml`` cache plugin; wrapped (2.19+) or not."""
     if len(data) > MAX_DOC_BYTES:
         return FactDoc(_shown(name), source, error=larger_than(MAX_DOC_BYTES))
+    from_json = bool(_JSON_START.match(data))
     try:
-        result = decode_json(data) if _JSON_START.match(data) else _yaml(data)
+        result = selected(data) if from_json else _yaml(data)
         wrapped = _PREFIXED_WRAPPED_NAME.fullmatch(name)
         if wrapped and isinstance(result, dict) and PAYLOAD in result:
             name = wrapped["host"]
             if not isinstance(result[PAYLOAD], str):
                 return FactDoc(_shown(name), source, error=f"{PAYLOAD} is not JSON text")
-            result = decode_json(result[PAYLOAD])
+            result = selected(result[PAYLOAD])
     except (ValueError, RecursionError) as exc:
         return FactDoc(_shown(name), source, error=f"not a JSON or YAML fact document ({untrusted(str(exc), 120)})")
     if not token(name, HOST_NAME):
         return FactDoc(_shown(name), source, error="the file name is not an inventory host name")
     facts, error = unwrap(result)
-    return FactDoc(name, source, facts, error)
+    return FactDoc(name, source, facts, error, from_json)
+
+
+def selected(data: bytes | str) -> Any:
+    """A JSON document as :func:`decode_json` reads it, but for the keys :func:`unwrap` and the readers of facts
+    never look at, at the top and in ``ansible_facts``: those are skipped, not built (a cache file is ~28 KiB
+    of facts, of which iosched reads a few). The skipped values are checked as JSON but for their UTF-8, and a
+    document of none but skipped facts has none for :func:`unwrap`.
+
+    A document the typed reader refuses (not an object, ``ansible_facts`` not an object, NaN ...) is read
+    whole by :func:`decode_json`, which accepts it or gives its error.
+    """
+    try:
+        return _read_document(data)
+    except (ValueError, RecursionError):  # msgspec.DecodeError is a ValueError
+        return decode_json(data)
 
 
 def decode_json(data: bytes | str) -> Any:
-    """A JSON document, as :func:`json.loads` reads it; orjson's faster reader first, when it is installed.
+    """A JSON document, as :func:`json.loads` reads it; msgspec's faster reader first.
 
-    A document orjson refuses (NaN, an integer beyond 64 bits, an escaped lone surrogate, nesting deeper than
-    1024) is read again by the standard library, which accepts it or gives its own error.
+    A document msgspec refuses (NaN, a number beyond a float's range, an escaped lone surrogate, a byte-order
+    mark, nesting deeper than its limit) is read again by the standard library, which accepts it or gives its
+    own error.
     """
-    if _orjson is not None:
-        try:
-            return _orjson.loads(data)
-        except _orjson.JSONDecodeError:
-            pass
-    return json.loads(data)
+    try:
+        return _read_json(data)
+    except (ValueError, RecursionError):  # msgspec.DecodeError is a ValueError
+        return json.loads(data)
 
 
 def _yaml(data: bytes) -> Any:
@@ -205,7 +257,7 @@ def console_documents(text: str, source: str) -> list[FactDoc]:
         elif status in _OK:
             first_line[name] = line
             facts, error = unwrap(result)
-            docs.append(FactDoc(name, where, facts, error))
+            docs.append(FactDoc(name, where, facts, error, from_json=True))
         else:
             first_line[name] = line
             docs.append(FactDoc(name, where, error=_failure(status, result)))

@@ -28,6 +28,8 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
+import msgspec
+
 from iosched.system.blockdevs import BIO_KINDS, ELEVATOR, LEGACY_ELEVATORS, MQ_ELEVATORS, NAMED_KINDS
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.distro import distro_id, os_release
@@ -66,31 +68,41 @@ _READ = (
     "ansible_devices", "ansible_mounts",
 )  # fmt: skip
 """The facts a System is made of, but for ``ansible_hostname``."""
-_SHAPES: dict[tuple[bytes | str, frozenset[str]], System] = {}
+_SHAPES: dict[tuple[bytes | str, bool, frozenset[str]], System] = {}
 """Systems made, without hostname and source, by the text of the facts they were made of: hosts of a fleet
 are mostly alike, and a System is immutable. Bounded: emptied when full."""
 MAX_SHAPES = 512
+_msgpack = msgspec.msgpack.Encoder().encode
 
 
-def to_system(facts: Mapping[str, Any], known_distros: Collection[str] = (), source: str = "") -> System:
-    """The System that one host's ``ansible_*`` facts describe; what they lack is listed in ``missing``."""
-    key = _facts_key([(name, facts[name]) for name in _READ if name in facts]), frozenset(known_distros)
+def to_system(
+    facts: Mapping[str, Any], known_distros: Collection[str] = (), source: str = "", from_json: bool = False
+) -> System:
+    """The System that one host's ``ansible_*`` facts describe; what they lack is listed in ``missing``.
+
+    ``from_json``: the facts hold only JSON's types, which keys the memo of Systems faster.
+    """
+    distros = frozenset(known_distros)
+    key = _facts_key([(name, facts[name]) for name in _READ if name in facts], from_json), from_json, distros
     shape = _SHAPES.get(key)
     if shape is None:
         if len(_SHAPES) >= MAX_SHAPES:
             _SHAPES.clear()
-        shape = _SHAPES[key] = _to_system(facts, key[1])
+        shape = _SHAPES[key] = _to_system(facts, distros)
     hostname = token(facts.get("ansible_hostname"), HOSTNAME)
     return shape.replace(host=shape.host.replace(hostname=hostname), source=source)
 
 
-def _facts_key(facts: list[tuple[str, Any]]) -> bytes | str:
-    """Equal for equal facts of equal types: marshal tells None from NaN, 1 from True and 1.0, unlike a JSON
-    text; its version 2 writes no references, so the key does not depend on how objects are shared. A value
-    marshal cannot write (a YAML date) makes the repr the key."""
+def _facts_key(facts: list[tuple[str, Any]], from_json: bool) -> bytes | str:
+    """Equal for equal facts of equal types. Of JSON's types, MessagePack tells None from NaN, 1 from True and 1.0
+    (a JSON text does not), and writes a host's facts three times faster than marshal; it would write a date
+    as its text and a set or tuple as a list, so other facts are written by marshal, whose version 2 writes no
+    references (the key does not depend on how objects are shared). A value neither can write (a YAML date
+    for marshal, an integer beyond 64 bits or a lone surrogate for MessagePack) makes the repr the key. The
+    memo keys on ``from_json`` too: a MessagePack text and a marshal one may be the same bytes."""
     try:
-        return marshal.dumps(facts, 2)
-    except ValueError:
+        return _msgpack(facts) if from_json else marshal.dumps(facts, 2)
+    except (ValueError, OverflowError):
         return repr(facts)
 
 
