@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from iosched.hints import Literal
 from iosched.kernel import KernelVersion
 from iosched.struct import Struct
@@ -79,15 +81,19 @@ FACTS: dict[str, Fact] = {
 }
 
 
+VERSIONS = frozenset(name for name, fact in FACTS.items() if fact.type == "version")
+
+
+@lru_cache(maxsize=1024)
+def _version(text: str) -> KernelVersion:
+    return KernelVersion.parse(text)
+
+
 def compare(name: str, op: str, value: Any, expected: Any) -> bool:
     """Compare a fact's value with a rule's operand, as versions where the fact is a version."""
-    if FACTS.get(name, Fact("str", "")).type == "version":
-        value = KernelVersion.parse(str(value))
-        expected = (
-            tuple(KernelVersion.parse(str(e)) for e in expected)
-            if isinstance(expected, tuple)
-            else KernelVersion.parse(str(expected))
-        )
+    if name in VERSIONS:
+        value = _version(str(value))
+        expected = tuple(_version(str(e)) for e in expected) if isinstance(expected, tuple) else _version(str(expected))
     try:
         match op:
             case "eq":

@@ -6,6 +6,7 @@ A condition is ``all``/``any``/``not`` over comparisons of registered facts; the
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import cached_property
 
 from iosched.facts import FACTS, compare
 from iosched.grammar import TEXT, Constrain, link_problem
@@ -43,8 +44,14 @@ class Compare(Struct):
     def operators(self) -> list[tuple[Operator, Any]]:
         return [(op, v) for op in OPERATORS if (v := getattr(self, "in_" if op == "in" else op)) is not None]
 
-    def evaluate(self, facts: Mapping[str, Any]) -> bool:
+    @cached_property
+    def operation(self) -> tuple[Operator, Any]:
+        """The one operator and its operand (validation checks that there is exactly one)."""
         ((op, expected),) = self.operators()
+        return op, expected
+
+    def evaluate(self, facts: Mapping[str, Any]) -> bool:
+        op, expected = self.operation
         value = facts.get(self.fact)
         if op == "exists":
             return (value is not None) is expected
@@ -56,7 +63,7 @@ class Compare(Struct):
         yield self
 
     def describe(self) -> str:
-        ((op, expected),) = self.operators()
+        op, expected = self.operation
         if isinstance(expected, tuple):
             shown = f"[{', '.join(map(str, expected))}]"
         else:

@@ -105,7 +105,10 @@ class Struct:
         """The same record with some fields changed; itself when nothing changes."""
         if all(getattr(self, k) == v for k, v in changes.items()):
             return self
-        return type(self)(**{**self.__dict__, **changes})
+        values = self.__dict__
+        if not values.keys() <= self.__field_set__:  # what a cached_property keeps is not a field
+            values = {k: v for k, v in values.items() if k in self.__field_set__}
+        return type(self)(**{**values, **changes})
 
     def fields(self) -> Iterator[tuple[str, Any]]:
         """(name, value) of every field, defaults included, in declaration order."""

@@ -55,3 +55,18 @@ def test_fields_are_taken_by_name_unless_the_class_says_otherwise() -> None:
     assert Fact("bool", "a fact") == Fact(type="bool", description="a fact")
     with pytest.raises(TypeError, match="3 positional values"):
         Fact("bool", "a fact", "a third")  # type: ignore[call-arg]
+
+
+def test_a_comparison_keeps_its_operation_and_is_replaced_by_its_fields_alone() -> None:
+    """``Compare.operation`` is computed once and kept on the instance; ``replace`` gives a record of the
+    fields alone (what it kept would be an unknown field), and equality and the KB cache see only fields."""
+    from iosched.kbcache import to_plain
+    from iosched.rules import Compare
+
+    compare = Compare(fact="kernel", gte="5.0")
+    assert compare.operation == ("gte", "5.0") and compare.evaluate({"kernel": "5.4.0-100-generic"})
+    moved = compare.replace(gte="6.0")
+    assert moved == Compare(fact="kernel", gte="6.0") and moved.operation == ("gte", "6.0")
+    assert not moved.evaluate({"kernel": "5.4.0-100-generic"})
+    assert compare.replace(fact="distro") == Compare(fact="distro", gte="5.0")
+    assert "operation" not in to_plain(compare) and compare == Compare(fact="kernel", gte="5.0")
