@@ -52,14 +52,19 @@ class Struct:
         super().__init_subclass__(**kwargs)
         cls.__positional__ = not kw_only
         own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect costs start-up time
-        cls.__own_fields__ = tuple(n for n, annotation in own.items() if not _is_classvar(annotation))
-        names: dict[str, None] = {}
-        for klass in reversed(cls.__mro__):
-            names.update(dict.fromkeys(klass.__dict__.get("__own_fields__", ())))
-        cls.__fields__ = tuple(names)
+        cls.__own_fields__ = own_fields = tuple([n for n, annotation in own.items() if not _is_classvar(annotation)])
+        bases: tuple[Any, ...] = cls.__bases__
+        if len(bases) == 1:  # its base's fields, already in the order of its MRO, then its own
+            names = dict.fromkeys(bases[0].__fields__)
+            names.update(dict.fromkeys(own_fields))
+        else:
+            names = {}
+            for klass in reversed(cls.__mro__):
+                names.update(dict.fromkeys(klass.__dict__.get("__own_fields__", ())))
+        cls.__fields__ = fields = tuple(names)
         cls.__field_set__ = frozenset(names)
-        cls.__required__ = frozenset(f for f in cls.__fields__ if not hasattr(cls, f))
-        cls.__values__ = _values(cls.__fields__)
+        cls.__required__ = frozenset([f for f in fields if not hasattr(cls, f)])
+        cls.__values__ = _values(fields)
 
     def __init__(self, *args: object, **values: object) -> None:
         """Fields by name (or, for a ``kw_only=False`` class, the first ones in declaration order)."""
