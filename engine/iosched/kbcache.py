@@ -147,26 +147,31 @@ def _struct_classes() -> dict[str, type[Struct]]:
     return found
 
 
-class _Revive:
-    """``json.loads`` object hook: tagged objects back into Structs; lists into tuples inside them."""
+def _reviver() -> Callable[[dict[str, Any]], Any]:
+    """A ``json.loads`` object hook: tagged objects back into Structs (as :meth:`Struct.build` makes them, with
+    lists inside them made tuples), tagged kernel versions into KernelVersions. A closure over what it reads,
+    as it runs for every object of a section."""
+    schema = {name: (cls, cls.__required__, frozenset(cls.__fields__)) for name, cls in _struct_classes().items()}
+    new = object.__new__
+    set_attribute = object.__setattr__
 
-    def __init__(self) -> None:
-        self.classes = _struct_classes()
-        self.fields = {name: frozenset(cls.__fields__) for name, cls in self.classes.items()}
-
-    def __call__(self, obj: dict[str, Any]) -> Any:
+    def revive(obj: dict[str, Any]) -> Any:
         name = obj.pop(_TYPE, None)
         if name is not None:
-            cls = self.classes[name]
-            if not cls.__required__ <= obj.keys() <= self.fields[name]:
+            cls, required, fields = schema[name]
+            if not required <= obj.keys() <= fields:
                 raise ValueError(f"cached {name} has other fields than the schema")
             for key, value in obj.items():
                 if type(value) is list:
                     obj[key] = tuple(value)
-            return cls.build(obj)
+            found = new(cls)
+            set_attribute(found, "__dict__", obj)
+            return found
         if _KERNEL in obj:
             return KernelVersion(*obj[_KERNEL])
         return obj
+
+    return revive
 
 
 _HEAD = '{"index":'
@@ -261,13 +266,13 @@ class LazySections(Mapping[str, tuple[object, ...]]):
         self._rebuild = rebuild
         self._at = at or {}
         self._built: dict[str, tuple[Any, ...]] = {}
-        self._revive: _Revive | None = None
+        self._revive: Callable[[dict[str, Any]], Any] | None = None
 
     def __getitem__(self, name: str) -> tuple[Any, ...]:
         built = self._built.get(name)
         if built is None:
             start, end = self._spans[name]
-            self._revive = self._revive or _Revive()
+            self._revive = self._revive or _reviver()
             try:
                 built = tuple(json.loads(self._text[start:end], object_hook=self._revive))
                 if any(type(entity) is not BY_SECTION[name].schema for entity in built):
@@ -288,7 +293,7 @@ class LazySections(Mapping[str, tuple[object, ...]]):
         first, last = self._spans[section]
         if section in self._built or type(start) is not int or not first < start < last:
             return None
-        self._revive = self._revive or _Revive()
+        self._revive = self._revive or _reviver()
         try:
             found, end = json.JSONDecoder(object_hook=self._revive).raw_decode(self._text, start)
         except (ValueError, KeyError, TypeError, RecursionError):
