@@ -253,7 +253,7 @@ def _checked_index(index: dict[str, Any], size: int) -> _Index:
 
 def _texts(value: object) -> TypeGuard[dict[str, str]]:
     """Whether ``value`` is a mapping of strings to strings."""
-    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+    return isinstance(value, dict) and {*map(type, value), *map(type, value.values())} <= {str}
 
 
 class LazySections(Mapping[str, tuple[object, ...]]):
