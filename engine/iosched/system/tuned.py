@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 from fnmatch import fnmatch
 
 from iosched.escape import sh_word
-from iosched.grammar import DEVICE, ID, NAME, PATH, SERIAL, WORD, compiled, matches
+from iosched.grammar import DEVICE, ID, NAME, PATH, SERIAL, WORD, matches
 from iosched.plan import Step, TunedBase
 from iosched.system import settings
 from iosched.system.ini import parse_ini
@@ -211,7 +211,6 @@ def remove(tuned: TunedBase) -> str:
 # Reading
 
 PROFILE_DIRS = ("etc/tuned/profiles", "etc/tuned", "usr/lib/tuned/profiles", "usr/lib/tuned")
-PROFILE_NAME = compiled(NAME)
 MAX_DEPTH = 16
 CONDITIONS = ("uname_regex", "cpuinfo_regex")
 VM_KEYS = {"dirty_ratio": "vm.dirty_ratio", "dirty_background_ratio": "vm.dirty_background_ratio"}
@@ -228,7 +227,7 @@ def active_profiles(src: Source) -> tuple[list[str], bool]:
     if text is None:
         match = re.search(r"^Current active profile:\s*(.+)$", answer, re.MULTILINE)
         text = match.group(1) if match else ""
-    return [name for name in text.split() if PROFILE_NAME.fullmatch(name)], running
+    return [name for name in text.split() if matches(NAME, name)], running
 
 
 def profile_sections(src: Source, name: str, missing: list[str]) -> dict[str, dict[str, str]]:
@@ -250,7 +249,7 @@ def profile_sections(src: Source, name: str, missing: list[str]) -> dict[str, di
         sections = parse_ini(found[1])
         merged: dict[str, dict[str, str]] = {}
         for include in re.split(r"\s*[,;]\s*", sections.get("main", {}).get("include", "").strip()):
-            if PROFILE_NAME.fullmatch(include):
+            if matches(NAME, include):
                 for section, options in load(include, (*stack, name)).items():
                     merged[section] = {**merged.get(section, {}), **options}
             elif include:
