@@ -10,6 +10,8 @@ if TYPE_CHECKING:
 
 _VERSION = r"(\d{1,2})\.(\d{1,3})(?:\.(\d{1,4}))?(?:[-+~_.][0-9A-Za-z._+~-]{0,64})?"
 """Compiled on first use (re caches it): compiling at import costs every command start-up time."""
+_MOST = (2, 3, 4)
+"""The most digits of the major, minor and patch numbers in :data:`_VERSION`."""
 
 
 class KernelVersion(tuple[int, int, int]):
@@ -46,6 +48,11 @@ class KernelVersion(tuple[int, int, int]):
             return text
         if not isinstance(text, str):
             raise ValueError(f'kernel version must be a quoted string such as "5.10", not {text!r}')
+        parts = text.strip().split(".")
+        if len(parts) in (2, 3) and all(
+            p.isascii() and p.isdigit() and len(p) <= n for p, n in zip(parts, _MOST, strict=False)
+        ):
+            return cls(*map(int, parts))  # what the grammar reads these as, without compiling it
         m = re.fullmatch(_VERSION, text.strip())
         if m is None:
             raise ValueError(f"not a kernel version: {text!r} (expected X.Y or X.Y.Z)")
