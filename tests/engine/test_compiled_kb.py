@@ -79,3 +79,14 @@ def test_everyday_commands_do_not_import_what_start_up_cannot_afford(tmp_path) -
 
 def test_kb_export_does_not_import_pydantic_or_yaml(tmp_path) -> None:
     assert _imported(str(tmp_path), [["kb", "export"]], ("pydantic", "yaml")) == []
+
+
+def test_a_plan_from_flags_imports_no_reader_of_host_files(tmp_path) -> None:
+    """A plan from flags reads nothing of the host: the parsers of its files (TuneD profiles, captures, probe
+    documents) stay unimported."""
+    commands = [
+        ["advise", "--hw", "ssd", "--workload", "db", "--format", "json"],
+        ["advise", "--example", "pg-vm-ubuntu1604", "--format", "sh"],
+    ]
+    readers = ("iosched.system.ini", "iosched.system.reader", "iosched.system.source", "iosched.system.probejson")
+    assert _imported(str(tmp_path), commands, readers) == []

@@ -42,7 +42,6 @@ from iosched.escape import sh_word
 from iosched.grammar import DEVICE, ID, NAME, PATH, SERIAL, WORD, matches
 from iosched.plan import Step, TunedBase
 from iosched.system import settings
-from iosched.system.ini import parse_ini
 from iosched.system.model import Device, Tuner
 
 TYPE_CHECKING = False
@@ -234,6 +233,8 @@ def profile_sections(src: Source, name: str, missing: list[str]) -> dict[str, di
     """The sections of one profile with its includes merged, as TuneD merges them: an included profile first, a
     section of the including profile adding to (or replacing) the options of the same-named one; in file order.
     Each profile is read once."""
+    from iosched.system.ini import parse_ini  # a plan from flags reads no profile
+
     done: dict[str, dict[str, dict[str, str]]] = {}
 
     def load(name: str, stack: tuple[str, ...]) -> dict[str, dict[str, str]]:
