@@ -20,15 +20,23 @@ HELP_WIDTH: list[int] = []
 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
-    """argparse's formatter at the terminal's width, found without importing shutil (argparse builds one per
-    added argument, and shutil costs start-up time)."""
-    if HELP_WIDTH:
-        return argparse.HelpFormatter(prog, width=HELP_WIDTH[0])
-    try:
-        width = os.get_terminal_size(sys.stderr.fileno()).columns - 2
-    except (OSError, ValueError):
-        width = 78
-    return argparse.HelpFormatter(prog, width=max(width, 40))
+    """argparse's formatter at the terminal's width."""
+    return argparse.HelpFormatter(prog, width=HELP_WIDTH[0] if HELP_WIDTH else _terminal_width())
+
+
+_TERMINAL_WIDTH: list[int] = []
+
+
+def _terminal_width() -> int:
+    """The width of the terminal on stderr, asked once (argparse builds a formatter per added argument), and
+    without importing shutil, which costs start-up time."""
+    if not _TERMINAL_WIDTH:
+        try:
+            width = os.get_terminal_size(sys.stderr.fileno()).columns - 2
+        except (OSError, ValueError):
+            width = 78
+        _TERMINAL_WIDTH.append(max(width, 40))
+    return _TERMINAL_WIDTH[0]
 
 
 class _Commands:
