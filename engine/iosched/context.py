@@ -12,6 +12,7 @@ from fnmatch import fnmatchcase
 
 from iosched import normalise
 from iosched.grammar import DEVICE, MOUNT_OPTIONS, MOUNT_POINT, SERIAL, compiled
+from iosched.hints import TypeVar
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
 from iosched.model import DeviceClass, Distribution, HardwarePreset, IoPathRow, Workload
@@ -22,6 +23,8 @@ from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+_E = TypeVar("_E")
 
 PARTITION = r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+"
 
@@ -118,6 +121,14 @@ def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...], synonyms:
     return found
 
 
+def _named(kb: Kb, kind: type[_E], ident: str) -> _E | None:
+    """The entity of ``kind`` whose id ``ident`` is, exactly; only that entry is read."""
+    found = kb.get(ident)
+    if found is None or found.id != ident:
+        return None
+    return found if isinstance(found, kind) else None
+
+
 def _distribution_id(kb: Kb, text: str) -> str:
     """The KB distribution id ``text`` names, as typed or as os-release spells it."""
     if isinstance(kb.get(text), Distribution):
@@ -141,11 +152,11 @@ def normalised(kb: Kb, ctx: Context) -> tuple[Context, list[Assumption]]:
         if value is not None and (found := _choice(kind, value, valid)) != value:
             changes[field] = found
 
-    if ctx.hw is not None:
+    if ctx.hw is not None and _named(kb, HardwarePreset, ctx.hw) is None:
         pick("hw", "hardware", [h.id for h in kb.section("hardware")])
-    if ctx.rehearse is not None:
+    if ctx.rehearse is not None and _named(kb, HardwarePreset, ctx.rehearse) is None:
         pick("rehearse", "hardware", [h.id for h in kb.section("hardware")])
-    if ctx.workload is not None:
+    if ctx.workload is not None and _named(kb, Workload, ctx.workload) is None:
         workloads = kb.section("workloads")
         found = _choice("workload", ctx.workload, [w.id for w in workloads], normalise.workload_synonyms(workloads))
         if found != ctx.workload:
@@ -339,21 +350,20 @@ def _queues(value: str | None) -> int | None:
 
 def resolve(kb: Kb, ctx: Context) -> Resolved:
     """Check ``ctx`` against the KB and compute the facts; what is missing is assumed from the KB."""
-    presets = {h.id: h for h in kb.section("hardware")}
-    workloads = {w.id: w for w in kb.section("workloads")}
     if ctx.rehearse is not None and ctx.hw is None:
         ctx = ctx.replace(hw=ctx.rehearse)
     if ctx.hw is None and ctx.device is not None and compiled(DEVICE).fullmatch(ctx.device):
         _refuse_unplanned(kb, ctx.device)
     if ctx.hw is None:
-        raise ContextError(f"no hardware given (--hw); valid: {', '.join(presets)}")
+        raise ContextError(f"no hardware given (--hw); valid: {', '.join(h.id for h in kb.section('hardware'))}")
     ctx, assumed = normalised(kb, ctx)
     if ctx.rehearse is not None and ctx.rehearse != ctx.hw:
         raise ContextError(f"--hw {ctx.hw} contradicts --rehearse {ctx.rehearse}: a rehearsal plans as one hardware")
-    hardware = presets[str(ctx.hw)]
+    hardware = _named(kb, HardwarePreset, str(ctx.hw))
     if ctx.workload is None:
         assumed.append(_assumption(kb, "workload"))
-    workload = workloads[ctx.workload or str(assumed[-1].value)]
+    workload = _named(kb, Workload, ctx.workload or str(assumed[-1].value))
+    assert hardware is not None and workload is not None, "normalised() checked both ids"
     distro = kb.get(ctx.distro) if ctx.distro else None
     try:
         if ctx.kernel is not None:

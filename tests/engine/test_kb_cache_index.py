@@ -102,6 +102,19 @@ def test_a_lookup_rebuilds_one_entity(cache: Path) -> None:
     assert not {"sources", "elevators"} & set(kb.sections._built), "a lookup rebuilt a whole section"
 
 
+def test_a_context_of_ids_reads_its_hardware_and_workload_alone(cache: Path) -> None:
+    """Hardware and workload named by their ids are looked up; a spelling or a synonym reads the section."""
+    from iosched.context import Context, resolve
+
+    kbcache.load_checked()
+    kb = kbcache.load_checked()
+    resolved = resolve(kb, Context(hw="ssd", workload="db"))
+    assert (resolved.hardware.id, resolved.workload.id) == ("ssd", "db")
+    assert not {"hardware", "workloads"} & set(kb.sections._built), "an id rebuilt its whole section"
+    spelled = resolve(kbcache.load_checked(), Context(hw="SSD", workload="postgres"))
+    assert (spelled.hardware, spelled.workload) == (resolved.hardware, resolved.workload)
+
+
 def test_damaged_origins_give_way_to_the_yaml(cache: Path) -> None:
     kb = kbcache.load_checked()
     (path,) = cache.glob(f"{kbcache.PREFIX}*.json")
