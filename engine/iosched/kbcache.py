@@ -227,9 +227,9 @@ def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
     end = start + index["origins"]
     if not text.startswith(_SECTIONS, end):
         raise ValueError("not a KB cache file")
-    body = text[end + len(_SECTIONS) : -2]
-    version, where, at, spans = _checked_index(index, len(body))
-    sections = LazySections(body, spans, rebuild, at)
+    base = end + len(_SECTIONS)  # the sections' text, read in place: a copy of it costs start-up time
+    version, where, at, spans = _checked_index(index, len(text) - len("}}") - base)
+    sections = LazySections(text, spans, rebuild, at, base)
     origins = LazyOrigins(text[start:end], rebuild)
     return Kb(sections=sections, origins=origins, version=version, where=where, entity=sections.entity)
 
@@ -257,11 +257,13 @@ def _texts(value: object) -> TypeGuard[dict[str, str]]:
 
 
 class LazySections(Mapping[str, tuple[object, ...]]):
-    """The KB's sections, each rebuilt from its JSON text on first use (a command reads a few of twenty)."""
+    """The KB's sections, each rebuilt from its JSON text on first use (a command reads a few of twenty).
+    ``spans`` and ``at`` count from ``base`` in ``text`` (where the sections start in a cache file)."""
 
     def __init__(self, text: str, spans: dict[str, list[int]], rebuild: Callable[[], Kb] | None = None,
-                 at: Mapping[str, Any] | None = None) -> None:  # fmt: skip
+                 at: Mapping[str, Any] | None = None, base: int = 0) -> None:  # fmt: skip
         self._text = text
+        self._base = base
         self._spans = spans
         self._rebuild = rebuild
         self._at = at or {}
@@ -274,7 +276,7 @@ class LazySections(Mapping[str, tuple[object, ...]]):
             start, end = self._spans[name]
             self._revive = self._revive or _reviver()
             try:
-                built = tuple(json.loads(self._text[start:end], object_hook=self._revive))
+                built = tuple(json.loads(self._text[self._base + start : self._base + end], object_hook=self._revive))
                 if any(type(entity) is not BY_SECTION[name].schema for entity in built):
                     raise ValueError(f"the cached {name} section holds other entities")
             except (ValueError, KeyError, TypeError, RecursionError):
@@ -295,10 +297,10 @@ class LazySections(Mapping[str, tuple[object, ...]]):
             return None
         self._revive = self._revive or _reviver()
         try:
-            found, end = json.JSONDecoder(object_hook=self._revive).raw_decode(self._text, start)
+            found, end = json.JSONDecoder(object_hook=self._revive).raw_decode(self._text, self._base + start)
         except (ValueError, KeyError, TypeError, RecursionError):
             return None
-        return found if end < last and type(found) is BY_SECTION[section].schema else None
+        return found if end - self._base < last and type(found) is BY_SECTION[section].schema else None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._spans)
