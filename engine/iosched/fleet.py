@@ -1,9 +1,10 @@
 """Plans for a fleet: every host planned as ``advise --root`` would, and a summary of who needs what.
 
 Pure and in memory. Hosts of a fleet are mostly alike, so plans are memoised on what decides them (the
-device's context and current values): a thousand identical guests cost one plan. The outputs see each host
-as an :class:`Outcome`, a few names and the key of its :class:`PlanSet`, which hosts with the same plans
-share: a fleet of 100,000 hosts holds 100,000 small records and a few hundred plan sets.
+device's context, with its kernel's version rather than its release, and current values): a thousand
+identical guests cost one plan. The outputs see each host as an :class:`Outcome`, a few names and the key of
+its :class:`PlanSet`, which hosts with the same plans share: a fleet of 100,000 hosts holds 100,000 small
+records and a few hundred plan sets.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from iosched.engine import advise
 from iosched.evidence import Evidence
 from iosched.host import HostPlan, Skipped, plan_host
 from iosched.kb import Kb
+from iosched.kernel import KernelVersion
 from iosched.persist import PersistError
 from iosched.plan import Plan
 from iosched.struct import Struct
@@ -82,16 +84,44 @@ class Planner:
         self.presets = {h.id for h in kb.section("hardware")}
         self.workloads = {w.id for w in kb.section("workloads")}
         self._plans: dict[tuple[Any, ...], Plan] = {}
+        """Plans by what decides them, the kernel by its version (hosts differ in kernel patch releases)."""
+        self._releases: dict[tuple[int, str | None], Plan] = {}
+        """A plan of :attr:`_plans` (by identity, which the memo keeps alive) with a host's own kernel release
+        in its context: one object per plan and release, so that hosts alike share their plans."""
+        self._versions: dict[str, str] = {}
         self._tuners: dict[tuple[Any, ...], int] = {}
         self._hosts: dict[tuple[Hashable, ...], tuple[System, HostPlan | str]] = {}
 
     def _advise(self, kb: Kb, ctx: Context, evidence: Evidence | None = None,
                 current: Mapping[str, str] | None = None, tuners: Sequence[Tuner] = (), *,
                 tuners_id: int | None = None) -> Plan:  # fmt: skip
-        key = (ctx, tuple(sorted((current or {}).items())), self._tuners_id(tuners) if tuners_id is None else tuners_id)
+        release = ctx.kernel
+        version = self._version(release)
+        planned = ctx if version == release else ctx.replace(kernel=version)
+        key = (planned, tuple(sorted((current or {}).items())), self._tuners_id(tuners) if tuners_id is None
+               else tuners_id)  # fmt: skip
         found = self._plans.get(key)
         if found is None:
-            found = self._plans[key] = advise(kb, ctx, evidence, current, tuners)
+            found = self._plans[key] = advise(kb, planned, evidence, current, tuners)
+        if planned is ctx:
+            return found
+        own = self._releases.get((id(found), release))
+        if own is None:
+            own = self._releases[id(found), release] = found.replace(context={**found.context, "kernel": release})
+        return own
+
+    def _version(self, release: str | None) -> str | None:
+        """The kernel version that ``release`` names (``5.15.0-91-generic`` is 5.15), which is all of it that a
+        plan depends on but its context; ``release`` itself when it names none (planning reports why)."""
+        if release is None:
+            return None
+        found = self._versions.get(release)
+        if found is None:
+            try:
+                found = str(KernelVersion.parse(release))
+            except ValueError:
+                found = release
+            self._versions[release] = found
         return found
 
     def _tuners_id(self, tuners: Sequence[Tuner]) -> int:

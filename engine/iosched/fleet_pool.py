@@ -25,9 +25,11 @@ from iosched.kb import Kb
 from iosched.struct import Struct
 from iosched.system.model import System
 
-Unit = tuple[str, Path]
-"""(kind, path): kind is ``root`` (a captured root), ``probe`` (an ``iosched probe`` document, else facts),
-``entry`` (a file of a fact directory) or ``facts`` (Ansible facts in any form)."""
+Unit = tuple[str, Path, str]
+"""(kind, path, name): kind is ``root`` (a captured root), ``probe`` (an ``iosched probe`` document, else
+facts), ``entry`` (the file ``name`` of the fact directory ``path``; the units of a directory share its path,
+which a pool sends once per chunk) or ``facts`` (Ansible facts in any form); ``name`` is empty but for an
+entry."""
 Found = tuple[str, System | None, str | None]
 """(host name, System, error) of one host of a unit."""
 PlanSetText = tuple[Hashable, PlanSet, str]
@@ -51,30 +53,32 @@ class Request(Struct):
 
 def units(paths: Sequence[Path]) -> Iterator[Unit]:
     """The units of work under the paths, in order; a fact directory gives one unit per file."""
-    from iosched.system.ansible import FactsError, fact_files
+    from iosched.system.ansible import FactsError, fact_names
     from iosched.system.reader import layout
 
     for path in paths:
         if not path.exists():
             raise UsageError(f"no such file or directory: {path}")
         if (path.is_dir() and layout(path) != "tree") or (path / "sys" / "block").is_dir():
-            yield "root", path
+            yield "root", path, ""
         elif path.is_dir():
             try:
-                yield from (("entry", file) for file in fact_files(path))
+                yield from (("entry", path, name) for name in fact_names(path))
             except FactsError:
-                yield "facts", path  # read_unit reports why, as the path's one host
+                yield "facts", path, ""  # read_unit reports why, as the path's one host
         elif path.suffix == ".json" and path.is_file():
-            yield "probe", path
+            yield "probe", path, ""
         else:
-            yield "facts", path
+            yield "facts", path, ""
 
 
 def read_unit(unit: Unit, distros: set[str]) -> list[Found]:
     """The hosts of one unit; a host that cannot be read is a host with an error, never an exception."""
     from iosched.system.ansible import FactsError, iter_facts, read_fact_file
 
-    kind, path = unit
+    kind, path, name = unit
+    if name:
+        path = path / name
     if kind == "root":
         from iosched.system.reader import ProbeError, read_root
 

@@ -151,10 +151,15 @@ def unattended(step: Step) -> bool:
 
 def plain(value: Any) -> Any:
     """A plan value as JSON-ready data."""
+    if type(value) in _SCALARS:  # most values of a plan: told first, by one look-up
+        return value
     if isinstance(value, Struct):
-        return {name: plain(v) for name, v in value.fields()}
+        return {name: plain(v) for name, v in zip(value.__fields__, type(value).__values__(value), strict=True)}
     if isinstance(value, tuple | list):
         return [plain(v) for v in value]
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     return value
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})

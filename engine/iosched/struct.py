@@ -108,12 +108,17 @@ class Struct:
 
     def replace(self, **changes: Any) -> Self:
         """The same record with some fields changed; itself when nothing changes."""
-        if all(getattr(self, k) == v for k, v in changes.items()):
+        for k, v in changes.items():
+            if getattr(self, k) != v:
+                break
+        else:
             return self
         values = self.__dict__
         if not values.keys() <= self.__field_set__:  # what a cached_property keeps is not a field
             values = {k: v for k, v in values.items() if k in self.__field_set__}
-        return type(self)(**{**values, **changes})
+        if not changes.keys() <= self.__field_set__:
+            return type(self)(**{**values, **changes})  # raises: not a field
+        return self.build({**values, **changes})  # an instance's fields and more fields: nothing to check
 
     def fields(self) -> Iterator[tuple[str, Any]]:
         """(name, value) of every field, defaults included, in declaration order."""

@@ -136,3 +136,17 @@ def test_reading_a_fact_file_costs_its_size_not_the_limit(tmp_path: Path) -> Non
     finally:
         tracemalloc.stop()
     assert peak < 1024 * 1024
+
+
+@pytest.mark.parametrize("fmt", ["json", "markdown", "ansible"])
+def test_output_that_cannot_be_written_is_one_line_and_exit_2(fmt: str) -> None:
+    """A full disk ends the run with one line and exit 2, whichever way the format writes its output."""
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "iosched", "fleet", str(ANSIBLE / "cache"), "--workload", "db", "--format", fmt]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True, timeout=600)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith("iosched: error: cannot write the output")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from iosched import __version__
 from iosched.errors import SiteUrlError, UsageError
@@ -155,9 +155,26 @@ class _WatchedStdout:
             self.failed = True
             raise
 
+    def writelines(self, lines: Iterable[str]) -> None:
+        try:
+            self.stream.writelines(lines)
+        except OSError:
+            self.failed = True
+            raise
+
     def flush(self) -> None:
         try:
             self.stream.flush()
+        except OSError:
+            self.failed = True
+            raise
+
+    def write_bytes(self, chunks: Iterable[bytes]) -> None:
+        """Text already encoded (in the stream's encoding), after what was written before it."""
+        try:
+            self.stream.flush()
+            self.stream.buffer.writelines(chunks)
+            self.stream.buffer.flush()
         except OSError:
             self.failed = True
             raise

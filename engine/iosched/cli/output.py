@@ -12,6 +12,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Iterable
     from typing import Any, ClassVar
 
     from iosched.render.formats import Rendered
@@ -20,6 +21,13 @@ if TYPE_CHECKING:
 def write(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     sys.stdout.flush()
+
+
+def write_bytes(chunks: Iterable[bytes]) -> None:
+    """Text already encoded in standard output's encoding, after what was written before it: what a command
+    writes by the hundred megabytes, encoding once what repeats. A failure to write is reported as any other."""
+    stdout: Any = sys.stdout  # the watched standard output of iosched.cli.main
+    stdout.write_bytes(chunks)
 
 
 def _markdown(markdown: str, hyperlinks: bool) -> Any:

@@ -17,15 +17,25 @@ _encode = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(value, ensure_ascii=False)`` without making an encoder per call (a line per host)."""
 
 
-def lines(hosts: Iterable[Outcome], texts: Mapping[Hashable, str], summary: Summary) -> Iterator[str]:
-    """The document, one host a line, then the summary."""
-    yield '{"hosts": [\n'
+def lines(hosts: Iterable[Outcome], texts: Mapping[Hashable, str], summary: Summary, encoding: str = "utf-8",
+          errors: str = "strict") -> Iterator[bytes]:  # fmt: skip
+    """The document, one host a line (in pieces), then the summary, encoded: a plan set's text, the most of
+    each line, is encoded once however many hosts share it."""
+    encoded: dict[Hashable, bytes] = {}
+    yield b'{"hosts": [\n'
     for i, h in enumerate(hosts):
         head = _encode({"host": h.name, "distro": h.distro, "kernel": h.kernel, "workload": h.workload})
-        errors = _encode([h.error]) if h.error else "[]"
-        body = texts[h.plans] if h.plans is not None else NO_PLANS
-        yield f'{"," if i else ""}{head[:-1]}, {body}, "errors": {errors}}}\n'
+        errs = _encode([h.error]) if h.error else "[]"
+        if h.plans is None:
+            yield f'{"," if i else ""}{head[:-1]}, {NO_PLANS}, "errors": {errs}}}\n'.encode(encoding, errors)
+            continue
+        body = encoded.get(h.plans)
+        if body is None:
+            body = encoded[h.plans] = texts[h.plans].encode(encoding, errors)
+        yield f"{',' if i else ''}{head[:-1]}, ".encode(encoding, errors)
+        yield body
+        yield f', "errors": {errs}}}\n'.encode(encoding, errors)
     groups = [{"count": g.count, "changes": list(g.changes), "hosts": list(g.hosts)} for g in summary.groups]
     totals = {"hosts": summary.hosts, "devices": summary.devices, "changes": summary.changes,
               "errors": summary.errors, "groups": groups}  # fmt: skip
-    yield f'], "summary": {json.dumps(totals, indent=1, ensure_ascii=False)}}}\n'
+    yield f'], "summary": {json.dumps(totals, indent=1, ensure_ascii=False)}}}\n'.encode(encoding, errors)

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iosched.escape import untrusted
-from iosched.system.ansible_docs import FactDoc, FactsError, documents, fact_files, file_documents
+from iosched.system.ansible_docs import FactDoc, FactsError, documents, fact_files, fact_names, file_documents
 from iosched.system.ansible_system import to_system
 from iosched.system.model import System
 
-__all__ = ["FactsError", "HostFacts", "fact_files", "host_facts", "iter_facts", "read_fact_file", "read_facts"]
+__all__ = [
+    "FactsError", "HostFacts", "fact_files", "fact_names", "host_facts", "iter_facts", "read_fact_file", "read_facts",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -99,10 +99,10 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     hosts = one_per_name(found, sets)
     summary = summarise(hosts, sets)
     if args.format == "json":
+        from iosched.cli.output import write_bytes
         from iosched.render.fleet_json import lines
 
-        sys.stdout.writelines(lines(hosts, texts, summary))
-        sys.stdout.flush()
+        write_bytes(lines(hosts, texts, summary, sys.stdout.encoding, sys.stdout.errors or "strict"))
     elif args.format == "ansible":
         from iosched.escape import untrusted
         from iosched.fleet import targetable

@@ -1,0 +1,81 @@
+"""A fleet plans hosts that differ only in their kernel's patch release (``5.15.0-91-generic`` and
+``5.15.0-105-generic``) once, and each host's plan is still exactly the plan ``advise`` gives it: its context
+names the host's own release, the rest depends on the kernel version alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from engine_strategies import KB, contexts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from iosched.context import Context, ContextError
+from iosched.engine import advise
+from iosched.fleet import Planner, plan_set_key
+from iosched.host import plan_host
+from iosched.kernel import KernelVersion
+from iosched.system.ansible import read_facts
+from iosched.system.classify import classified
+from iosched.system.host import KERNEL_RELEASE
+
+CACHE = Path(__file__).resolve().parents[1] / "system" / "ansible" / "cache"
+SUFFIXES = ["", ".0", "-91-generic", ".0-477.27.1.el8_8.x86_64", "-150500.55.39-default", "+", ".17-1", "abc"]
+"""Patch releases as distributions name them (Ubuntu, RHEL, SLES, a local build), and one no version reads."""
+
+
+def planned(planner: Planner, ctx: Context) -> object:
+    """The planner's plan of ``ctx``, or the error it raises (as advise would)."""
+    try:
+        return planner._advise(KB, ctx)
+    except ContextError as exc:
+        return str(exc)
+
+
+def advised(ctx: Context) -> object:
+    try:
+        return advise(KB, ctx)
+    except ContextError as exc:
+        return str(exc)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ctx=contexts(), suffixes=st.lists(st.sampled_from(SUFFIXES), min_size=2, max_size=4))
+def test_a_release_is_planned_as_its_version_with_its_own_name(ctx: Context, suffixes: list[str]) -> None:
+    version = ctx.kernel or "5.14"
+    planner = Planner(KB)
+    versions = set()
+    for suffix in suffixes:
+        host = ctx.replace(kernel=version + suffix)
+        found = planned(planner, host)
+        assert found == advised(host)
+        if not isinstance(found, str):
+            assert planned(planner, host) is found  # one object per plan and release
+            versions.add(KernelVersion.parse(host.kernel))
+    assert len(planner._plans) == len(versions)  # planned once per version
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(release=st.from_regex(KERNEL_RELEASE, fullmatch=True))
+def test_any_release_a_host_may_report_is_planned_as_advise_plans_it(release: str) -> None:
+    ctx = Context(hw="ssd", device="sdb", workload="db", distro="rhel-9", kernel=release)
+    assert planned(Planner(KB), ctx) == advised(ctx)
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_real_hosts_at_any_patch_release_get_the_plans_advise_gives_them(suffix: str) -> None:
+    planner = Planner(KB)
+    user = Context(workload="db")
+    hosts = [h for h in read_facts(CACHE, planner.distros) if h.system is not None and h.system.host.kernel]
+    assert hosts
+    for h in hosts:
+        assert h.system is not None and h.system.host.kernel is not None
+        version = h.system.host.kernel.split("-")[0]
+        system = h.system.replace(host=h.system.host.replace(kernel=version + suffix))
+        found = planner.host(h.name, system, user).plan
+        assert found is not None
+        assert found == plan_host(KB, classified(system, planner.distros, planner.presets), user)
+        assert {p.context["kernel"] for p in found.plans} <= {version + suffix}
+        again = planner.host(h.name + "-again", system, user).plan
+        assert again is not None and plan_set_key(again) == plan_set_key(found)
