@@ -72,6 +72,7 @@ def iosched_command() -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--only", metavar="TEXT", help="only the commands whose name holds TEXT")
     parser.add_argument("--no-instructions", dest="instructions", action="store_false",
                         help="skip the instruction counts (each takes a second or two under valgrind)")  # fmt: skip
     args = parser.parse_args()
@@ -92,6 +93,8 @@ def main() -> None:
             reference = statistics.median(once([tuned, "recommend"], env) for _ in range(args.runs))
             print(f"{'tuned-adm recommend (for comparison)':42} {reference * 1000:7.1f} {reference / bare:7.1f}")
         for name, (argv, target) in COMMANDS.items():
+            if args.only and args.only not in name:
+                continue
             once([*iosched, *argv], env)  # warm-up: byte-code and KB caches, as after an install
             took, ratios = paired([*iosched, *argv], env, args.runs, yardsticks)
             goal = f"<= {target}" if target else ""
