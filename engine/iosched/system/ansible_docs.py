@@ -53,11 +53,13 @@ _WRAPPED_NAME = re.compile(r"s\d{1,9}_(?P<host>.+)", re.DOTALL)
 _PREFIXED_WRAPPED_NAME = re.compile(r".*?s\d{1,9}_(?P<host>.+)", re.DOTALL)
 """With the jsonfile plugin's ``_prefix`` (``fact_caching_prefix``) before the schema key."""
 PAYLOAD = "__payload__"
-READ_FACTS = (
-    "system", "os_family", "hostname", "kernel", "architecture", "distribution", "distribution_version",
-    "virtualization_type", "virtualization_role", "proc_cmdline", "cmdline", "devices", "mounts",
+SYSTEM_FACTS = (
+    "kernel", "distribution", "distribution_version", "virtualization_type", "virtualization_role", "architecture",
+    "proc_cmdline", "cmdline", "devices", "mounts",
 )  # fmt: skip
-"""The facts iosched reads (:mod:`.ansible_system` and :func:`iosched.system.ansible.host_facts`), without the
+"""The facts a System is made of (:mod:`.ansible_system`), but for its hostname."""
+READ_FACTS = ("system", "os_family", "hostname", *SYSTEM_FACTS)
+"""The facts iosched reads (those, and what :func:`iosched.system.ansible.host_facts` checks), without the
 ``ansible_`` prefix that a dump of the ``ansible_facts`` variable also lacks."""
 DEVICE_FACTS = ("model", "vendor", "serial", "sectors", "sectorsize", "scheduler_mode", "rotational", "removable",
                 "wwn", "holders", "links", "partitions")  # fmt: skip

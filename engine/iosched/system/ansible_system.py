@@ -30,6 +30,7 @@ from typing import Any
 
 import msgspec
 
+from iosched.system.ansible_docs import SYSTEM_FACTS
 from iosched.system.blockdevs import BIO_KINDS, ELEVATOR, LEGACY_ELEVATORS, MQ_ELEVATORS, NAMED_KINDS
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.distro import distro_id, os_release
@@ -62,12 +63,7 @@ _HYPERVISORS = {
 """Ansible's guest technologies to systemd-detect-virt's names; containers tell nothing of the machine."""
 
 
-_READ = (
-    "ansible_kernel", "ansible_distribution", "ansible_distribution_version", "ansible_virtualization_type",
-    "ansible_virtualization_role", "ansible_architecture", "ansible_proc_cmdline", "ansible_cmdline",
-    "ansible_devices", "ansible_mounts",
-)  # fmt: skip
-"""The facts a System is made of, but for ``ansible_hostname``."""
+_READ = tuple(f"ansible_{name}" for name in SYSTEM_FACTS)
 _SHAPES: dict[tuple[bytes | str, bool, frozenset[str]], System] = {}
 """Systems made, without hostname and source, by the text of the facts they were made of: hosts of a fleet
 are mostly alike, and a System is immutable. Bounded: emptied when full."""
