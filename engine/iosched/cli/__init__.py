@@ -147,40 +147,43 @@ class _WatchedStdout:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream, self.failed = stream, False
+        self._watch = _Watch(self)
 
     def write(self, text: str) -> int:
-        try:
+        with self._watch:
             return self.stream.write(text)
-        except OSError:
-            self.failed = True
-            raise
 
     def writelines(self, lines: Iterable[str]) -> None:
-        try:
+        with self._watch:
             self.stream.writelines(lines)
-        except OSError:
-            self.failed = True
-            raise
 
     def flush(self) -> None:
-        try:
+        with self._watch:
             self.stream.flush()
-        except OSError:
-            self.failed = True
-            raise
 
     def write_bytes(self, chunks: Iterable[bytes]) -> None:
         """Text already encoded (in the stream's encoding), after what was written before it."""
-        try:
+        with self._watch:
             self.stream.flush()
             self.stream.buffer.writelines(chunks)
             self.stream.buffer.flush()
-        except OSError:
-            self.failed = True
-            raise
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
+
+
+class _Watch:
+    """A ``with`` block of writes to a :class:`_WatchedStdout`: an OSError marks it failed and goes on."""
+
+    def __init__(self, watched: _WatchedStdout) -> None:
+        self.watched = watched
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: object, trace: object) -> None:
+        if kind is not None and issubclass(kind, OSError):
+            self.watched.failed = True
 
 
 def run() -> int:
