@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import gc
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -82,26 +87,56 @@ def test_argparse_messages_are_still_translated(tmp_path, monkeypatch: pytest.Mo
         build_parser("list")  # argparse's messages back to the default catalogue for the tests that follow
 
 
-def test_the_command_runs_with_the_cycle_collector_set_aside() -> None:
-    """The console script and ``python -m iosched`` both go through ``run``, which sets the modules and
-    what a command leaves at its end aside from the cycle collector (what bench/startup.py measures);
-    ``main`` itself, which tests and callers use in-process, leaves the collector alone."""
-    import gc
-    import subprocess
-    import sys
-    import tomllib
-    from pathlib import Path
+def _process(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a fresh interpreter, with ``args`` as the command line it gives ``iosched``."""
+    setup = f"import sys\nsys.argv = ['iosched', *{list(args)!r}]\n"
+    return subprocess.run([sys.executable, "-c", setup + code], capture_output=True, text=True, timeout=120)
 
+
+def test_the_console_script_and_python_m_run_the_process_entry() -> None:
     project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
-    assert project["project"]["scripts"]["iosched"] == "iosched.cli:run"
-    probe = (
-        "import gc, sys\nfrom iosched.cli import run\nsys.argv = ['iosched', 'list', 'elevators', '--format', 'json']\n"
-        "code = run()\nprint(code, gc.get_freeze_count() > 0, gc.get_threshold()[0], file=sys.stderr)"
+    assert project["project"]["scripts"]["iosched"] == "iosched.__main__:run"
+    module = subprocess.run([sys.executable, "-m", "iosched", "list", "elevators"], capture_output=True, text=True)
+    assert module.returncode == 0 and "mq-deadline" in module.stdout
+
+
+def test_the_process_sets_the_cycle_collector_aside_before_the_cli_is_imported() -> None:
+    """What ``run`` finds when the CLI is imported, and what the ``atexit`` handlers see at the end; ``main``
+    itself, which tests and callers use in-process, leaves the collector alone."""
+    seen = (
+        "import atexit, gc\nfrom iosched.__main__ import run\n"
+        "atexit.register(lambda: print(gc.get_freeze_count() > 0, gc.get_threshold()[0], file=sys.stderr))\n"
+        "assert 'argparse' not in sys.modules and 'iosched.cli' not in sys.modules\nrun()"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stderr.split() == ["0", "True", "20000"]
+    done = _process(seen, "list", "elevators", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.split() == ["True", "20000"]
     threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
     assert main(["list", "elevators", "--format", "json"]) == 0
     assert (gc.get_threshold(), gc.get_freeze_count()) == (threshold, frozen)
-    module = subprocess.run([sys.executable, "-m", "iosched", "list", "elevators"], capture_output=True, text=True)
-    assert module.returncode == 0 and "mq-deadline" in module.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [(["kb", "export"], 0), (["advise", "--workload", "postgress"], 2), (["explain", "no-such-id"], 2)],
+)
+def test_the_process_ends_with_the_commands_code_and_all_of_its_output(
+    args: list[str], code: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The process ends without tearing the interpreter down, after everything the command wrote reached the
+    pipe (``kb export`` writes several times what a pipe holds), with the command's exit code."""
+    done = _process("from iosched.__main__ import run\nrun()", *args)
+    assert main(args) == code
+    expected = capsys.readouterr()
+    assert (done.returncode, done.stdout, done.stderr) == (code, expected.out, expected.err)
+    assert len(done.stdout) > 8 * 64 * 1024 or code
+
+
+def test_the_process_ends_as_usual_when_another_thread_still_runs() -> None:
+    """A thread still running at the end is waited for, as the interpreter's own ending does."""
+    code = (
+        "import threading, time\nfrom iosched.__main__ import run\n"
+        "threading.Thread(target=lambda: (time.sleep(0.3), print('thread done', flush=True))).start()\nrun()"
+    )
+    done = _process(code, "list", "elevators")
+    assert done.returncode == 0 and done.stdout.endswith("thread done\n"), done.stderr

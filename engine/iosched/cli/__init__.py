@@ -186,23 +186,6 @@ class _Watch:
             self.watched.failed = True
 
 
-def run() -> int:
-    """The ``iosched`` command: :func:`main`, in a process that ends with it.
-
-    Python's cycle collector would walk the imported modules and the KB's records several times over during a
-    short command, and all of them once more at exit, looking for cyclic garbage that a command hardly makes.
-    What exists when the command starts (the modules) and when it ends is set aside from it (``gc.freeze``,
-    which also keeps those pages shared with forked workers), and it runs less often in between."""
-    import gc
-
-    gc.freeze()
-    gc.set_threshold(20_000, 10, 10)
-    try:
-        return main()
-    finally:
-        gc.freeze()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     stdout = _WatchedStdout(sys.stdout)
     sys.stdout = stdout
