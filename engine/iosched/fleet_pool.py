@@ -5,7 +5,9 @@ console output). Worker processes, forked with the checked KB already loaded, re
 hosts to Systems and plan them with their own memoising :class:`~iosched.fleet.Planner`. A worker sends back
 an :class:`~iosched.fleet.Outcome` per host and, the first time it meets one, a :class:`~iosched.fleet.PlanSet`
 with its JSON text; the parent so holds a small record per host and each distinct plan set once per worker.
-Outcomes come back in input order. A small input is planned in this process, which costs no start-up.
+Outcomes come back in input order. A small input is planned in this process, which costs no start-up; of a
+large one, this process plans the first units itself before it forks (:data:`WARM_UNITS`), so that the workers
+start with the plans of the shapes most hosts have instead of each planning them again.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Hashable, Iterator, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,10 @@ PlanSetText = tuple[Hashable, PlanSet, str]
 POOL_MIN_UNITS = 256
 """Fewer units are planned in this process: a pool's start-up would cost more than it saves."""
 CHUNK = 64
+WARM_UNITS = 2048
+"""At most this many units (and an eighth of them) are planned before the pool forks: the workers inherit
+their memo of Systems, plans and plan sets. Hosts of a fleet are mostly alike, so the first few hundred meet
+most of its shapes; a fleet whose hosts all differ loses at most an eighth of the pool's time."""
 
 
 class Request(Struct):
@@ -208,10 +215,12 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
 
     try:
         if jobs > 1 and len(todo) >= POOL_MIN_UNITS:
+            warm = -(-min(len(todo) // 8, WARM_UNITS) // CHUNK)
+            planned = [_plan_chunk(chunk) for chunk in chunks[:warm]]  # before the fork: the workers inherit the memo
             with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts_to_the_parent) as pool:
                 if started is not None:
-                    started(len(todo))
-                for results in pool.imap(_plan_chunk, chunks):
+                    started(len(todo))  # after the fork, which would copy a progress bar's thread into every worker
+                for results in chain(planned, pool.imap(_plan_chunk, chunks[warm:])):
                     collect(results)
         else:
             if started is not None:

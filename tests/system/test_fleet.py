@@ -122,6 +122,25 @@ def test_a_large_cache_is_planned_by_a_pool_exactly_as_by_one_process(tmp_path: 
     assert document["summary"]["hosts"] == planned > POOL_MIN_UNITS // 2
 
 
+def test_hosts_alike_are_planned_once_before_the_pool_forks(tmp_path: Path) -> None:
+    """The first units are planned before the fork, so workers inherit their plans: a fleet of one shape has one
+    plan set, made by this process, not one per worker."""
+    import os
+
+    from iosched.fleet_pool import CHUNK, POOL_MIN_UNITS, Request
+    from iosched.fleet_pool import run as plan_fleet
+    from iosched.kbcache import load_checked
+
+    real = sorted(p for p in (ANSIBLE / "cache").iterdir() if p.is_file())[0]
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for i in range(POOL_MIN_UNITS + 4 * CHUNK):
+        (cache / f"h{i:04d}").write_bytes(real.read_bytes())
+    outcomes, sets, _ = plan_fleet(load_checked(), [cache], Request(workload="db"), as_json=True, jobs=2)
+    assert len(outcomes) == POOL_MIN_UNITS + 4 * CHUNK and all(o.plans is not None for o in outcomes)
+    assert {o.plans for o in outcomes} == set(sets) == {(os.getpid(), 0)}
+
+
 def test_reading_a_fact_file_costs_its_size_not_the_limit(tmp_path: Path) -> None:
     import tracemalloc
 
