@@ -12,7 +12,6 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from iosched import __version__
 from iosched.context import Context, Resolved, resolve, resolve_alias
-from iosched.evidence import Evidence
 from iosched.kb import Kb, TunableRef
 from iosched.model import BootParameter, MountOption, Rule, Setting, Sysctl
 from iosched.persist import PersistError, choose, precedence
@@ -27,6 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from iosched.evidence import Evidence
     from iosched.system.model import Tuner
 
 
