@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from iosched import __version__
+from iosched import __version__, persist
 from iosched.context import Context, Resolved, resolve, resolve_alias
 from iosched.kb import Kb, TunableRef
 from iosched.model import BootParameter, MountOption, Rule, Setting, Sysctl
-from iosched.persist import PersistError, choose, precedence
+from iosched.persist import PersistError
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.struct import Struct
@@ -303,13 +303,13 @@ def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | Non
 
 def _persisted(steps: list[Step], unchanged: tuple[Unchanged, ...], r: Resolved,
                tuners: Sequence[Tuner]) -> tuple[list[Step], tuple[Unchanged, ...]]:  # fmt: skip
-    """Every step with the persistence method that keeps it (:func:`iosched.persist.choose.method_for`); a
+    """Every step with the persistence method that keeps it (:func:`iosched.persist.method_for`); a
     setting already as planned takes the requested method where it can, else the one auto picks."""
-    asked = choose.requested(r.context.persist)
+    asked = persist.requested(r.context.persist)
     tunables = any(s.kind == "tunable" for s in steps)
 
     def method(step: Step, asked: tuple[str, ...]) -> str:
-        return choose.method_for(step, asked, tuners, distro=r.distribution, s390=bool(r.facts.get("hw.dasd")),
+        return persist.method_for(step, asked, tuners, distro=r.distribution, s390=bool(r.facts.get("hw.dasd")),
                                  with_tunables=tunables)  # fmt: skip
 
     def kept(step: Step) -> str:
@@ -332,9 +332,9 @@ def _conflicts(kb: Kb, steps: list[Step], tuners: Sequence[Tuner]) -> list[Notic
     each setting and the tuner that wins."""
     cases: dict[str, list[str]] = {}
     for step in steps:
-        if (winner := precedence.overriding(step.persist_method, step, tuners)) is not None:
-            caveat_id = precedence.caveat(step.persist_method, winner)
-            cases.setdefault(caveat_id, []).append(precedence.describe(step, winner))
+        if (winner := persist.overriding(step.persist_method, step, tuners)) is not None:
+            caveat_id = persist.caveat(step.persist_method, winner)
+            cases.setdefault(caveat_id, []).append(persist.describe(step, winner))
     notices = []
     for caveat_id, described in cases.items():
         caveat = kb.get(caveat_id)
@@ -408,9 +408,9 @@ def _boot_setters(r: Resolved, tuners: Sequence[Tuner], current: Mapping[str, st
         have = {k.replace("/", ".", 1): v for k, v in t.requires.items()}
         return not t.conditional and all(current.get(k) == v for k, v in have.items())
 
-    return [t for t in tuners if t.active and "scheduler" in t.settings and precedence.concerns(t, r.device)
+    return [t for t in tuners if t.active and "scheduler" in t.settings and persist.concerns(t, r.device)
             and (t.kind != "kernel-cmdline" or r.io_path == "legacy") and meets(t)
-            and not any(precedence.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
+            and not any(persist.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
 
 
 def _ignored_elevator_param(kb: Kb, r: Resolved, tuner: Tuner) -> Notice:

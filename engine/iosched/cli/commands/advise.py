@@ -32,8 +32,7 @@ REHEARSE_HELP = ("with --device loopN: plan that scratch loop device as if it we
 
 def persist_option(text: str) -> str:
     """``--persist``: checked here, so a typo is a usage error before anything is read."""
-    from iosched.persist import PersistError
-    from iosched.persist.choose import requested
+    from iosched.persist import PersistError, requested
 
     try:
         requested(text)
