@@ -18,7 +18,7 @@ from iosched.persist import PersistError
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.struct import Struct
-from iosched.system import cmdline, tuned, udev
+from iosched.system import tuned, udev
 from iosched.targets import step_kind_of, step_value
 from iosched.vocab import RISKS, SEVERITY_RANK
 
@@ -250,18 +250,17 @@ def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:
         return ()
     rule = r.distribution.elevator_param_rule if r.distribution is not None else None
     if rule is not None and r.io_path == "blk-mq" and rule.reaches(r.device):
-        loader = cmdline.loader_for(r.distribution, s390=bool(r.facts.get("hw.dasd")))
         skipped = " or ".join(rule.skipped)
-        return (f"kernel command line (every disk{f' but {skipped}' if skipped else ''} as it is added, through "
-                f"{rule.path}): "
-                f"{cmdline.add(f'elevator={elevator}', loader)}",)  # fmt: skip
-    if r.io_path != "legacy":
+        where = f"every disk{f' but {skipped}' if skipped else ''} as it is added, through {rule.path}"
+    elif r.io_path == "legacy" and any(e.effect in ("works", "legacy-only") and e.holds_on(r.kernel)
+                                       for e in param.effects):  # fmt: skip
+        where = "every legacy-path disk; works before 5.0 only"
+    else:
         return ()
-    if not any(e.effect in ("works", "legacy-only") and e.holds_on(r.kernel) for e in param.effects):
-        return ()
+    from iosched.system import cmdline  # a plan without this alternative writes no boot loader command
+
     loader = cmdline.loader_for(r.distribution, s390=bool(r.facts.get("hw.dasd")))
-    return (f"kernel command line (every legacy-path disk; works before 5.0 only): "
-            f"{cmdline.add(f'elevator={elevator}', loader)}",)  # fmt: skip
+    return (f"kernel command line ({where}): {cmdline.add(f'elevator={elevator}', loader)}",)
 
 
 def _previous_option(kb: Kb, option: MountOption, mounted: str | None) -> str | None:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from iosched.plan import Plan, Step, TunedBase
 from iosched.steps import STEP_KINDS, kind_of
-from iosched.system import cmdline, sysctld, tuned, udev
+from iosched.system import sysctld, tuned, udev
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -83,7 +83,9 @@ def _boot_loader(asked: Sequence[str], distro: Any, s390: bool) -> str:
     wanted = [m for m in asked if m in BOOT_LOADERS]
     if not wanted or native in wanted:
         return native
-    if s390 and cmdline.loader_for(distro, s390=True).kind == "grub2":
+    from iosched.system.cmdline import loader_for  # a plan without boot parameters asks no boot loader
+
+    if s390 and loader_for(distro, s390=True).kind == "grub2":
         return "kernel-cmdline"
     loader = "zipl (IBM Z)" if s390 else "GRUB"
     raise PersistError(f"--persist {WORDS[wanted[0]]} does not fit this host, which boots with {loader}: "

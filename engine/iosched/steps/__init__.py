@@ -13,13 +13,13 @@ import re
 
 from iosched.escape import sh_word
 from iosched.plan import Step
-from iosched.system import cmdline
 from iosched.vocab import StepKindName
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
+    from iosched.system.cmdline import Loader
     from iosched.system.model import System
 
 _ACTIVE = r"\[([^\]]+)\]"
@@ -262,11 +262,15 @@ class BootParameter(StepKind):
     runtime = False
     by_hand = "it takes effect at the next boot"
 
-    def _loader(self, step: Step, distro: Any) -> cmdline.Loader:
-        return cmdline.loader_for(distro, s390=step.persist_method == "zipl")
+    def _loader(self, step: Step, distro: Any) -> Loader:
+        from iosched.system.cmdline import loader_for  # a plan without boot parameters writes no boot loader command
+
+        return loader_for(distro, s390=step.persist_method == "zipl")
 
     def apply(self, step: Step, distro: Any = None) -> str:
-        return cmdline.add(parameter(step), self._loader(step, distro))
+        from iosched.system.cmdline import add
+
+        return add(parameter(step), self._loader(step, distro))
 
     def verify(self, step: Step) -> str:
         return f"grep -o {sh_word(parameter(step))} /proc/cmdline"
@@ -275,7 +279,9 @@ class BootParameter(StepKind):
         return parameter(step)
 
     def undo(self, step: Step, distro: Any = None) -> str | None:
-        return cmdline.remove(parameter(step), self._loader(step, distro))
+        from iosched.system.cmdline import remove
+
+        return remove(parameter(step), self._loader(step, distro))
 
     def current(self, system: System, step: Step) -> str | None:
         for word in (system.host.cmdline or "").split():
