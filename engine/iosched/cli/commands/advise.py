@@ -176,8 +176,6 @@ def cmd_advise(args: argparse.Namespace) -> int:
             plan = plan_resolved(kb, resolved, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
-    from iosched.render.reproduce import advise as reproduce
-
-    options = options.replace(reproduce=reproduce(plan.context, observe.results(args)))
+    options = options.replace(reproduce=formats.advise_command(plan.context, observe.results(args)))
     write_rendered(formats.PLAN.render(kb, plan, args.format, options), args.format)
     return 0
