@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from iosched.kb import Kb
+from iosched.kbfiles import bundled_kb
 from iosched.kbload import load
-from iosched.paths import bundled_kb
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -63,7 +63,7 @@ class Context(Struct):
     what the KB says the kernel offers)."""
     persist: str | None = None
     """How to persist the plan: ``auto`` (nothing said), or the methods to use (``udev,sysctl``; see
-    :mod:`iosched.persist.choose`)."""
+    :func:`iosched.persist.method_for`)."""
 
     @classmethod
     def from_mapping(cls, data: object) -> Context:

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from iosched import __version__
+from iosched import __version__, persist
 from iosched.context import Context, Resolved, resolve, resolve_alias
-from iosched.evidence import Evidence
 from iosched.kb import Kb, TunableRef
 from iosched.model import BootParameter, MountOption, Rule, Setting, Sysctl
-from iosched.persist import PersistError, choose, precedence
+from iosched.persist import PersistError
 from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.struct import Struct
-from iosched.system import cmdline, tuned, udev
+from iosched.system import tuned, udev
 from iosched.targets import step_kind_of, step_value
 from iosched.vocab import RISKS, SEVERITY_RANK
 
@@ -27,6 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from iosched.evidence import Evidence
     from iosched.system.model import Tuner
 
 
@@ -250,18 +250,17 @@ def _cmdline_alternative(kb: Kb, r: Resolved, elevator: str) -> tuple[str, ...]:
         return ()
     rule = r.distribution.elevator_param_rule if r.distribution is not None else None
     if rule is not None and r.io_path == "blk-mq" and rule.reaches(r.device):
-        loader = cmdline.loader_for(r.distribution, s390=bool(r.facts.get("hw.dasd")))
         skipped = " or ".join(rule.skipped)
-        return (f"kernel command line (every disk{f' but {skipped}' if skipped else ''} as it is added, through "
-                f"{rule.path}): "
-                f"{cmdline.add(f'elevator={elevator}', loader)}",)  # fmt: skip
-    if r.io_path != "legacy":
+        where = f"every disk{f' but {skipped}' if skipped else ''} as it is added, through {rule.path}"
+    elif r.io_path == "legacy" and any(e.effect in ("works", "legacy-only") and e.holds_on(r.kernel)
+                                       for e in param.effects):  # fmt: skip
+        where = "every legacy-path disk; works before 5.0 only"
+    else:
         return ()
-    if not any(e.effect in ("works", "legacy-only") and e.holds_on(r.kernel) for e in param.effects):
-        return ()
+    from iosched.system import cmdline  # a plan without this alternative writes no boot loader command
+
     loader = cmdline.loader_for(r.distribution, s390=bool(r.facts.get("hw.dasd")))
-    return (f"kernel command line (every legacy-path disk; works before 5.0 only): "
-            f"{cmdline.add(f'elevator={elevator}', loader)}",)  # fmt: skip
+    return (f"kernel command line ({where}): {cmdline.add(f'elevator={elevator}', loader)}",)
 
 
 def _previous_option(kb: Kb, option: MountOption, mounted: str | None) -> str | None:
@@ -303,13 +302,13 @@ def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | Non
 
 def _persisted(steps: list[Step], unchanged: tuple[Unchanged, ...], r: Resolved,
                tuners: Sequence[Tuner]) -> tuple[list[Step], tuple[Unchanged, ...]]:  # fmt: skip
-    """Every step with the persistence method that keeps it (:func:`iosched.persist.choose.method_for`); a
+    """Every step with the persistence method that keeps it (:func:`iosched.persist.method_for`); a
     setting already as planned takes the requested method where it can, else the one auto picks."""
-    asked = choose.requested(r.context.persist)
+    asked = persist.requested(r.context.persist)
     tunables = any(s.kind == "tunable" for s in steps)
 
     def method(step: Step, asked: tuple[str, ...]) -> str:
-        return choose.method_for(step, asked, tuners, distro=r.distribution, s390=bool(r.facts.get("hw.dasd")),
+        return persist.method_for(step, asked, tuners, distro=r.distribution, s390=bool(r.facts.get("hw.dasd")),
                                  with_tunables=tunables)  # fmt: skip
 
     def kept(step: Step) -> str:
@@ -332,9 +331,9 @@ def _conflicts(kb: Kb, steps: list[Step], tuners: Sequence[Tuner]) -> list[Notic
     each setting and the tuner that wins."""
     cases: dict[str, list[str]] = {}
     for step in steps:
-        if (winner := precedence.overriding(step.persist_method, step, tuners)) is not None:
-            caveat_id = precedence.caveat(step.persist_method, winner)
-            cases.setdefault(caveat_id, []).append(precedence.describe(step, winner))
+        if (winner := persist.overriding(step.persist_method, step, tuners)) is not None:
+            caveat_id = persist.caveat(step.persist_method, winner)
+            cases.setdefault(caveat_id, []).append(persist.describe(step, winner))
     notices = []
     for caveat_id, described in cases.items():
         caveat = kb.get(caveat_id)
@@ -408,9 +407,9 @@ def _boot_setters(r: Resolved, tuners: Sequence[Tuner], current: Mapping[str, st
         have = {k.replace("/", ".", 1): v for k, v in t.requires.items()}
         return not t.conditional and all(current.get(k) == v for k, v in have.items())
 
-    return [t for t in tuners if t.active and "scheduler" in t.settings and precedence.concerns(t, r.device)
+    return [t for t in tuners if t.active and "scheduler" in t.settings and persist.concerns(t, r.device)
             and (t.kind != "kernel-cmdline" or r.io_path == "legacy") and meets(t)
-            and not any(precedence.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
+            and not any(persist.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
 
 
 def _ignored_elevator_param(kb: Kb, r: Resolved, tuner: Tuner) -> Notice:

@@ -6,7 +6,6 @@ from functools import lru_cache
 
 from iosched.hints import Literal
 from iosched.kernel import KernelVersion
-from iosched.struct import Struct
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,48 +14,42 @@ if TYPE_CHECKING:
 FactType = Literal["bool", "str", "version", "number"]
 
 
-class Fact(Struct, kw_only=False):
-    type: FactType
-    description: str
-
-
-FACTS: dict[str, Fact] = {
-    "hw": Fact("str", "hardware preset id (hdd, ssd, nvme, virtual, san, raid, dasd, emmc, smr)"),
-    "hw.rotational": Fact("bool", "the device has spinning media (queue/rotational = 1)"),
-    "hw.multiqueue": Fact("bool", "the device has several hardware queues (NVMe and the like; absent when not known)"),
-    "hw.queues": Fact("number", "how many hardware queues the device has (/sys/block/DEV/mq/), when it was read"),
-    "hw.zoned": Fact("bool", "zoned block device (host-managed or host-aware SMR, ZNS)"),
-    "hw.intelligent": Fact("bool", "the storage schedules I/O itself (array, SAN, RAID controller)"),
-    "hw.virtual": Fact("bool", "a virtual machine's disk, scheduled again by the host"),
-    "hw.multipath": Fact("bool", "reached through dm-multipath"),
-    "hw.dasd": Fact("bool", "an IBM Z DASD"),
-    "hw.network_volume": Fact("bool", "a cloud network volume presented as NVMe (Amazon EBS on Nitro)"),
-    "workload": Fact("str", "workload id (db, analytics, fileserver, streaming, desktop, vm-host, batch, mixed)"),
-    "workload.sync_heavy": Fact("bool", "the workload issues dependent synchronous reads or fsyncs"),
-    "workload.interactive": Fact("bool", "a person waits on the I/O (desktop responsiveness)"),
-    "workload.sequential": Fact("bool", "mostly large sequential transfers"),
-    "workload.many_tenants": Fact("bool", "several competing processes or guests need fair shares"),
-    "goal": Fact("str", "objective: latency, throughput or fairness"),
-    "kernel": Fact("version", "running kernel version"),
-    "io_path": Fact("str", "block layer path of the device: legacy or blk-mq"),
-    "distro": Fact("str", "distribution id (sles12sp5, rhel9, ubuntu2404 ...)"),
-    "distro.family": Fact("str", "distribution family (sles, opensuse, rhel, fedora, ubuntu, debian, amazon)"),
-    "distro.udev_elevator_param": Fact(
-        "bool", "a udev rule of the distribution applies elevator= from the command line to every disk (RHEL 8/9)"
+FACTS: dict[str, tuple[FactType, str]] = {
+    "hw": ("str", "hardware preset id (hdd, ssd, nvme, virtual, san, raid, dasd, emmc, smr)"),
+    "hw.rotational": ("bool", "the device has spinning media (queue/rotational = 1)"),
+    "hw.multiqueue": ("bool", "the device has several hardware queues (NVMe and the like; absent when not known)"),
+    "hw.queues": ("number", "how many hardware queues the device has (/sys/block/DEV/mq/), when it was read"),
+    "hw.zoned": ("bool", "zoned block device (host-managed or host-aware SMR, ZNS)"),
+    "hw.intelligent": ("bool", "the storage schedules I/O itself (array, SAN, RAID controller)"),
+    "hw.virtual": ("bool", "a virtual machine's disk, scheduled again by the host"),
+    "hw.multipath": ("bool", "reached through dm-multipath"),
+    "hw.dasd": ("bool", "an IBM Z DASD"),
+    "hw.network_volume": ("bool", "a cloud network volume presented as NVMe (Amazon EBS on Nitro)"),
+    "workload": ("str", "workload id (db, analytics, fileserver, streaming, desktop, vm-host, batch, mixed)"),
+    "workload.sync_heavy": ("bool", "the workload issues dependent synchronous reads or fsyncs"),
+    "workload.interactive": ("bool", "a person waits on the I/O (desktop responsiveness)"),
+    "workload.sequential": ("bool", "mostly large sequential transfers"),
+    "workload.many_tenants": ("bool", "several competing processes or guests need fair shares"),
+    "goal": ("str", "objective: latency, throughput or fairness"),
+    "kernel": ("version", "running kernel version"),
+    "io_path": ("str", "block layer path of the device: legacy or blk-mq"),
+    "distro": ("str", "distribution id (sles12sp5, rhel9, ubuntu2404 ...)"),
+    "distro.family": ("str", "distribution family (sles, opensuse, rhel, fedora, ubuntu, debian, amazon)"),
+    "distro.udev_elevator_param": (
+        "bool",
+        "a udev rule of the distribution applies elevator= from the command line to every disk (RHEL 8/9)",
     ),
-    "cgroup.version": Fact("str", "cgroup hierarchy mounted by default: v1 or v2 (absent when not known)"),
-    "cache": Fact("str", "write cache protection: volatile, battery-backed or none"),
-    "fs": Fact("str", "file system on the device: ext4, xfs, btrfs"),
-    "measured.best": Fact("str", "scheduler that measurements show significantly better (absent if none)"),
-    "device.rehearsal": Fact("bool", "the plan rehearses on a scratch loop device as if it were --rehearse HW"),
-    "device.class": Fact("str", "class of the device from its kernel name (scsi-disk, virtio-blk, nvme, mmc ...)"),
-    "scheduler.now": Fact("str", "the scheduler the device has before the plan (read, or its real default)"),
-    "symptom.dirty_stall": Fact(
-        "bool", "the user has seen writers stall in balance_dirty_pages (--symptom dirty-stall)"
-    ),
-    "mount.barriers": Fact("bool", "the file system is mounted with write barriers (absent when not known)"),
+    "cgroup.version": ("str", "cgroup hierarchy mounted by default: v1 or v2 (absent when not known)"),
+    "cache": ("str", "write cache protection: volatile, battery-backed or none"),
+    "fs": ("str", "file system on the device: ext4, xfs, btrfs"),
+    "measured.best": ("str", "scheduler that measurements show significantly better (absent if none)"),
+    "device.rehearsal": ("bool", "the plan rehearses on a scratch loop device as if it were --rehearse HW"),
+    "device.class": ("str", "class of the device from its kernel name (scsi-disk, virtio-blk, nvme, mmc ...)"),
+    "scheduler.now": ("str", "the scheduler the device has before the plan (read, or its real default)"),
+    "symptom.dirty_stall": ("bool", "the user has seen writers stall in balance_dirty_pages (--symptom dirty-stall)"),
+    "mount.barriers": ("bool", "the file system is mounted with write barriers (absent when not known)"),
     **{
-        f"obs.{name}": Fact("number", text)
+        f"obs.{name}": ("number", text)
         for name, text in (
             ("intervals", "measured intervals of the device in the window (iosched diagnose)"),
             ("util.median", "median %util over the window"),
@@ -79,9 +72,9 @@ FACTS: dict[str, Fact] = {
         )
     },
 }
+"""Each fact's name: its type and what it means (for ``kb check`` and people; rules compare by the type)."""
 
-
-VERSIONS = frozenset(name for name, fact in FACTS.items() if fact.type == "version")
+VERSIONS = frozenset(name for name, (kind, _) in FACTS.items() if kind == "version")
 
 
 @lru_cache(maxsize=1024)

@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterable
 from posixpath import basename
 from typing import Any
 
+from iosched import persist
 from iosched.context import Context, ContextError, device_class
 from iosched.engine import advise
 from iosched.evidence import Evidence
 from iosched.grammar import DEVICE, MOUNT_POINT, SERIAL, compiled
 from iosched.kb import Kb
 from iosched.model import Distribution
-from iosched.persist import location, precedence
 from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
@@ -275,12 +275,12 @@ class Verification(Struct):
 def _persist_row(system: System, plan: Plan, step: Step, device: str, required: bool) -> Row | None:
     """Is a change kept across reboots by our file, and would that file win over the other tuners?"""
     method, key = step.persist_method, kind_of(step).tuner_key(step)
-    path = location(method, plan.tuned, plan.device)
-    setters = [t for t in system.tuners if t.active and key in t.settings and precedence.concerns(t, step.device)]
-    ours = next((t for t in setters if precedence.is_ours(method, t, plan.tuned, plan.device)), None)
+    path = persist.location(method, plan.tuned, plan.device)
+    setters = [t for t in system.tuners if t.active and key in t.settings and persist.concerns(t, step.device)]
+    ours = next((t for t in setters if persist.is_ours(method, t, plan.tuned, plan.device)), None)
     if path is None or (ours is None and not required):
         return None
-    winner = precedence.overriding(method, step, system.tuners, plan.device)
+    winner = persist.overriding(method, step, system.tuners, plan.device)
     if ours is None or ours.settings[key] != step.value:
         actual, status = (ours.settings[key] if ours else "absent"), "differs"
     elif winner is not None:
@@ -298,9 +298,9 @@ def _lost_at_boot(system: System, plan: Plan, kept: Unchanged) -> bool:
     if kept.at_boot is not None and kept.at_boot != step.value:
         return True
     key = kind_of(step).tuner_key(step)
-    others = [t for t in system.tuners if t.active and key in t.settings and precedence.concerns(t, step.device)
-              and not precedence.is_ours(step.persist_method, t, plan.tuned, plan.device)]  # fmt: skip
-    return bool(others) and precedence.changes(others[-1].settings[key], step.value)
+    others = [t for t in system.tuners if t.active and key in t.settings and persist.concerns(t, step.device)
+              and not persist.is_ours(step.persist_method, t, plan.tuned, plan.device)]  # fmt: skip
+    return bool(others) and persist.changes(others[-1].settings[key], step.value)
 
 
 def verify(system: System, host: HostPlan) -> list[Row]:

@@ -18,10 +18,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from iosched import __version__
 from iosched.diagnostics import KbInvalid
 from iosched.kb import Kb
-from iosched.kbfiles import identity, scan, version_of
+from iosched.kbfiles import AnyPath, bundled_kb, cache_dir, identity, scan, version_of
 from iosched.kernel import KernelVersion
 from iosched.kinds import BY_SECTION
-from iosched.paths import AnyPath, bundled_kb, cache_dir
 from iosched.struct import Struct
 
 TYPE_CHECKING = False

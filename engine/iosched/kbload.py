@@ -8,9 +8,8 @@ from typing import Any
 
 from iosched.diagnostics import Diagnostic
 from iosched.kb import Kb
-from iosched.kbfiles import content_version, display, kb_files
+from iosched.kbfiles import AnyPath, content_version, display, kb_files
 from iosched.kinds import BY_SECTION, KINDS
-from iosched.paths import AnyPath
 from iosched.struct import Invalid
 from iosched.yamlsrc import YamlError, read
 

@@ -52,7 +52,8 @@ class Struct:
         super().__init_subclass__(**kwargs)
         cls.__positional__ = not kw_only
         own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect costs start-up time
-        cls.__own_fields__ = own_fields = tuple([n for n, annotation in own.items() if not _is_classvar(annotation)])
+        classvar = ("ClassVar", "typing.ClassVar")  # a string under ``from __future__ import annotations``
+        cls.__own_fields__ = own_fields = tuple([n for n, a in own.items() if not str(a).startswith(classvar)])
         bases: tuple[Any, ...] = cls.__bases__
         if len(bases) == 1:  # its base's fields, already in the order of its MRO, then its own
             names = dict.fromkeys(bases[0].__fields__)
@@ -151,11 +152,6 @@ def _values(fields: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
         one = attrgetter(fields[0])
         return lambda obj: (one(obj),)
     return Struct.__values__
-
-
-def _is_classvar(annotation: object) -> bool:
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
-    return text.startswith(("ClassVar", "typing.ClassVar"))
 
 
 def checks(cls: type[Struct]) -> list[Any]:

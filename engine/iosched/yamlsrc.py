@@ -12,7 +12,7 @@ import stat
 from collections.abc import Sequence
 from typing import Any
 
-from iosched.paths import AnyPath
+from iosched.kbfiles import AnyPath
 from iosched.struct import Struct
 
 MAX_BYTES = 4 * 1024 * 1024

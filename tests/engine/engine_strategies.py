@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from iosched.context import Context
+from iosched.kbfiles import bundled_kb
 from iosched.kbload import load
-from iosched.paths import bundled_kb
 from iosched.vocab import CACHES, GOALS
 
 KB = load([bundled_kb()])[0]

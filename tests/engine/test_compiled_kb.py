@@ -90,3 +90,10 @@ def test_a_plan_from_flags_imports_no_reader_of_host_files(tmp_path) -> None:
     ]
     readers = ("iosched.system.ini", "iosched.system.reader", "iosched.system.source", "iosched.system.probejson")
     assert _imported(str(tmp_path), commands, readers) == []
+
+
+def test_a_plan_without_measurements_or_boot_parameters_loads_neither(tmp_path) -> None:
+    """Measured evidence (iosched.evidence) and the boot loader's commands (iosched.system.cmdline) are loaded
+    only by the plans that have them."""
+    commands = [["advise", "--hw", "ssd", "--workload", "db", "--format", "json"]]
+    assert _imported(str(tmp_path), commands, ("iosched.evidence", "iosched.system.cmdline")) == []

@@ -12,8 +12,7 @@ import pytest
 
 from iosched import kbcache
 from iosched.kb import Kb
-from iosched.kbfiles import content_version, identity, scan
-from iosched.paths import bundled_kb
+from iosched.kbfiles import bundled_kb, content_version, identity, scan
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine" / "iosched"
 LAYERS = (
-    ("foundations", {"__init__", "hints", "struct", "vocab", "grammar", "kernel", "errors", "paths", "escape"}),
+    ("foundations", {"__init__", "hints", "struct", "vocab", "grammar", "kernel", "errors", "escape"}),
     ("records and inputs", {"plan", "facts", "rules", "evidence", "diagnostics", "yamlsrc", "kbfiles"}),
     ("schema and the outside world", {"model", "steps", "persist", "system", "measure", "symptoms", "normalise"}),
     ("the knowledge base", {"kinds", "kb", "validate", "targets", "context", "export"}),

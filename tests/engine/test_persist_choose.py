@@ -11,7 +11,8 @@ from engine_strategies import KB
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from iosched.persist import PersistError, choose, precedence
+from iosched import persist
+from iosched.persist import PersistError
 from iosched.plan import Step
 from iosched.steps import STEP_KINDS, kind_of
 from iosched.system import cmdline, sysctld, tuned, udev
@@ -65,7 +66,7 @@ def tuner(draw: st.DrawFn) -> Tuner:
 
 
 TUNERS = st.lists(tuner(), max_size=6).map(lambda ts: sorted(ts, key=lambda t: ORDER.index(t.kind)))
-REQUESTS = st.lists(st.sampled_from(sorted(choose.NAMES)), max_size=3).map(lambda words: ",".join(words) or None)
+REQUESTS = st.lists(st.sampled_from(sorted(persist.NAMES)), max_size=3).map(lambda words: ",".join(words) or None)
 
 
 def running(tuners: list[Tuner]) -> bool:
@@ -75,21 +76,21 @@ def running(tuners: list[Tuner]) -> bool:
 @settings(max_examples=400, deadline=None)
 @given(s=STEPS, tuners=TUNERS, distro=st.sampled_from(DISTROS), s390=st.booleans(), tunables=st.booleans())
 def test_auto_keeps_every_step_follows_tuned_and_avoids_overridden_methods(s, tuners, distro, s390, tunables):
-    method = choose.method_for(s, (), tuners, distro=distro, s390=s390, with_tunables=tunables)
+    method = persist.method_for(s, (), tuners, distro=distro, s390=s390, with_tunables=tunables)
     kind = kind_of(s)
     if kind.name == "boot-parameter":
         assert method == ("zipl" if s390 else "kernel-cmdline")
         return
-    assert choose.keeps(method, s)
+    assert persist.keeps(method, s)
     if kind.name == "scheduler" and tunables:
         assert method in STEP_KINDS["tunable"].persist_methods
         return
     if len(kind.persist_methods) == 1:
         assert method == kind.persist_methods[0]
         return
-    usable = [m for m in kind.persist_methods if choose.keeps(m, s) and (m != "tuned-profile" or running(tuners))]
+    usable = [m for m in kind.persist_methods if persist.keeps(m, s) and (m != "tuned-profile" or running(tuners))]
     assert method in usable
-    holding = [m for m in usable if precedence.overriding(m, s, tuners) is None]
+    holding = [m for m in usable if persist.overriding(m, s, tuners) is None]
     if holding:
         assert method in holding
         if running(tuners) and "tuned-profile" in holding:
@@ -104,46 +105,46 @@ def test_auto_keeps_every_step_follows_tuned_and_avoids_overridden_methods(s, tu
 @given(s=STEPS, tuners=TUNERS, text=REQUESTS, distro=st.sampled_from(DISTROS), s390=st.booleans())
 def test_a_request_is_honoured_where_it_can_keep_the_step_and_refused_in_one_line_elsewhere(s, tuners, text, distro,
                                                                                             s390):  # fmt: skip
-    asked = choose.requested(text)
+    asked = persist.requested(text)
     try:
-        method = choose.method_for(s, asked, tuners, distro=distro, s390=s390)
+        method = persist.method_for(s, asked, tuners, distro=distro, s390=s390)
     except PersistError as exc:
         assert asked and "\n" not in str(exc)
         return
-    assert method == choose.method_for(s, (), tuners, distro=distro, s390=s390) or method in asked
+    assert method == persist.method_for(s, (), tuners, distro=distro, s390=s390) or method in asked
     kind = kind_of(s)
     if asked and kind.name not in ("boot-parameter",) and len(kind.persist_methods) > 1:
-        assert method == next(m for m in asked if choose.keeps(m, s))
+        assert method == next(m for m in asked if persist.keeps(m, s))
         assert method != "tuned-profile" or running(tuners)
 
 
 def test_the_brief_refusals_and_the_words_of_persist() -> None:
     scheduler = step("scheduler", "scheduler", ELEVATORS[0])
     with pytest.raises(PersistError, match="cannot keep scheduler"):
-        choose.method_for(scheduler, choose.requested("sysctl"), ())
+        persist.method_for(scheduler, persist.requested("sysctl"), ())
     with pytest.raises(PersistError, match="TuneD"):
-        choose.method_for(scheduler, choose.requested("tuned"), ())
+        persist.method_for(scheduler, persist.requested("tuned"), ())
     with pytest.raises(PersistError, match="tunables"):
-        choose.method_for(scheduler, choose.requested("tuned"), (), with_tunables=True)
+        persist.method_for(scheduler, persist.requested("tuned"), (), with_tunables=True)
     with pytest.raises(PersistError, match="unknown persistence method 'udevv'"):
-        choose.requested("udev,udevv")
-    assert choose.requested("auto") == choose.requested(None) == ()
-    assert choose.requested("tuned, udev") == ("tuned-profile", "udev-rule")
-    assert set(choose.NAMES.values()) <= {m for k in STEP_KINDS.values() for m in k.persist_methods}
+        persist.requested("udev,udevv")
+    assert persist.requested("auto") == persist.requested(None) == ()
+    assert persist.requested("tuned, udev") == ("tuned-profile", "udev-rule")
+    assert set(persist.NAMES.values()) <= {m for k in STEP_KINDS.values() for m in k.persist_methods}
 
 
 def test_boot_parameters_follow_the_boot_loader_and_refuse_the_other_one() -> None:
     boot = step("boot-parameter", BOOT.name, BOOT.values[0])
     for distro in DISTROS:
-        assert choose.method_for(boot, choose.requested("grub"), (), distro=distro) == "kernel-cmdline"
+        assert persist.method_for(boot, persist.requested("grub"), (), distro=distro) == "kernel-cmdline"
         with pytest.raises(PersistError, match="GRUB"):
-            choose.method_for(boot, choose.requested("zipl"), (), distro=distro)
+            persist.method_for(boot, persist.requested("zipl"), (), distro=distro)
         grub_on_z = cmdline.loader_for(distro, s390=True).kind == "grub2"
         if grub_on_z:
-            assert choose.method_for(boot, choose.requested("grub"), (), distro=distro, s390=True) == "kernel-cmdline"
+            assert persist.method_for(boot, persist.requested("grub"), (), distro=distro, s390=True) == "kernel-cmdline"
         else:
             with pytest.raises(PersistError, match="zipl"):
-                choose.method_for(boot, choose.requested("grub"), (), distro=distro, s390=True)
+                persist.method_for(boot, persist.requested("grub"), (), distro=distro, s390=True)
 
 
 # ------------------------------------------------------------------------------------------------ precedence
@@ -156,28 +157,28 @@ def test_tuners_win_in_the_order_they_act() -> None:
     other_disk = Tuner(kind="udev", name="/etc/udev/rules.d/99-local.rules:2", settings={"scheduler": "bfq"},
                        devices=("sd*",))  # fmt: skip
     profile = Tuner(kind="tuned", name="spectrumscale-ece", settings={"scheduler": "none"})
-    assert precedence.overriding("udev-rule", scheduler, [earlier_rule, other_disk]) is None
-    assert precedence.overriding("udev-rule", scheduler, [earlier_rule, later_rule]) is later_rule
-    assert precedence.overriding("udev-rule", scheduler, [later_rule, profile]) is profile
-    assert precedence.caveat("udev-rule", profile) == "tuned-overrides-udev"
-    assert precedence.overriding("tuned-profile", scheduler, [later_rule, profile]) is None
+    assert persist.overriding("udev-rule", scheduler, [earlier_rule, other_disk]) is None
+    assert persist.overriding("udev-rule", scheduler, [earlier_rule, later_rule]) is later_rule
+    assert persist.overriding("udev-rule", scheduler, [later_rule, profile]) is profile
+    assert persist.caveat("udev-rule", profile) == "tuned-overrides-udev"
+    assert persist.overriding("tuned-profile", scheduler, [later_rule, profile]) is None
 
     readahead = step("queue-attribute", "queue.read_ahead_kb", "8192", "vdb")
     at_least = Tuner(kind="tuned", name="virtual-guest", settings={"queue/read_ahead_kb": ">4096"})
-    assert precedence.overriding("udev-rule", readahead, [at_least]) is None
+    assert persist.overriding("udev-rule", readahead, [at_least]) is None
     small = step("queue-attribute", "queue.read_ahead_kb", "128", "vdb")
-    assert precedence.overriding("udev-rule", small, [at_least]) is at_least
+    assert persist.overriding("udev-rule", small, [at_least]) is at_least
 
     ratio = step("sysctl", "vm.dirty_ratio", "10")
     vendor = Tuner(kind="sysctl.d", name="/usr/lib/sysctl.d/99-vendor.conf", settings={"vm.dirty_ratio": "30"})
     local = Tuner(kind="sysctl.d", name="/etc/sysctl.d/50-local.conf", settings={"vm.dirty_ratio": "30"})
     tuned_ratio = Tuner(kind="tuned", name="virtual-guest", settings={"vm.dirty_ratio": "30"})
     sap = Tuner(kind="saptune", name="note 2578899", settings={"vm.dirty_ratio": "0"})
-    assert precedence.overriding("sysctl-d", ratio, [vendor]) is vendor  # 99-vendor.conf sorts after 90-iosched.conf
-    assert precedence.overriding("sysctl-d", ratio, [local, tuned_ratio]) is None  # TuneD re-applies /etc/sysctl.d
+    assert persist.overriding("sysctl-d", ratio, [vendor]) is vendor  # 99-vendor.conf sorts after 90-iosched.conf
+    assert persist.overriding("sysctl-d", ratio, [local, tuned_ratio]) is None  # TuneD re-applies /etc/sysctl.d
     assert basename(local.name) < basename(sysctld.FILE) < basename(vendor.name)
-    assert precedence.overriding("tuned-profile", ratio, [vendor, tuned_ratio]) is None  # /usr/lib is not re-applied
-    assert precedence.overriding("tuned-profile", ratio, [local, tuned_ratio]) is local
-    assert precedence.overriding("tuned-profile", ratio, [local, tuned_ratio, sap]) is sap
-    assert precedence.caveat("tuned-profile", sap) == "later-tuner-wins"
+    assert persist.overriding("tuned-profile", ratio, [vendor, tuned_ratio]) is None  # /usr/lib is not re-applied
+    assert persist.overriding("tuned-profile", ratio, [local, tuned_ratio]) is local
+    assert persist.overriding("tuned-profile", ratio, [local, tuned_ratio, sap]) is sap
+    assert persist.caveat("tuned-profile", sap) == "later-tuner-wins"
     assert KB.get("later-tuner-wins") is not None and KB.get("tuned-overrides-udev") is not None

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from iosched.context import facts_for_example
+from iosched.kbfiles import bundled_kb
 from iosched.kbload import load
-from iosched.paths import bundled_kb
 
 RULES = load([bundled_kb()])[0].section("rules")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from iosched.facts import Fact
+from iosched.diagnostics import Diagnostic
 from iosched.plan import Step
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
@@ -19,7 +19,9 @@ STEP = 'Step(kind="sysctl", target="vm.dirty_ratio", value="10", title="t", beca
 def _mypy(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
     """mypy --strict on a module that imports the package (from this checkout, with no project configuration)."""
     module = tmp_path / "snippet.py"
-    module.write_text(f"from iosched.facts import Fact\nfrom iosched.plan import Step\n\n{body}\n", encoding="utf-8")
+    module.write_text(
+        f"from iosched.diagnostics import Diagnostic\nfrom iosched.plan import Step\n\n{body}\n", encoding="utf-8"
+    )
     return subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
          "--cache-dir", str(tmp_path / "cache"), str(module)],
@@ -28,7 +30,7 @@ def _mypy(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_mypy_accepts_a_well_formed_step_and_a_positional_row(tmp_path: Path) -> None:
-    done = _mypy(tmp_path, f'step = {STEP}\nrow = Fact("bool", "a fact")\nkind: str = step.kind')
+    done = _mypy(tmp_path, f'step = {STEP}\nrow = Diagnostic("KB001", "a.yaml", 1, "a problem")\nkind: str = step.kind')
     assert done.returncode == 0, done.stdout
 
 
@@ -52,9 +54,10 @@ def test_mypy_rejects_an_unknown_kind_a_misspelt_field_and_a_missing_one(tmp_pat
 def test_fields_are_taken_by_name_unless_the_class_says_otherwise() -> None:
     with pytest.raises(TypeError, match="takes its fields by name"):
         Step("sysctl")  # type: ignore[call-arg]
-    assert Fact("bool", "a fact") == Fact(type="bool", description="a fact")
-    with pytest.raises(TypeError, match="3 positional values"):
-        Fact("bool", "a fact", "a third")  # type: ignore[call-arg]
+    row = Diagnostic("KB001", "a.yaml", 1, "a problem")
+    assert row == Diagnostic(code="KB001", file="a.yaml", line=1, message="a problem")
+    with pytest.raises(TypeError, match="5 positional values"):
+        Diagnostic("KB001", "a.yaml", 1, "a problem", "a fifth")  # type: ignore[call-arg]
 
 
 def test_a_comparison_keeps_its_operation_and_is_replaced_by_its_fields_alone() -> None:

@@ -9,8 +9,7 @@ import jsonschema
 import pytest
 import yaml
 
-from iosched.kbfiles import kb_files
-from iosched.paths import bundled_kb
+from iosched.kbfiles import bundled_kb, kb_files
 from iosched.validate import kb_file_schema
 
 SCHEMA = kb_file_schema()

@@ -39,7 +39,7 @@ def test_bundled_kb_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_layer_overrides_and_adds(tmp_path: Path, kb) -> None:
-    from iosched.paths import bundled_kb
+    from iosched.kbfiles import bundled_kb
 
     source = kb.section("sources")[0]
     (tmp_path / "site.yaml").write_text(
@@ -78,7 +78,7 @@ def test_checking_a_kb_does_not_import_the_engine() -> None:
     probe = (
         "import sys\n"
         "from iosched.kbload import load\n"
-        "from iosched.paths import bundled_kb\n"
+        "from iosched.kbfiles import bundled_kb\n"
         "kb, found = load([bundled_kb()])\n"
         "assert kb.section('rules') and kb.section('examples') and not found, found\n"
         "print(sorted(m for m in sys.modules if m in ('iosched.engine', 'iosched.steps', 'iosched.persist')))\n"

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from iosched.context import Context
 from iosched.engine import advise
+from iosched.kbfiles import bundled_kb
 from iosched.kbload import load
-from iosched.paths import bundled_kb
 from iosched.render import plan_markdown, plan_shell
 
 PAYLOADS = [

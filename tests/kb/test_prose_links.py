@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from iosched.cli import main
+from iosched.kbfiles import bundled_kb
 from iosched.kbload import load
-from iosched.paths import bundled_kb
 from iosched.sitegen.hooks import safe_links
 
 HOSTILE = [

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from measure_helpers import FIXTURES, load_results
 
 from iosched.cli import main
+from iosched.kbfiles import bundled_kb
 from iosched.measure import MeasureError, judge, load, manifest
 from iosched.measure.fio_json import parse
 from iosched.measure.jsontext import MAX_DEPTH
 from iosched.measure.schedulers import valid_name
-from iosched.paths import bundled_kb
 from iosched.render.verdict import text
 from iosched.vocab import GOALS
 

@@ -92,7 +92,7 @@ def test_every_generated_page_opens_with_its_title(generated: dict[str, str]) ->
 def test_generated_pages_are_deterministic(generated: dict[str, str]) -> None:
     """Two fresh interpreters with different hash seeds write the same bytes as this one."""
     script = (
-        "import hashlib, json; from iosched.kbload import load; from iosched.paths import bundled_kb; "
+        "import hashlib, json; from iosched.kbload import load; from iosched.kbfiles import bundled_kb; "
         "from iosched.sitegen.pages import render_all; kb, _ = load([bundled_kb()]); "
         "print(hashlib.sha256(json.dumps(render_all(kb), sort_keys=True).encode()).hexdigest())"
     )

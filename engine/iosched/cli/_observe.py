@@ -107,7 +107,7 @@ def plan(args: argparse.Namespace, kb: Kb, ctx: Context, evidence: Evidence | No
 
 def reproduce(args: argparse.Namespace, ctx: Context) -> str:
     """The command that reads the same host again and plans it as the user asked."""
-    from iosched.render.reproduce import host
+    from iosched.render.formats import host_command
 
     if args.probe:
         where = ["--probe"]
@@ -115,7 +115,7 @@ def reproduce(args: argparse.Namespace, ctx: Context) -> str:
         where = ["--root", str(args.root.resolve())]
     else:
         where = ["--context", str(args.context.resolve())]
-    return host(where, ctx.given(), results(args))
+    return host_command(where, ctx.given(), results(args))
 
 
 def results(args: argparse.Namespace) -> list[str]:

@@ -4,12 +4,19 @@ A command names the document (one device's plan, a host's plans) and the format 
 registry gives the text. Each renderer module is imported only when its format is asked for, so a command
 pays for the one format it writes. A ``markdown`` format is Markdown source, which the command line shows
 through rich on a terminal (``text``) and writes as it is elsewhere; every other format is written byte-exact.
+
+Every format names the command that gives a plan again, and it runs as written. A plan from flags, a context
+file or an example is reproduced by its context as ``iosched advise`` flags (one flag per context field, each
+value one shell word: :func:`advise_command`). A plan of an observed host depends on what was read (the device's
+current values, the other tuners), so it is reproduced by reading the host again: ``iosched advise --probe`` or
+``--root DIR`` with the user's own flags (:func:`host_command`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 
+from iosched.escape import sh_word
 from iosched.hints import Generic, TypeVar
 from iosched.struct import Struct
 
@@ -64,6 +71,30 @@ class Formats(Generic[D]):
         return Rendered(text=render(kb, document, options), markdown=markdown)
 
 
+FLAG = {"symptoms": "--symptom"}
+"""Context fields whose flag is not ``--`` + the field with dashes."""
+
+
+def _command(words: Iterable[str]) -> str:
+    return " ".join(sh_word(w) for w in words)
+
+
+def _flag(field: str) -> str:
+    return FLAG.get(field, "--" + field.replace("_", "-"))
+
+
+def advise_command(context: Mapping[str, str], more: Iterable[str] = ()) -> str:
+    """``iosched advise`` with the flags that give the plan of ``context`` (and ``more``: ``--results F``)."""
+    return _command(["iosched", "advise", *(w for k, v in context.items() for w in (_flag(k), str(v))), *more])
+
+
+def host_command(where: Iterable[str], user: Mapping[str, str | None], more: Iterable[str] = ()) -> str:
+    """``iosched advise`` reading the host again (``where``: ``--probe``, or ``--root DIR``, or ``--context
+    PROBE.json``) with the fields the user gave (and ``more``)."""
+    given = [w for k, v in user.items() if v is not None for w in (_flag(k), str(v))]
+    return _command(["iosched", "advise", *where, *given, *more])
+
+
 PLAN: Formats[Plan] = Formats("plan")
 """One device's plan (``iosched advise``)."""
 HOST: Formats[HostPlan] = Formats("host")
@@ -98,9 +129,8 @@ def _plan_sh(kb: Kb, plan: Plan, options: Options) -> str:
 @PLAN.register("ansible")
 def _plan_ansible(kb: Kb, plan: Plan, options: Options) -> str:
     from iosched.render.plan_ansible import EVERY_HOST, render
-    from iosched.render.reproduce import advise
 
-    reproduce = options.reproduce if options.reproduce is not None else advise(plan.context)
+    reproduce = options.reproduce if options.reproduce is not None else advise_command(plan.context)
     return render(kb, [(options.host or EVERY_HOST, [plan])], reproduce)
 
 

@@ -11,7 +11,7 @@ where it first appears and aliased after, so each distinct plan adds little more
 
 Values. Scheduler, elevator tunables, queue attributes and sysctls are set by the shell library the sh script runs
 too (:mod:`iosched.steps.shell`) and a small driver, run once per kind with the host's ``FILE VALUE
-[COUPLED_FILE]...`` lines on stdin. Each value is read first (as :meth:`~iosched.steps.base.StepKind.read` does)
+[COUPLED_FILE]...`` lines on stdin. Each value is read first (as :meth:`~iosched.steps.StepKind.read` does)
 and written only where it differs; each says ``iosched: ok: ...`` or ``iosched: changed: FILE: OLD -> NEW`` (which
 ``changed_when`` reads) or fails. Before it first changes a value it keeps the value it really found under
 ``/var/lib/iosched/previous/<path>`` (for a scheduler, also every tunable of the elevator it replaces, which the

@@ -14,7 +14,7 @@ import json
 from iosched.kb import Kb
 from iosched.persist import files
 from iosched.plan import SCHEMA_VERSION, Plan
-from iosched.render.reproduce import advise as advise_command
+from iosched.render.formats import advise_command
 from iosched.steps import kind_of
 
 TYPE_CHECKING = False

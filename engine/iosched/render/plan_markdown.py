@@ -14,8 +14,8 @@ from iosched.kb import Kb
 from iosched.model import Caveat
 from iosched.persist import commands, files, keeping
 from iosched.plan import Notice, Plan, Step
+from iosched.render.formats import advise_command
 from iosched.render.reference import Style, cli_style, ref
-from iosched.render.reproduce import advise as advise_command
 from iosched.steps import kind_of
 from iosched.system import fstab
 

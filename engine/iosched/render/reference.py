@@ -6,11 +6,11 @@ whether the output is a site page) and returns Markdown.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 from iosched.diagnostics import CODES
 from iosched.escape import code_block, code_span, html_text
+from iosched.grammar import compiled
 from iosched.kinds import BY_SLUG, kind_of
 from iosched.render.links import absolute, anchor, site_base
 from iosched.struct import Struct
@@ -166,9 +166,9 @@ def facts_list(pairs: Iterable[tuple[str, object]]) -> str:
 
 
 # Left as they are: code, autolinks, the generator's comment and charts.
-_KEEP = re.compile(rf"(```.*?```|`[^`\n]*`|<https?://[^>\s]+>|<!-- .*? -->|<figure {CHART_CLASS}>.*?</figure>)", re.S)
-_TAG = re.compile(r"<(?=[A-Za-z/!?])")
-_WILDCARD = re.compile(r"(?<=[^\s*\\])\*(?!\*)")  # sd*, queue/* (a lone closing *, never part of **)
+_KEEP = rf"(?s)(```.*?```|`[^`\n]*`|<https?://[^>\s]+>|<!-- .*? -->|<figure {CHART_CLASS}>.*?</figure>)"
+_TAG = r"<(?=[A-Za-z/!?])"
+_WILDCARD = r"(?<=[^\s*\\])\*(?!\*)"  # sd*, queue/* (a lone closing *, never part of **)
 
 
 def escape_tags(block: str) -> str:
@@ -176,7 +176,9 @@ def escape_tags(block: str) -> str:
 
     Code, autolinks and charts are kept as they are; ``**bold**`` still works.
     """
-    return "".join(p if i % 2 else _WILDCARD.sub(r"\\*", _TAG.sub("&lt;", p)) for i, p in enumerate(_KEEP.split(block)))
+    tag, wildcard = compiled(_TAG), compiled(_WILDCARD)  # on first use: a listing never needs them
+    parts = compiled(_KEEP).split(block)
+    return "".join(p if i % 2 else wildcard.sub(r"\\*", tag.sub("&lt;", p)) for i, p in enumerate(parts))
 
 
 def join(*blocks: str | None) -> str:

@@ -3,7 +3,7 @@ and the Ansible playbook all carry this text, so a value is read, compared, chan
 wherever a plan runs.
 
 Every step is one call, ``converge KIND FILE VALUE [COUPLED_FILE]...`` (its arguments come from
-:meth:`iosched.steps.base.StepKind.converge_args`). It reads the file as :meth:`~iosched.steps.base.StepKind.read`
+:meth:`iosched.steps.StepKind.converge_args`). It reads the file as :meth:`~iosched.steps.StepKind.read`
 does, and then reports one line (sets ``LAST`` to ``ok`` or ``changed``): ``iosched: ok: FILE is VALUE`` when it
 is already there, ``changed: FILE: OLD -> VALUE`` when it changed it (in ``check`` mode: would change it), or, on
 stderr, ``failed: ...`` (and returns 1). Before it changes a value it calls ``remember KIND FILE OLD [FILE

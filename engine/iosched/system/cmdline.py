@@ -12,8 +12,7 @@ import re
 
 from iosched.escape import sh_word
 from iosched.struct import Struct
-from iosched.system import settings
-from iosched.system.model import Tuner
+from iosched.system.model import Tuner, setting_value, sysctl_setting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,11 +85,11 @@ def cmdline_settings(cmdline: str) -> dict[str, str]:
         if not sep:
             continue
         if key == "elevator":
-            found["scheduler"] = settings.value(value)
+            found["scheduler"] = setting_value(value)
         elif key in BOOT_PARAMETERS:
-            found[key] = settings.value(value)
-        elif key.startswith("sysctl.") and (name := settings.sysctl_setting(key.removeprefix("sysctl."))):
-            found[name] = settings.value(value)
+            found[key] = setting_value(value)
+        elif key.startswith("sysctl.") and (name := sysctl_setting(key.removeprefix("sysctl."))):
+            found[name] = setting_value(value)
     return found
 
 

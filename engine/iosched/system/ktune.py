@@ -14,9 +14,8 @@ from __future__ import annotations
 import re
 
 from iosched.grammar import NAME, compiled
-from iosched.system import settings
 from iosched.system.cmdline import cmdline_settings
-from iosched.system.model import Tuner
+from iosched.system.model import Tuner, setting_value
 from iosched.system.source import Source
 from iosched.system.sysctld import parse_sysctl_conf
 
@@ -67,11 +66,11 @@ def read_ktune(src: Source, cmdline: str | None) -> tuple[list[Tuner], list[str]
     found_settings: dict[str, str] = {}
     sysctl = src.first(["etc/ktune.d/tunedadm.conf", f"etc/tune-profiles/{name}/sysctl.ktune"])
     if sysctl is not None:
-        found_settings |= {key: settings.value(v) for key, v in parse_sysctl_conf(sysctl[1]).items()}
+        found_settings |= {key: setting_value(v) for key, v in parse_sysctl_conf(sysctl[1]).items()}
     if src.text(f"etc/tune-profiles/{name}/ktune.sh") is not None:  # a shell script (multiply_disk_readahead ...)
         missing.append(f"tuned 0.2 profile {name}: what ktune.sh sets (a script, not read)")
     devices = device_globs(values.get("ELEVATOR_TUNE_DEVS", ""))
-    elevator = settings.value(values.get("ELEVATOR", ""))
+    elevator = setting_value(values.get("ELEVATOR", ""))
     if elevator and devices and "scheduler" not in cmdline_settings(cmdline or ""):
         found_settings["scheduler"] = elevator
     running = not re.search(r"^Service ktune: \S+, stopped", answer, re.MULTILINE)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 
-from iosched.system import settings
 from iosched.system.ini import parse_ini
-from iosched.system.model import Tuner
+from iosched.system.model import Tuner, setting_value, sysctl_setting
 from iosched.system.release import parse_os_release
 from iosched.system.source import Source
 
@@ -53,11 +52,11 @@ def _note_settings(sections: dict[str, dict[str, str]], keep_empty: bool = False
     found = {}
     for key, raw in sections.get("block", {}).items():
         if key in BLOCK_KEYS and (raw or keep_empty):
-            found[BLOCK_KEYS[key]] = settings.value(raw)
+            found[BLOCK_KEYS[key]] = setting_value(raw)
     for key, raw in sections.get("sysctl", {}).items():
-        name = settings.sysctl_setting(key)
+        name = sysctl_setting(key)
         if name and (raw or keep_empty):
-            found[name] = settings.value(raw)
+            found[name] = setting_value(raw)
     return found
 
 
@@ -66,5 +65,5 @@ def read_sapconf(src: Source) -> list[Tuner]:
     if text is None:
         return []
     config = parse_os_release(text)
-    found = {name: settings.value(config[key]) for key, name in SAPCONF_KEYS.items() if config.get(key)}
+    found = {name: setting_value(config[key]) for key, name in SAPCONF_KEYS.items() if config.get(key)}
     return [Tuner(kind="sapconf", name="/etc/sysconfig/sapconf", settings=found)]

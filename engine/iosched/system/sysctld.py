@@ -19,8 +19,7 @@ from posixpath import basename
 
 from iosched.escape import sh_word
 from iosched.plan import Step
-from iosched.system import settings
-from iosched.system.model import Tuner
+from iosched.system.model import Tuner, setting_value, sysctl_setting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,9 +88,9 @@ def parse_sysctl_conf(text: str) -> dict[str, str]:
         if not line or line[0] in "#;":
             continue
         key, sep, value = line.partition("=")
-        name = settings.sysctl_setting(key) if sep else None
+        name = sysctl_setting(key) if sep else None
         if name:
-            found[name] = settings.value(value)
+            found[name] = setting_value(value)
     return found
 
 

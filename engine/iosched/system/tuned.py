@@ -41,8 +41,7 @@ from fnmatch import fnmatch
 from iosched.escape import sh_word
 from iosched.grammar import DEVICE, ID, NAME, PATH, SERIAL, WORD, matches
 from iosched.plan import Step, TunedBase
-from iosched.system import settings
-from iosched.system.model import Device, Tuner
+from iosched.system.model import Device, Tuner, queue_setting, setting_value, sysctl_setting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -254,7 +253,7 @@ def profile_sections(src: Source, name: str, missing: list[str]) -> dict[str, di
                 for section, options in load(include, (*stack, name)).items():
                     merged[section] = {**merged.get(section, {}), **options}
             elif include:
-                missing.append(f"tuned profile {name}: include {settings.value(include)[:60]} not resolved")
+                missing.append(f"tuned profile {name}: include {setting_value(include)[:60]} not resolved")
         for section, options in sections.items():
             base = {} if options.get("replace", "").lower() in ("1", "true", "yes") else merged.get(section, {})
             merged[section] = {**base, **options}
@@ -330,19 +329,19 @@ def _section_settings(section: str, options: dict[str, str]) -> dict[str, str]:
     plugin = options.get("type", section)
     found: dict[str, str] = {}
     for key, raw in options.items():
-        value = settings.value(raw)
+        value = setting_value(raw)
         if plugin == "disk" and key == "elevator":
             found["scheduler"] = value
         elif plugin == "disk" and key == "readahead":
             found["queue/read_ahead_kb"] = _readahead_kib(value)
-        elif plugin == "sysctl" and (name := settings.sysctl_setting(key)):
+        elif plugin == "sysctl" and (name := sysctl_setting(key)):
             found[name] = value
         elif plugin == "vm" and key in ("dirty_bytes", "dirty_background_bytes"):
             ratio = key.replace("bytes", "ratio")
             found[f"vm.{ratio}" if value.endswith("%") else f"vm.{key}"] = value.rstrip("%").strip()
         elif plugin == "vm" and key in VM_KEYS:
             found[VM_KEYS[key]] = value
-        elif plugin == "sysfs" and (name := settings.queue_setting(key)):
+        elif plugin == "sysfs" and (name := queue_setting(key)):
             found[name] = value
     return found
 

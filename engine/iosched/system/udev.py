@@ -25,8 +25,7 @@ from posixpath import basename
 from iosched.escape import sh_comment, sh_word, udev_value
 from iosched.grammar import compiled
 from iosched.plan import Step
-from iosched.system import settings
-from iosched.system.model import Tuner
+from iosched.system.model import Tuner, queue_setting, setting_value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -158,13 +157,13 @@ def rule_settings(rule: str, env: dict[str, str] | None = None) -> dict[str, str
     found = {}
     for key, attr, op, value in compiled(_TOKEN).findall(rule):
         if key == "ATTR" and op in ("=", ":="):
-            name = settings.queue_setting(attr)
+            name = queue_setting(attr)
             text = compiled(_ENV).sub(lambda m: (env or {}).get(m[1], "\0"), value)
             if name and "\0" not in text and text:
-                found[name] = settings.value(text)
+                found[name] = setting_value(text)
         elif key == "RUN" and op in ("=", "+="):
             for echoed, path in compiled(_ECHO).findall(value):
-                name = settings.queue_setting(path)
+                name = queue_setting(path)
                 if name:
                     found[name] = echoed
     return found
@@ -194,7 +193,7 @@ def _matches(rule: str, env: dict[str, str]) -> tuple[dict[str, str], bool]:
     for key, attr, op, value in compiled(_TOKEN).findall(rule):
         if op not in ("==", "!="):
             continue
-        name = settings.queue_setting(attr) if key == "ATTR" else None
+        name = queue_setting(attr) if key == "ATTR" else None
         if name is not None:
             if op == "==" and name != "scheduler":
                 requires[name] = value

@@ -32,8 +32,7 @@ REHEARSE_HELP = ("with --device loopN: plan that scratch loop device as if it we
 
 def persist_option(text: str) -> str:
     """``--persist``: checked here, so a typo is a usage error before anything is read."""
-    from iosched.persist import PersistError
-    from iosched.persist.choose import requested
+    from iosched.persist import PersistError, requested
 
     try:
         requested(text)
@@ -177,8 +176,6 @@ def cmd_advise(args: argparse.Namespace) -> int:
             plan = plan_resolved(kb, resolved, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
-    from iosched.render.reproduce import advise as reproduce
-
-    options = options.replace(reproduce=reproduce(plan.context, observe.results(args)))
+    options = options.replace(reproduce=formats.advise_command(plan.context, observe.results(args)))
     write_rendered(formats.PLAN.render(kb, plan, args.format, options), args.format)
     return 0

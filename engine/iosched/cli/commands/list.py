@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from iosched.cli.commands.explain import as_json, style
 from iosched.cli.output import format_option, write, write_markdown
 from iosched.kinds import BY_SLUG
 
@@ -19,11 +18,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 
 def cmd_list(args: argparse.Namespace) -> int:
     from iosched.kbcache import load_checked
-    from iosched.render.reference import list_table
+    from iosched.render.reference import cli_style, list_table
 
     kb = load_checked(args.kb)
     if args.format == "json":
+        from iosched.cli.commands.explain import as_json  # an entry as explain --format json shows it
+
         write(json.dumps([as_json(e, args.site_url) for e in kb.entities(args.kind)], indent=2, ensure_ascii=False))
     else:
-        write_markdown(list_table(kb, args.kind, style(args)), args.format)
+        write_markdown(list_table(kb, args.kind, cli_style(args.site_url)), args.format)
     return 0
