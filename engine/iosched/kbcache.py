@@ -22,7 +22,9 @@ from iosched.kbfiles import identity, scan, version_of
 from iosched.kernel import KernelVersion
 from iosched.kinds import BY_SECTION
 from iosched.paths import AnyPath, bundled_kb, cache_dir
+from iosched.rules import compares, guard
 from iosched.struct import Struct
+from iosched.vocab import OPERATORS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,9 +32,10 @@ if TYPE_CHECKING:
 
     _Index = tuple[str, dict[str, str], dict[str, Any], dict[str, list[int]]]
 
-FORMAT = 6
+FORMAT = 7
 """In every cache file's name: raised when the format or what a valid KB is changes, so that no cache written
-under older rules is served (6: the index gives where each entity's text is, so a lookup rebuilds one entity)."""
+under older rules is served (6: the index gives where each entity's text is, so a lookup rebuilds one entity;
+7: each rule's name and guard and each caveat's scope, so a plan rebuilds only the rules and caveats it may need)."""
 _TYPE = "\x00t"
 _KERNEL = "\x00k"
 PREFIX = "kb-"
@@ -209,8 +212,21 @@ def dumps(kb: Kb) -> str:
         pieces.append(key + value)
         offset = start + len(value)
     origins = _json(dict(kb.origins))
-    index = {"version": kb.version, "origins": len(origins), "where": kb.id_sections(), "at": at, "spans": spans}
+    index = {"version": kb.version, "origins": len(origins), "where": kb.id_sections(), "at": at, "spans": spans,
+             "rules": _rules(kb), "caveats": _caveats(kb)}  # fmt: skip
     return _HEAD + _json(index) + _ORIGINS + origins + _SECTIONS + "".join(pieces) + "}}"
+
+
+def _rules(kb: Kb) -> list[list[Any]]:
+    """Each rule's id, name and guard (:func:`iosched.rules.guard`, as ``[fact, operator, operand]`` lists), in KB
+    order."""
+    return [[rule.id, rule.name, [[c.fact, *to_plain(c.operation)] for c in guard(rule.when)]]
+            for rule in kb.section("rules")]  # fmt: skip
+
+
+def _caveats(kb: Kb) -> list[list[Any]]:
+    """Each caveat's id, the distributions its scope names and its related ids, in KB order."""
+    return [list(scope) for scope in kb.caveat_scopes()]
 
 
 def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb:
@@ -231,7 +247,9 @@ def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
     version, where, at, spans = _checked_index(index, len(text) - len("}}") - base)
     sections = LazySections(text, spans, rebuild, at, base)
     origins = LazyOrigins(text[start:end], rebuild)
-    return Kb(sections=sections, origins=origins, version=version, where=where, entity=sections.entity)
+    queries = IndexQueries(where, index.get("rules"), index.get("caveats"))
+    return Kb(sections=sections, origins=origins, version=version, where=where, entity=sections.entity,
+              queries=queries)  # fmt: skip
 
 
 def _checked_index(index: dict[str, Any], size: int) -> _Index:
@@ -254,6 +272,74 @@ def _checked_index(index: dict[str, Any], size: int) -> _Index:
 def _texts(value: object) -> TypeGuard[dict[str, str]]:
     """Whether ``value`` is a mapping of strings to strings."""
     return isinstance(value, dict) and {*map(type, value), *map(type, value.values())} <= {str}
+
+
+class IndexQueries:
+    """What the index answers without rebuilding a section: which rules may fire on some facts (those whose
+    guard holds), the rule of a name, and each caveat's scope and related ids. Each answer is None where that
+    part of the index is damaged (the caller then reads the section)."""
+
+    def __init__(self, where: dict[str, str], rules: object, caveats: object) -> None:
+        self._where = where
+        self._rules = rules
+        self._caveats = caveats
+        self._guards: dict[str, list[tuple[str, str, Any]]] | None = None
+        self._names: dict[str, str] | None = None
+
+    def _ids(self, section: str) -> list[str]:
+        return [ident for ident, name in self._where.items() if name == section]
+
+    def _read_rules(self) -> bool:
+        """Whether the rules' part of the index has its shape: ``[id, name, guard]`` for every rule, in KB order."""
+        if self._guards is None:
+            rules = self._rules
+            try:
+                if not (isinstance(rules, list) and [entry[0] for entry in rules] == self._ids("rules")):
+                    return False
+                self._guards = {ident: [_term(t) for t in terms] for ident, _, terms in rules}
+                self._names = {name: ident for ident, name, _ in rules if type(name) is str}
+            except (ValueError, TypeError, KeyError):
+                self._rules = None
+                return False
+        return True
+
+    def rules_that_may_fire(self, facts: Mapping[str, Any]) -> list[str] | None:
+        """The ids of the rules whose guard (:func:`iosched.rules.guard`) holds on ``facts``, in KB order."""
+        if not self._read_rules() or self._guards is None:
+            return None
+        try:
+            return [ident for ident, terms in self._guards.items() if all(compares(facts, *t) for t in terms)]
+        except (ValueError, TypeError):
+            return None
+
+    def rule_named(self, name: str) -> str | None:
+        """The id of the rule called ``name``; "" when no rule is, None when the index cannot say."""
+        if not self._read_rules() or self._names is None or len(self._names) != len(self._guards or ()):
+            return None
+        return self._names.get(name, "")
+
+    def caveat_scopes(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None:
+        """Each caveat's id, the distributions its scope names and its related ids, in KB order."""
+        caveats = self._caveats
+        if not (isinstance(caveats, list) and all(isinstance(c, list) and len(c) == 3 for c in caveats)):
+            return None
+        found = [(ident, tuple(distributions), tuple(related)) for ident, distributions, related in caveats
+                 if isinstance(distributions, list) and isinstance(related, list)]  # fmt: skip
+        texts = {type(i) for _, d, r in found for i in (*d, *r)} <= {str}
+        return found if texts and [c[0] for c in found] == self._ids("caveats") else None
+
+
+def _term(term: object) -> tuple[str, str, Any]:
+    """A guard's comparison, ``[fact, operator, operand]``, with a list operand made a tuple; ValueError when it
+    is not one."""
+    if not (isinstance(term, list) and len(term) == 3 and type(term[0]) is str and term[1] in OPERATORS):
+        raise ValueError("damaged rule guard")
+    fact, op, operand = term
+    if type(operand) is list:
+        operand = tuple(operand)
+    if not all(type(v) in (bool, int, float, str) for v in (operand if type(operand) is tuple else (operand,))):
+        raise ValueError("damaged rule guard")
+    return fact, op, operand
 
 
 class LazySections(Mapping[str, tuple[object, ...]]):
