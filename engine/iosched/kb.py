@@ -10,9 +10,17 @@ from iosched.model import Elevator, Rule, Setting, Tunable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Protocol
 
-    from iosched.kbcache import IndexQueries
+    class IndexQueries(Protocol):
+        """What an index of the KB answers without rebuilding a section (:class:`iosched.kbcache.IndexQueries`);
+        None where it cannot say."""
+
+        def rules_that_may_fire(self, facts: Mapping[str, Any]) -> list[str] | None: ...
+
+        def rule_named(self, name: str) -> str | None: ...
+
+        def caveat_scopes(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None: ...
 
 
 class TunableRef:
@@ -46,7 +54,7 @@ class Kb:
     """A validated KB. Build it with :func:`iosched.kbload.load`; it never touches the disk itself."""
 
     def __init__(self, sections: Mapping[str, tuple[Any, ...]], origins: Mapping[str, str] | None = None,
-                 version: str = "", where: dict[str, str] | None = None,
+                 version: str = "", where: Mapping[str, str] | None = None,
                  entity: Callable[[str, str], Any | None] | None = None,
                  queries: IndexQueries | None = None) -> None:  # fmt: skip
         """``where`` (id -> section name, as the cache records it) lets :meth:`get` read only the section an
@@ -99,7 +107,9 @@ class Kb:
                 found = self._one.get(ident) or self._alone(section, ident)
                 if found is not None:
                     return found
-            return self._ids(section).get(ident)
+            found = self._ids(section).get(ident)
+            if found is not None:
+                return found  # else the index placed the id in another section: every section is read
         return self.index.get(ident)
 
     def _alone(self, section: str, ident: str) -> Any | None:

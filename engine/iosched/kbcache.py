@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import time
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from iosched import __version__
@@ -30,12 +31,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
-    _Index = tuple[str, dict[str, str], dict[str, Any], dict[str, list[int]]]
-
-FORMAT = 7
+FORMAT = 8
 """In every cache file's name: raised when the format or what a valid KB is changes, so that no cache written
 under older rules is served (6: the index gives where each entity's text is, so a lookup rebuilds one entity;
-7: each rule's name and guard and each caveat's scope, so a plan rebuilds only the rules and caveats it may need)."""
+7: each rule's name and guard and each caveat's scope, so a plan rebuilds only the rules and caveats it may need;
+8: each section's ids as one text, and the parts after the index decoded only when read)."""
 _TYPE = "\x00t"
 _KERNEL = "\x00k"
 PREFIX = "kb-"
@@ -177,25 +177,29 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
     return revive
 
 
-_HEAD = '{"index":'
-_ORIGINS = ',"origins":'
-_SECTIONS = ',"sections":{'
+_HEAD = b'{"head":'
+_INDEX = b'"index":'
+_SECTIONS = b',"sections":{'
+PARTS = ("rules", "caveats", "origins")
+"""The parts of a cache file between its index and its sections, each decoded only when a command reads it: each
+rule's name and guard, each caveat's scope, where each entity came from."""
 
 
 def _json(value: Any) -> str:
     """Compact JSON in ASCII: the few characters beyond it are escaped, so that the file decodes and its
-    sections slice as one-byte text (a string with one such character costs every slice twice the memory)."""
+    sections slice as one-byte text, and a character's offset is its byte's."""
     return json.dumps(value, separators=(",", ":"))
 
 
 def dumps(kb: Kb) -> str:
-    """The cache file's text for ``kb``: one JSON document, ``{"index": ..., "origins": ..., "sections": ...}``,
-    whose index (version, the length of the origins' text, the section of each id, where each section's text
-    starts and ends, where each entity's text starts) lets a command rebuild only the sections it reads, a
-    lookup only the entity it names, and read where each entity came from only when it reports that."""
+    """The cache file's text for ``kb``: one JSON document, ``{"head": N, "index": ..., "rules": ...,
+    "caveats": ..., "origins": ..., "sections": ...}``. The first N characters end with the index (version, the
+    length of each part's text, where each section's text starts and ends, and the ids of each section with
+    where each entity's text starts), so that a command decodes the index only, then only the sections and
+    entities it reads, and each part only when it reads that."""
     pieces: list[str] = []
     spans: dict[str, list[int]] = {}
-    at: dict[str, int] = {}
+    places: dict[str, list[Any]] = {}
     offset = 0
     for name, entities in kb.sections.items():
         key = ("," if pieces else "") + _json(name) + ":"
@@ -203,18 +207,32 @@ def dumps(kb: Kb) -> str:
         value = "[" + ",".join(texts) + "]"
         start = offset + len(key)
         spans[name] = [start, start + len(value)]
+        ids: list[str] = []
+        starts: list[int] = []
         position = start + 1
         for entity, text in zip(entities, texts, strict=True):
-            at[entity.id] = position
-            for tunable in entity.tunables if name == "elevators" else ():
-                at[f"{entity.id}.{tunable.name}"] = position
+            tunables = entity.tunables if name == "elevators" else ()
+            for ident in (entity.id, *(f"{entity.id}.{tunable.name}" for tunable in tunables)):
+                ids.append(ident)
+                starts.append(position)
             position += len(text) + 1
+        places[name] = [f" {' '.join(ids)} ", starts]  # ids are words (the ID grammar)
         pieces.append(key + value)
         offset = start + len(value)
-    origins = _json(dict(kb.origins))
-    index = {"version": kb.version, "origins": len(origins), "where": kb.id_sections(), "at": at, "spans": spans,
-             "rules": _rules(kb), "caveats": _caveats(kb)}  # fmt: skip
-    return _HEAD + _json(index) + _ORIGINS + origins + _SECTIONS + "".join(pieces) + "}}"
+    parts = {"rules": _json(_rules(kb)), "caveats": _json(_caveats(kb)), "origins": _json(dict(kb.origins))}
+    index = {"version": kb.version, "parts": {name: len(text) for name, text in parts.items()}, "spans": spans,
+             "places": places}  # fmt: skip
+    return head(_json(index)) + "".join(f",{_json(name)}:{text}" for name, text in parts.items()) + (
+        _SECTIONS.decode() + "".join(pieces) + "}}")  # fmt: skip
+
+
+def head(index: str) -> str:
+    """A cache file's text up to the end of its index: ``{"head": N, "index": ...`` whose N characters it is."""
+    rest = "," + _INDEX.decode() + index
+    digits = 1
+    while len(str(len(_HEAD) + digits + len(rest))) != digits:
+        digits += 1
+    return _HEAD.decode() + str(len(_HEAD) + digits + len(rest)) + rest
 
 
 def _rules(kb: Kb) -> list[list[Any]]:
@@ -229,44 +247,58 @@ def _caveats(kb: Kb) -> list[list[Any]]:
     return [list(scope) for scope in kb.caveat_scopes()]
 
 
-def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb:
+def from_plain(data: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb:
     """The KB in a cache file's text; each section is rebuilt when first read, and a section that cannot be
-    read gives way to ``rebuild()`` (the KB from its YAML). ValueError when the text is not a cache file."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8")
-    if not text.startswith(_HEAD):
+    read gives way to ``rebuild()`` (the KB from its YAML). ValueError when the text is not a cache file.
+    Only the index is decoded here: the rest is read in place, as bytes (a copy of it costs start-up time)."""
+    if isinstance(data, str):
+        data = data.encode()
+    comma = data.find(b",", len(_HEAD), len(_HEAD) + 12)
+    size = data[len(_HEAD) : comma]
+    if not (data.startswith(_HEAD) and size.isdigit() and data.startswith(_INDEX, comma + 1)):
         raise ValueError("not a KB cache file")
-    index, end = json.JSONDecoder().raw_decode(text, len(_HEAD))
-    if not (isinstance(index, dict) and type(index.get("origins")) is int and text.startswith(_ORIGINS, end)):
+    end = int(size)
+    index = json.loads(data[comma + 1 + len(_INDEX) : end])
+    lengths = index.get("parts") if isinstance(index, dict) else None
+    if not (isinstance(lengths, dict) and list(lengths) == list(PARTS)):
         raise ValueError("not a KB cache file")
-    start = end + len(_ORIGINS)
-    end = start + index["origins"]
-    if not text.startswith(_SECTIONS, end):
+    parts: dict[str, bytes] = {}
+    for name, length in lengths.items():
+        key = f',"{name}":'.encode()
+        if type(length) is not int or length < 0 or not data.startswith(key, end):
+            raise ValueError("not a KB cache file")
+        parts[name] = data[end + len(key) : end + len(key) + length]
+        end += len(key) + length
+    if not data.startswith(_SECTIONS, end):
         raise ValueError("not a KB cache file")
-    base = end + len(_SECTIONS)  # the sections' text, read in place: a copy of it costs start-up time
-    version, where, at, spans = _checked_index(index, len(text) - len("}}") - base)
-    sections = LazySections(text, spans, rebuild, at, base)
-    origins = LazyOrigins(text[start:end], rebuild)
-    queries = IndexQueries(where, index.get("rules"), index.get("caveats"))
-    return Kb(sections=sections, origins=origins, version=version, where=where, entity=sections.entity,
+    base = end + len(_SECTIONS)
+    version, places = _checked_index(index, len(data) - len("}}") - base)
+    sections = LazySections(data, places.spans, rebuild, places, base)
+    origins = LazyOrigins(parts["origins"], rebuild)
+    queries = IndexQueries(places, parts["rules"], parts["caveats"])
+    return Kb(sections=sections, origins=origins, version=version, where=places, entity=sections.entity,
               queries=queries)  # fmt: skip
 
 
-def _checked_index(index: dict[str, Any], size: int) -> _Index:
-    """The version, where, at and spans of a cache file's index, when each has its shape: every section of
-    the KB spanned within the ``size`` characters of the sections, every id in one of them. ValueError else,
-    so a damaged index gives way to the YAML as a damaged section does. Where each entity starts (``at``) is
-    checked when an entity is read by itself; an entity it does not place is read with its section."""
-    version, where, at, spans = (index.get(key) for key in ("version", "where", "at", "spans"))
-    if not (isinstance(version, str) and _texts(where) and isinstance(at, dict) and isinstance(spans, dict)):
+def _checked_index(index: dict[str, Any], size: int) -> tuple[str, Places]:
+    """The version and places of a cache file's index, when each has its shape: every section of the KB
+    spanned within the ``size`` characters of the sections, with its ids and where each entity starts. ValueError
+    else, so a damaged index gives way to the YAML as a damaged section does. Where an entity starts is checked
+    when it is read by itself; an entity it does not place is read with its section."""
+    version, spans, places = (index.get(key) for key in ("version", "spans", "places"))
+    if not (isinstance(version, str) and isinstance(spans, dict) and isinstance(places, dict)):
         raise ValueError("damaged KB cache index")
-    if spans.keys() != BY_SECTION.keys() or not set(where.values()) <= spans.keys():
+    if list(spans) != list(BY_SECTION) or list(places) != list(spans):
         raise ValueError("damaged KB cache index")
     for span in spans.values():
         if not (isinstance(span, list) and len(span) == 2 and all(type(n) is int for n in span)
                 and 0 <= span[0] <= span[1] <= size):  # fmt: skip
             raise ValueError("damaged KB cache index")
-    return version, where, at, spans
+    for ids, starts in places.values():
+        if not (type(ids) is str and ids[:1] == ids[-1:] == " " and isinstance(starts, list)
+                and ids.count(" ") == len(starts) + 1):  # fmt: skip
+            raise ValueError("damaged KB cache index")
+    return version, Places(spans, places)
 
 
 def _texts(value: object) -> TypeGuard[dict[str, str]]:
@@ -274,34 +306,102 @@ def _texts(value: object) -> TypeGuard[dict[str, str]]:
     return isinstance(value, dict) and {*map(type, value), *map(type, value.values())} <= {str}
 
 
+class Places(Mapping[str, str]):
+    """Each id of the KB to the section it lives in, and where its entity's text starts (an elevator's, for a
+    tunable), from each section's ids (one text of words) and starts in the index. A lookup finds the section
+    whose text has the id as a word, and makes a table of that section's ids (a command looks up ids of a few
+    sections: a table of every id costs more than the searches)."""
+
+    def __init__(self, spans: dict[str, list[int]], places: dict[str, list[Any]]) -> None:
+        self.spans = spans
+        self._places = places
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._absent: set[str] = set()
+
+    def _table(self, section: str) -> dict[str, Any]:
+        """The ids of ``section`` to where each entity starts."""
+        table = self._tables.get(section)
+        if table is None:
+            ids, starts = self._places[section]
+            table = self._tables[section] = dict(zip(ids.split(), starts, strict=False))
+        return table
+
+    def _section(self, ident: str) -> str | None:
+        for section, table in self._tables.items():
+            if ident in table:
+                return section
+        if ident in self._absent or not ident or " " in ident:
+            return None
+        word = f" {ident} "
+        for section, (ids, _) in self._places.items():
+            if section not in self._tables and word in ids:
+                self._table(section)
+                return section
+        self._absent.add(ident)
+        return None
+
+    def get(self, ident: str, default: Any = None) -> Any:
+        section = self._section(ident)
+        return default if section is None else section
+
+    def extent(self, ident: str) -> tuple[int, int] | None:
+        """Where the index says the text of the entity of ``ident`` starts and ends: up to the next entity of its
+        section (the reader checks what it finds there)."""
+        section = self._section(ident)
+        start = self._tables[section].get(ident) if section is not None else None
+        if section is None or type(start) is not int:
+            return None
+        starts = self._places[section][1]
+        try:
+            after = bisect_right(starts, start)
+        except TypeError:
+            return None
+        return start, (starts[after] if after < len(starts) else self.spans[section][1]) - 1
+
+    def ids(self, section: str) -> list[str]:
+        """The ids of ``section`` in KB order (an elevator's tunables after it)."""
+        return list(self._table(section))
+
+    def __getitem__(self, ident: str) -> str:
+        section = self._section(ident)
+        if section is None:
+            raise KeyError(ident)
+        return section
+
+    def __iter__(self) -> Iterator[str]:
+        for section in self._places:
+            yield from self._table(section)
+
+    def __len__(self) -> int:
+        return sum(len(starts) for _, starts in self._places.values())
+
+
 class IndexQueries:
     """What the index answers without rebuilding a section: which rules may fire on some facts (those whose
     guard holds), the rule of a name, and each caveat's scope and related ids. Each answer is None where that
     part of the index is damaged (the caller then reads the section)."""
 
-    def __init__(self, where: dict[str, str], rules: object, caveats: object) -> None:
-        self._where = where
+    def __init__(self, places: Places, rules: bytes, caveats: bytes) -> None:
+        self._places = places
         self._rules = rules
         self._caveats = caveats
         self._guards: dict[str, list[tuple[str, str, Any]]] | None = None
         self._names: dict[str, str] | None = None
-
-    def _ids(self, section: str) -> list[str]:
-        return [ident for ident, name in self._where.items() if name == section]
+        self._scopes: list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None = None
 
     def _read_rules(self) -> bool:
-        """Whether the rules' part of the index has its shape: ``[id, name, guard]`` for every rule, in KB order."""
-        if self._guards is None:
-            rules = self._rules
+        """Whether the rules' part has its shape: ``[id, name, guard]`` for every rule, in KB order."""
+        if self._guards is None and self._rules:
+            text, self._rules = self._rules, b""
             try:
-                if not (isinstance(rules, list) and [entry[0] for entry in rules] == self._ids("rules")):
+                rules = json.loads(text)
+                if not (isinstance(rules, list) and [entry[0] for entry in rules] == self._places.ids("rules")):
                     return False
                 self._guards = {ident: [_term(t) for t in terms] for ident, _, terms in rules}
                 self._names = {name: ident for ident, name, _ in rules if type(name) is str}
-            except (ValueError, TypeError, KeyError):
-                self._rules = None
-                return False
-        return True
+            except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+                self._guards = None
+        return self._guards is not None
 
     def rules_that_may_fire(self, facts: Mapping[str, Any]) -> list[str] | None:
         """The ids of the rules whose guard (:func:`iosched.rules.guard`) holds on ``facts``, in KB order."""
@@ -320,13 +420,22 @@ class IndexQueries:
 
     def caveat_scopes(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None:
         """Each caveat's id, the distributions its scope names and its related ids, in KB order."""
-        caveats = self._caveats
+        if self._scopes is None and self._caveats:
+            text, self._caveats = self._caveats, b""
+            self._scopes = self._read_caveats(text)
+        return self._scopes
+
+    def _read_caveats(self, text: bytes) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None:
+        try:
+            caveats = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
         if not (isinstance(caveats, list) and all(isinstance(c, list) and len(c) == 3 for c in caveats)):
             return None
         found = [(ident, tuple(distributions), tuple(related)) for ident, distributions, related in caveats
                  if isinstance(distributions, list) and isinstance(related, list)]  # fmt: skip
         texts = {type(i) for _, d, r in found for i in (*d, *r)} <= {str}
-        return found if texts and [c[0] for c in found] == self._ids("caveats") else None
+        return found if texts and [c[0] for c in found] == self._places.ids("caveats") else None
 
 
 def _term(term: object) -> tuple[str, str, Any]:
@@ -344,15 +453,15 @@ def _term(term: object) -> tuple[str, str, Any]:
 
 class LazySections(Mapping[str, tuple[object, ...]]):
     """The KB's sections, each rebuilt from its JSON text on first use (a command reads a few of twenty).
-    ``spans`` and ``at`` count from ``base`` in ``text`` (where the sections start in a cache file)."""
+    ``spans`` and ``places`` count from ``base`` in ``text`` (where the sections start in a cache file)."""
 
-    def __init__(self, text: str, spans: dict[str, list[int]], rebuild: Callable[[], Kb] | None = None,
-                 at: Mapping[str, Any] | None = None, base: int = 0) -> None:  # fmt: skip
+    def __init__(self, text: bytes, spans: dict[str, list[int]], rebuild: Callable[[], Kb] | None = None,
+                 places: Places | None = None, base: int = 0) -> None:  # fmt: skip
         self._text = text
         self._base = base
         self._spans = spans
         self._rebuild = rebuild
-        self._at = at or {}
+        self._places = places
         self._built: dict[str, tuple[Any, ...]] = {}
         self._revive: Callable[[dict[str, Any]], Any] | None = None
 
@@ -377,16 +486,17 @@ class LazySections(Mapping[str, tuple[object, ...]]):
         """The entity of ``section`` whose text the index places at ``ident`` (an elevator, for one of its
         tunables), rebuilt alone; None when the section is built already, or the index does not place it
         where an entity of that section is (the caller then reads the whole section, which is checked)."""
-        start = self._at.get(ident)
+        extent = self._places.extent(ident) if self._places is not None else None
         first, last = self._spans[section]
-        if section in self._built or type(start) is not int or not first < start < last:
+        if section in self._built or extent is None or not first < extent[0] < extent[1] < last:
             return None
         self._revive = self._revive or _reviver()
+        start, end = (self._base + n for n in extent)
         try:
-            found, end = json.JSONDecoder(object_hook=self._revive).raw_decode(self._text, self._base + start)
+            found = json.loads(self._text[start:end], object_hook=self._revive)
         except (ValueError, KeyError, TypeError, RecursionError):
             return None
-        return found if end - self._base < last and type(found) is BY_SECTION[section].schema else None
+        return found if type(found) is BY_SECTION[section].schema else None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._spans)
@@ -399,7 +509,7 @@ class LazyOrigins(Mapping[str, str]):
     """Where each entity came from (``file:line``), read from its JSON text on first use: only ``kb check``
     reports it."""
 
-    def __init__(self, text: str, rebuild: Callable[[], Kb] | None = None) -> None:
+    def __init__(self, text: bytes, rebuild: Callable[[], Kb] | None = None) -> None:
         self._text = text
         self._rebuild = rebuild
         self._read: Mapping[str, str] | None = None

@@ -3,11 +3,11 @@ caveat's scope and related ids), so a plan rebuilds only those; the answers are 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
+from cache_files import put_together, take_apart
 from engine_strategies import KB, KERNELS, contexts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,14 +24,11 @@ COMPILED = from_plain(TEXT)
 RULES = KB.section("rules")
 
 
-def _index(text: str = TEXT) -> dict[str, Any]:
-    return json.JSONDecoder().raw_decode(text, len('{"index":'))[0]
-
-
-def _with_index(index: dict[str, Any], text: str = TEXT) -> Kb:
-    """The cached KB of ``text`` with its index replaced."""
-    end = json.JSONDecoder().raw_decode(text, len('{"index":'))[1]
-    return from_plain('{"index":' + json.dumps(index) + text[end:])
+def _changed(change: Callable[[dict[str, Any]], object]) -> str:
+    """The cache file with its rules' and caveats' parts changed."""
+    index, parts, sections = take_apart(TEXT)
+    change(parts)
+    return put_together(index, parts, sections, measure=True)
 
 
 def _operands() -> dict[str, list[Any]]:
@@ -107,12 +104,6 @@ def test_the_guards_narrow_the_rules() -> None:
     assert sum(map(len, tried)) < len(tried) * len(RULES) / 3
 
 
-def _rules_changed(change: Callable[[list[Any]], None]) -> Kb:
-    index = _index()
-    change(index["rules"])
-    return _with_index(index)
-
-
 def test_a_wrong_guard_is_caught() -> None:
     """A guard that excludes where its rule fires: the check above finds the facts that show it."""
     rule = next(r for r in RULES if any(c.operation[0] == "eq" for c in r.when.comparisons()))
@@ -122,11 +113,11 @@ def test_a_wrong_guard_is_caught() -> None:
         term = next(t for t in terms if t[1] == "eq")
         term[2] = "no such value" if not isinstance(term[2], bool) else not term[2]
 
-    broken = _queries(_rules_changed(wrong))
+    broken = _queries(from_plain(_changed(lambda parts: wrong(parts["rules"]))))
     assert any(_missed(broken, facts) for facts in _example_facts())
 
 
-DAMAGE: dict[str, Callable[[dict[str, Any]], None]] = {
+DAMAGE: dict[str, Callable[[dict[str, Any]], object]] = {
     "rules-a-mapping": lambda index: index.update(rules={}),
     "rule-left-out": lambda index: index["rules"].pop(0),
     "rules-reordered": lambda index: index["rules"].reverse(),
@@ -140,7 +131,7 @@ DAMAGE: dict[str, Callable[[dict[str, Any]], None]] = {
     "caveat-related-not-text": lambda index: index["caveats"][0].__setitem__(2, [1]),
     "caveat-distributions-a-text": lambda index: index["caveats"][0].__setitem__(1, "rhel9"),
     "caveat-short": lambda index: index["caveats"][0].pop(),
-    "parts-missing": lambda index: [index.pop("rules"), index.pop("caveats")],
+    "parts-empty": lambda index: index.update(rules=None, caveats=None),
 }
 
 
@@ -150,13 +141,12 @@ def _example_contexts() -> list[Context]:
 
 @pytest.mark.parametrize("name", DAMAGE)
 def test_a_damaged_part_gives_way_to_the_section(name: str) -> None:
-    index = _index()
-    DAMAGE[name](index)
+    text = _changed(DAMAGE[name])
     for ctx in _example_contexts():
-        damaged = _with_index(index)
+        damaged = from_plain(text)
         r = resolve(damaged, ctx)
         assert plan_json.render(damaged, plan_resolved(damaged, r)) == plan_json.render(KB, plan_resolved(KB, r))
-    damaged = _with_index(index)
+    damaged = from_plain(text)
     assert [damaged.get(rule.name) for rule in RULES] == list(RULES)
     assert damaged.get("no-such-rule") is None
 
