@@ -179,7 +179,7 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
     at_boot: str | None = None
     coupled: tuple[str, ...] = ()
     if kind == "scheduler":
-        entity: Any = kb.elevators[value]
+        entity: Any = kb.elevator(value)
         previous, title, at_boot = r.previous, f"Use the {value} elevator on {r.device}", r.boot_default
         observed = r.context.scheduler is not None
     elif kind == "mount-option":
@@ -466,7 +466,8 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     chosen, overridden = _settle(kb, r, fired, now)
     scheduler = chosen["scheduler"][0] if "scheduler" in chosen else None
     if scheduler not in (None, r.previous):  # a new elevator starts with its own defaults
-        now = {k: v for k, v in now.items() if k.split(".", 1)[0] not in kb.elevators}
+        elevators = set(kb.elevator_names())
+        now = {k: v for k, v in now.items() if k.split(".", 1)[0] not in elevators}
     built = [_step(kb, r, target, value, rules, now) for target, (value, rules) in chosen.items()]
     steps = sorted((s for s in built if isinstance(s, Step)), key=lambda s: (STEP_ORDER.index(s.kind), s.target))
     unchanged = tuple(u for u in built if isinstance(u, Unchanged))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from iosched.kernel import KernelVersion
+from iosched.kernel import KernelVersion, in_range
 from iosched.kinds import BY_SECTION, BY_SLUG, KINDS, Kind
 from iosched.model import Elevator, Rule, Setting, Tunable
 
@@ -21,6 +21,11 @@ if TYPE_CHECKING:
         def rule_named(self, name: str) -> str | None: ...
 
         def caveat_scopes(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None: ...
+
+        def elevator_facts(self) -> list[ElevatorFacts] | None: ...
+
+    ElevatorFacts = tuple[str, str, KernelVersion | None, KernelVersion | None, tuple[str, ...]]
+    """An elevator's name, I/O path, kernel range (since, until) and aliases."""
 
 
 class TunableRef:
@@ -195,6 +200,27 @@ class Kb:
     @property
     def elevators(self) -> dict[str, Elevator]:
         return {e.name: e for e in self.section("elevators")}
+
+    def elevator_facts(self) -> list[ElevatorFacts]:
+        """Each elevator's name, I/O path, kernel range and aliases, in KB order (the index has them: no
+        elevator is rebuilt)."""
+        found = self._queries.elevator_facts() if self._queries else None
+        if found is None:
+            found = [(e.name, e.io_path, e.since, e.until, e.aliases) for e in self.section("elevators")]
+        return found
+
+    def elevator_names(self) -> list[str]:
+        return [name for name, *_ in self.elevator_facts()]
+
+    def elevator(self, name: str) -> Elevator:
+        """The elevator called ``name``, rebuilt alone; KeyError when there is none."""
+        found = self._lookup(name)
+        return found if isinstance(found, Elevator) and found.name == name else self.elevators[name]
+
+    def offered_on(self, kernel: KernelVersion, io_path: str) -> list[str]:
+        """The names of the elevators that exist on ``kernel`` for devices on ``io_path``, in KB order."""
+        return [name for name, path, since, until, _ in self.elevator_facts()
+                if path == io_path and in_range(kernel, since, until)]  # fmt: skip
 
     def elevators_on(self, kernel: KernelVersion, io_path: str) -> list[Elevator]:
         """Elevators that exist on ``kernel`` for devices on ``io_path``."""

@@ -31,11 +31,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
-FORMAT = 8
+    from iosched.kb import ElevatorFacts
+
+FORMAT = 9
 """In every cache file's name: raised when the format or what a valid KB is changes, so that no cache written
 under older rules is served (6: the index gives where each entity's text is, so a lookup rebuilds one entity;
 7: each rule's name and guard and each caveat's scope, so a plan rebuilds only the rules and caveats it may need;
-8: each section's ids as one text, and the parts after the index decoded only when read)."""
+8: each section's ids as one text, and the parts after the index decoded only when read; 9: each elevator's
+path, kernel range and aliases, so a plan rebuilds only the elevator it sets)."""
 _TYPE = "\x00t"
 _KERNEL = "\x00k"
 PREFIX = "kb-"
@@ -180,9 +183,10 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
 _HEAD = b'{"head":'
 _INDEX = b'"index":'
 _SECTIONS = b',"sections":{'
-PARTS = ("rules", "caveats", "origins")
+PARTS = ("rules", "caveats", "elevators", "origins")
 """The parts of a cache file between its index and its sections, each decoded only when a command reads it: each
-rule's name and guard, each caveat's scope, where each entity came from."""
+rule's name and guard, each caveat's scope, each elevator's path, kernel range and aliases, where each entity
+came from."""
 
 
 def _json(value: Any) -> str:
@@ -219,7 +223,8 @@ def dumps(kb: Kb) -> str:
         places[name] = [f" {' '.join(ids)} ", starts]  # ids are words (the ID grammar)
         pieces.append(key + value)
         offset = start + len(value)
-    parts = {"rules": _json(_rules(kb)), "caveats": _json(_caveats(kb)), "origins": _json(dict(kb.origins))}
+    parts = {"rules": _json(_rules(kb)), "caveats": _json(_caveats(kb)), "elevators": _json(_elevators(kb)),
+             "origins": _json(dict(kb.origins))}  # fmt: skip
     index = {"version": kb.version, "parts": {name: len(text) for name, text in parts.items()}, "spans": spans,
              "places": places}  # fmt: skip
     return head(_json(index)) + "".join(f",{_json(name)}:{text}" for name, text in parts.items()) + (
@@ -245,6 +250,12 @@ def _rules(kb: Kb) -> list[list[Any]]:
 def _caveats(kb: Kb) -> list[list[Any]]:
     """Each caveat's id, the distributions its scope names and its related ids, in KB order."""
     return [list(scope) for scope in kb.caveat_scopes()]
+
+
+def _elevators(kb: Kb) -> list[list[Any]]:
+    """Each elevator's name, I/O path, kernel range (``[major, minor, patch]`` or null) and aliases, in KB order."""
+    return [[name, path, *(list(v) if v is not None else None for v in (since, until)), list(aliases)]
+            for name, path, since, until, aliases in kb.elevator_facts()]  # fmt: skip
 
 
 def from_plain(data: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb:
@@ -275,7 +286,7 @@ def from_plain(data: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
     version, places = _checked_index(index, len(data) - len("}}") - base)
     sections = LazySections(data, places.spans, rebuild, places, base)
     origins = LazyOrigins(parts["origins"], rebuild)
-    queries = IndexQueries(places, parts["rules"], parts["caveats"])
+    queries = IndexQueries(places, parts["rules"], parts["caveats"], parts["elevators"])
     return Kb(sections=sections, origins=origins, version=version, where=places, entity=sections.entity,
               queries=queries)  # fmt: skip
 
@@ -362,6 +373,10 @@ class Places(Mapping[str, str]):
         """The ids of ``section`` in KB order (an elevator's tunables after it)."""
         return list(self._table(section))
 
+    def count(self, section: str) -> int:
+        """How many entities the index places in ``section`` (an elevator's tunables start where it does)."""
+        return len(set(self._places[section][1]))
+
     def __getitem__(self, ident: str) -> str:
         section = self._section(ident)
         if section is None:
@@ -381,10 +396,12 @@ class IndexQueries:
     guard holds), the rule of a name, and each caveat's scope and related ids. Each answer is None where that
     part of the index is damaged (the caller then reads the section)."""
 
-    def __init__(self, places: Places, rules: bytes, caveats: bytes) -> None:
+    def __init__(self, places: Places, rules: bytes, caveats: bytes, elevators: bytes) -> None:
         self._places = places
         self._rules = rules
         self._caveats = caveats
+        self._elevators = elevators
+        self._elevator_facts: list[ElevatorFacts] | None = None
         self._guards: dict[str, list[tuple[str, str, Any]]] | None = None
         self._names: dict[str, str] | None = None
         self._scopes: list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None = None
@@ -436,6 +453,31 @@ class IndexQueries:
                  if isinstance(distributions, list) and isinstance(related, list)]  # fmt: skip
         texts = {type(i) for _, d, r in found for i in (*d, *r)} <= {str}
         return found if texts and [c[0] for c in found] == self._places.ids("caveats") else None
+
+    def elevator_facts(self) -> list[ElevatorFacts] | None:
+        """Each elevator's name, I/O path, kernel range and aliases, in KB order."""
+        if self._elevator_facts is None and self._elevators:
+            text, self._elevators = self._elevators, b""
+            try:
+                self._elevator_facts = self._read_elevators(json.loads(text))
+            except (ValueError, TypeError, RecursionError):
+                self._elevator_facts = None
+        return self._elevator_facts
+
+    def _read_elevators(self, entries: object) -> list[ElevatorFacts] | None:
+        if not (isinstance(entries, list) and len(entries) == self._places.count("elevators")):
+            return None
+        found: list[ElevatorFacts] = []
+        for name, path, since, until, aliases in entries:
+            versions = [
+                KernelVersion(*v) if type(v) is list and {*map(type, v)} == {int} else v for v in (since, until)
+            ]
+            if not (type(name) is str and type(path) is str and all(v is None or type(v) is KernelVersion
+                    for v in versions) and type(aliases) is list and {*map(type, aliases)} <= {str}):  # fmt: skip
+                return None
+            found.append((name, path, versions[0], versions[1], tuple(aliases)))
+        names = [entry[0] for entry in found]
+        return found if len(set(names)) == len(names) and set(names) <= set(self._places.ids("elevators")) else None
 
 
 def _term(term: object) -> tuple[str, str, Any]:

@@ -17,6 +17,7 @@ from iosched.engine import _scoped_caveats, holds, plan_resolved
 from iosched.facts import FACTS
 from iosched.kb import Kb
 from iosched.kbcache import IndexQueries, dumps, from_plain
+from iosched.kernel import KernelVersion
 from iosched.render import plan_json
 
 TEXT = dumps(KB)
@@ -131,7 +132,14 @@ DAMAGE: dict[str, Callable[[dict[str, Any]], object]] = {
     "caveat-related-not-text": lambda index: index["caveats"][0].__setitem__(2, [1]),
     "caveat-distributions-a-text": lambda index: index["caveats"][0].__setitem__(1, "rhel9"),
     "caveat-short": lambda index: index["caveats"][0].pop(),
-    "parts-empty": lambda index: index.update(rules=None, caveats=None),
+    "elevators-a-mapping": lambda index: index.update(elevators={}),
+    "elevator-left-out": lambda index: index["elevators"].pop(),
+    "elevator-since-a-text": lambda index: index["elevators"][0].__setitem__(2, "4.12"),
+    "elevator-until-of-texts": lambda index: index["elevators"][-1].__setitem__(3, ["5", "0"]),
+    "elevator-aliases-a-text": lambda index: index["elevators"][0].__setitem__(4, "deadline"),
+    "elevator-unknown": lambda index: index["elevators"][0].__setitem__(0, "anticipatory"),
+    "elevator-twice": lambda index: index["elevators"].__setitem__(1, index["elevators"][0]),
+    "parts-empty": lambda index: index.update(rules=None, caveats=None, elevators=None),
 }
 
 
@@ -147,6 +155,7 @@ def test_a_damaged_part_gives_way_to_the_section(name: str) -> None:
         r = resolve(damaged, ctx)
         assert plan_json.render(damaged, plan_resolved(damaged, r)) == plan_json.render(KB, plan_resolved(KB, r))
     damaged = from_plain(text)
+    assert damaged.elevator_facts() == KB.elevator_facts()
     assert [damaged.get(rule.name) for rule in RULES] == list(RULES)
     assert damaged.get("no-such-rule") is None
 
@@ -192,3 +201,15 @@ def test_the_caveats_of_a_plan_are_those_of_the_full_scan() -> None:
         assert scoped == _full_scan(KB, r, steps, scheduler), ctx
         seen.update(scoped)
     assert len(seen) >= 10
+
+
+def test_the_elevators_a_device_is_offered_are_those_of_the_full_scan() -> None:
+    """What a device on each path is offered, on every kernel the KB names, with no elevator rebuilt."""
+    kb = from_plain(TEXT)
+    assert kb.elevator_facts() == KB.elevator_facts()
+    kernels = {v for e in KB.section("elevators") for v in (e.since, e.until) if v is not None}
+    for kernel in sorted(kernels | {KernelVersion.parse(k) for k in KERNELS}):
+        for path in ("legacy", "blk-mq", "bio"):
+            assert kb.offered_on(kernel, path) == [e.name for e in KB.elevators_on(kernel, path)]
+    assert kb.elevator("mq-deadline") == KB.elevators["mq-deadline"]
+    assert "elevators" not in kb.sections._built  # type: ignore[attr-defined]
