@@ -286,7 +286,7 @@ def from_plain(data: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
     version, places = _checked_index(index, len(data) - len("}}") - base)
     sections = LazySections(data, places.spans, rebuild, places, base)
     origins = LazyOrigins(parts["origins"], rebuild)
-    queries = IndexQueries(places, parts["rules"], parts["caveats"], parts["elevators"])
+    queries = IndexQueries(places, parts)
     return Kb(sections=sections, origins=origins, version=version, where=places, entity=sections.entity,
               queries=queries)  # fmt: skip
 
@@ -393,91 +393,98 @@ class Places(Mapping[str, str]):
 
 class IndexQueries:
     """What the index answers without rebuilding a section: which rules may fire on some facts (those whose
-    guard holds), the rule of a name, and each caveat's scope and related ids. Each answer is None where that
-    part of the index is damaged (the caller then reads the section)."""
+    guard holds), the rule of a name, each caveat's scope and related ids, each elevator's path, kernel range
+    and aliases. Each part is decoded on first use; an answer is None where
+    its part is damaged (the caller then reads the section)."""
 
-    def __init__(self, places: Places, rules: bytes, caveats: bytes, elevators: bytes) -> None:
+    def __init__(self, places: Places, parts: Mapping[str, bytes]) -> None:
         self._places = places
-        self._rules = rules
-        self._caveats = caveats
-        self._elevators = elevators
-        self._elevator_facts: list[ElevatorFacts] | None = None
-        self._guards: dict[str, list[tuple[str, str, Any]]] | None = None
-        self._names: dict[str, str] | None = None
-        self._scopes: list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None = None
+        self._parts = parts
+        self._read: dict[str, Any] = {}
 
-    def _read_rules(self) -> bool:
-        """Whether the rules' part has its shape: ``[id, name, guard]`` for every rule, in KB order."""
-        if self._guards is None and self._rules:
-            text, self._rules = self._rules, b""
+    def _part(self, name: str, read: Callable[[Any], Any]) -> Any:
+        """Part ``name`` decoded and made an answer by ``read`` (which raises ValueError where the part does not
+        have its shape), once; None where it is damaged."""
+        if name not in self._read:
             try:
-                rules = json.loads(text)
-                if not (isinstance(rules, list) and [entry[0] for entry in rules] == self._places.ids("rules")):
-                    return False
-                self._guards = {ident: [_term(t) for t in terms] for ident, _, terms in rules}
-                self._names = {name: ident for ident, name, _ in rules if type(name) is str}
+                self._read[name] = read(json.loads(self._parts[name]))
             except (ValueError, TypeError, KeyError, IndexError, RecursionError):
-                self._guards = None
-        return self._guards is not None
+                self._read[name] = None
+        return self._read[name]
+
+    def _rows(self, section: str, rows: object) -> list[Any]:
+        """The rows of a part that lists each entity of ``section``, id first, in KB order; ValueError else."""
+        if not (isinstance(rows, list) and all(type(row) is list for row in rows)):
+            raise ValueError(f"damaged {section} part")
+        if [row[0] for row in rows] != self._places.ids(section):
+            raise ValueError(f"damaged {section} part")
+        return rows
+
+    def _rules(self) -> tuple[dict[str, list[tuple[str, str, Any]]], dict[str, str]] | None:
+        """Each rule's guard, and the id of each rule's name (``[id, name, guard]`` in the part)."""
+
+        def read(rules: object) -> tuple[dict[str, list[tuple[str, str, Any]]], dict[str, str]]:
+            rows = self._rows("rules", rules)
+            names = {name: ident for ident, name, _ in rows}
+            if len(names) != len(rows) or not all(type(name) is str for name in names):
+                raise ValueError("damaged rules part")
+            return {ident: [_term(t) for t in terms] for ident, _, terms in rows}, names
+
+        found: tuple[dict[str, list[tuple[str, str, Any]]], dict[str, str]] | None = self._part("rules", read)
+        return found
 
     def rules_that_may_fire(self, facts: Mapping[str, Any]) -> list[str] | None:
         """The ids of the rules whose guard (:func:`iosched.rules.guard`) holds on ``facts``, in KB order."""
-        if not self._read_rules() or self._guards is None:
+        rules = self._rules()
+        if rules is None:
             return None
         try:
-            return [ident for ident, terms in self._guards.items() if all(compares(facts, *t) for t in terms)]
+            return [ident for ident, terms in rules[0].items() if all(compares(facts, *t) for t in terms)]
         except (ValueError, TypeError):
             return None
 
     def rule_named(self, name: str) -> str | None:
         """The id of the rule called ``name``; "" when no rule is, None when the index cannot say."""
-        if not self._read_rules() or self._names is None or len(self._names) != len(self._guards or ()):
-            return None
-        return self._names.get(name, "")
+        rules = self._rules()
+        return None if rules is None else rules[1].get(name, "")
 
     def caveat_scopes(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None:
         """Each caveat's id, the distributions its scope names and its related ids, in KB order."""
-        if self._scopes is None and self._caveats:
-            text, self._caveats = self._caveats, b""
-            self._scopes = self._read_caveats(text)
-        return self._scopes
 
-    def _read_caveats(self, text: bytes) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None:
-        try:
-            caveats = json.loads(text)
-        except (ValueError, RecursionError):
-            return None
-        if not (isinstance(caveats, list) and all(isinstance(c, list) and len(c) == 3 for c in caveats)):
-            return None
-        found = [(ident, tuple(distributions), tuple(related)) for ident, distributions, related in caveats
-                 if isinstance(distributions, list) and isinstance(related, list)]  # fmt: skip
-        texts = {type(i) for _, d, r in found for i in (*d, *r)} <= {str}
-        return found if texts and [c[0] for c in found] == self._places.ids("caveats") else None
+        def read(caveats: object) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+            return [(ident, _words(distributions), _words(related))
+                    for ident, distributions, related in self._rows("caveats", caveats)]  # fmt: skip
+
+        found: list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None = self._part("caveats", read)
+        return found
 
     def elevator_facts(self) -> list[ElevatorFacts] | None:
         """Each elevator's name, I/O path, kernel range and aliases, in KB order."""
-        if self._elevator_facts is None and self._elevators:
-            text, self._elevators = self._elevators, b""
-            try:
-                self._elevator_facts = self._read_elevators(json.loads(text))
-            except (ValueError, TypeError, RecursionError):
-                self._elevator_facts = None
-        return self._elevator_facts
+        found: list[ElevatorFacts] | None = self._part("elevators", self._read_elevators)
+        return found
 
-    def _read_elevators(self, entries: object) -> list[ElevatorFacts] | None:
+    def _read_elevators(self, entries: object) -> list[ElevatorFacts]:
         if not (isinstance(entries, list) and len(entries) == self._places.count("elevators")):
-            return None
+            raise ValueError("damaged elevators part")
         found: list[ElevatorFacts] = []
         for name, path, since, until, aliases in entries:
-            versions = [
-                KernelVersion(*v) if type(v) is list and {*map(type, v)} == {int} else v for v in (since, until)
-            ]
+            versions = [KernelVersion(*v) if type(v) is list and {*map(type, v)} == {int} else v
+                        for v in (since, until)]  # fmt: skip
             if not (type(name) is str and type(path) is str and all(v is None or type(v) is KernelVersion
-                    for v in versions) and type(aliases) is list and {*map(type, aliases)} <= {str}):  # fmt: skip
-                return None
-            found.append((name, path, versions[0], versions[1], tuple(aliases)))
+                    for v in versions)):  # fmt: skip
+                raise ValueError("damaged elevators part")
+            found.append((name, path, versions[0], versions[1], _words(aliases)))
         names = [entry[0] for entry in found]
-        return found if len(set(names)) == len(names) and set(names) <= set(self._places.ids("elevators")) else None
+        if len(set(names)) != len(names) or not set(names) <= set(self._places.ids("elevators")):
+            raise ValueError("damaged elevators part")
+        return found
+
+
+def _words(value: object) -> tuple[str, ...]:
+    """A list of texts as a tuple; ValueError when it is not one."""
+    if not (type(value) is list and {*map(type, value)} <= {str}):
+        raise ValueError("damaged KB cache index part")
+    return tuple(value)
 
 
 def _term(term: object) -> tuple[str, str, Any]:
