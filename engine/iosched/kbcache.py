@@ -512,15 +512,20 @@ class LazySections(Mapping[str, tuple[object, ...]]):
         self._rebuild = rebuild
         self._places = places
         self._built: dict[str, tuple[Any, ...]] = {}
-        self._revive: Callable[[dict[str, Any]], Any] | None = None
+        self._decoder: json.JSONDecoder | None = None
+
+    def _decode(self, start: int, end: int) -> Any:
+        """The KB value whose text is at ``[start, end)`` from ``base``, with Structs revived (one decoder for
+        every section and entity: making one per read costs more than a small entity's decoding)."""
+        if self._decoder is None:
+            self._decoder = json.JSONDecoder(object_hook=_reviver())
+        return self._decoder.decode(self._text[self._base + start : self._base + end].decode("ascii"))
 
     def __getitem__(self, name: str) -> tuple[Any, ...]:
         built = self._built.get(name)
         if built is None:
-            start, end = self._spans[name]
-            self._revive = self._revive or _reviver()
             try:
-                built = tuple(json.loads(self._text[self._base + start : self._base + end], object_hook=self._revive))
+                built = tuple(self._decode(*self._spans[name]))
                 if any(type(entity) is not BY_SECTION[name].schema for entity in built):
                     raise ValueError(f"the cached {name} section holds other entities")
             except (ValueError, KeyError, TypeError, RecursionError):
@@ -539,10 +544,8 @@ class LazySections(Mapping[str, tuple[object, ...]]):
         first, last = self._spans[section]
         if section in self._built or extent is None or not first < extent[0] < extent[1] < last:
             return None
-        self._revive = self._revive or _reviver()
-        start, end = (self._base + n for n in extent)
         try:
-            found = json.loads(self._text[start:end], object_hook=self._revive)
+            found = self._decode(*extent)
         except (ValueError, KeyError, TypeError, RecursionError):
             return None
         return found if type(found) is BY_SECTION[section].schema else None
