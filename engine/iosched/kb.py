@@ -64,8 +64,9 @@ class Kb:
                  queries: IndexQueries | None = None) -> None:  # fmt: skip
         """``where`` (id -> section name, as the cache records it) lets :meth:`get` read only the section an
         id lives in, when ``sections`` builds its sections on first use; ``entity(section, id)``, when given,
-        rebuilds only the entity an id names (an elevator, for a tunable), or says None; ``queries`` names
-        the rules and caveats a question may concern (the cache's index), so that only those are rebuilt."""
+        rebuilds only the entity an id names (an elevator, for a tunable), or says None; ``queries`` (the
+        cache's index) names the rules, caveats and elevators a question may concern, so that only those are
+        rebuilt."""
         self.sections = sections
         self.origins = origins if origins is not None else {}
         self.version = version

@@ -1,7 +1,9 @@
 """A compiled cache of the checked KB, so everyday commands skip YAML parsing and validation.
 
 The cache is plain JSON data, never code: loading it can only rebuild KB Structs of the schema modules, by
-name, from strings, numbers and lists, and each section is rebuilt only when a command first reads it. It is
+name, from strings, numbers and lists, and each section is rebuilt only when a command first reads it; its
+index names the rules a plan may fire, the caveats it may show and what each elevator is, so that a plan
+rebuilds only those (:class:`IndexQueries`). It is
 keyed by the KB's content (a hash of every file; the hash of an unchanged KB is remembered by its files'
 identity, see :func:`remembered_version`), read only when it is a regular file owned by the effective user in
 a directory that no other user can write to, and older cache files are removed when a new one is written.
