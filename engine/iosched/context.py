@@ -172,7 +172,8 @@ def normalised(kb: Kb, ctx: Context) -> tuple[Context, list[Assumption]]:
     pick("cache", "cache", CACHES)
     pick("goal", "goal", GOALS)
     pick("io_path", "I/O path", IO_PATHS)
-    pick("scheduler", "scheduler", sorted(kb.elevators))
+    if ctx.scheduler is not None:
+        pick("scheduler", "scheduler", sorted(kb.elevator_names()))
     if ctx.fs is not None:
         pick("fs", "file system", sorted({m.filesystem for m in kb.section("mount_options")}))
     if ctx.symptoms is not None:
@@ -271,7 +272,8 @@ def vendor_capability(distro: Distribution | None, hardware: HardwarePreset, dev
 def _io_path(kb: Kb, hardware: HardwarePreset, cls: DeviceClass | None, kernel: KernelVersion,
              distro: Distribution | None, vendor: IoPathRow | None) -> tuple[str, str]:  # fmt: skip
     """The block-layer path of this device on this kernel, and why."""
-    legacy_gone = max((e.until for e in kb.section("elevators") if e.io_path == "legacy" and e.until), default=None)
+    legacy_gone = max((until for _, path, _, until, _ in kb.elevator_facts() if path == "legacy" and until),
+                      default=None)  # fmt: skip
     if cls is not None and cls.has_elevator == "never":
         return "bio", f"a {cls.title} is bio-based: it has no request queue and no elevator"
     if vendor is not None and distro is not None:
@@ -298,17 +300,19 @@ def offered_elevators(kb: Kb, io_path: str, kernel: KernelVersion, vendor: IoPat
     if io_path == "bio":
         return ()
     if read is not None:
-        return tuple(name for name in (n.strip() for n in read.split(",")) if name in kb.elevators)
+        known = set(kb.elevator_names())
+        return tuple(name for name in (n.strip() for n in read.split(",")) if name in known)
     if vendor is not None and vendor.io_path == io_path and vendor.offered:
         return vendor.offered
-    return tuple(e.name for e in kb.elevators_on(kernel, io_path))
+    return tuple(kb.offered_on(kernel, io_path))
 
 
 def resolve_alias(kb: Kb, name: str, offered: tuple[str, ...]) -> str:
     """The elevator a name selects among those offered: ``deadline`` written on blk-mq selects mq-deadline."""
     if name in offered:
         return name
-    return next((e for e in offered if name in kb.elevators[e].aliases), name)
+    aliases = {elevator: aliases for elevator, _, _, _, aliases in kb.elevator_facts()}
+    return next((e for e in offered if name in aliases[e]), name)
 
 
 def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: str, kernel: KernelVersion,
@@ -452,5 +456,5 @@ def facts_for_example(kb: Kb, example: dict[str, Any]) -> dict[str, Any]:
     best = data.pop("measured.best", None)
     facts = resolve(kb, Context.from_mapping(data)).facts
     if best is not None:
-        facts["measured.best"] = _choice("scheduler", str(best), sorted(kb.elevators))
+        facts["measured.best"] = _choice("scheduler", str(best), sorted(kb.elevator_names()))
     return facts

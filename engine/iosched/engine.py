@@ -179,7 +179,7 @@ def _step(kb: Kb, r: Resolved, target: str, value: Any, rules: list[Rule], now: 
     at_boot: str | None = None
     coupled: tuple[str, ...] = ()
     if kind == "scheduler":
-        entity: Any = kb.elevators[value]
+        entity: Any = kb.elevator(value)
         previous, title, at_boot = r.previous, f"Use the {value} elevator on {r.device}", r.boot_default
         observed = r.context.scheduler is not None
     elif kind == "mount-option":
@@ -292,11 +292,13 @@ def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | Non
     persistence method used); any other reaches plans for its related hardware or device class."""
     device = {r.hardware.id, *([r.device_class.id] if r.device_class is not None else [])}
     involved = device | {scheduler, r.previous, *(s.target for s in steps), *(s.persist_method for s in steps)}
+    distro = r.distribution.id if r.distribution is not None else None
     found = []
-    for caveat in kb.section("caveats"):
-        by_distro = caveat.scope is not None and caveat.scope.distributions
-        if holds(caveat, r) and (involved if by_distro else device) & set(caveat.related):
-            found.append(caveat.id)
+    for ident, distributions, related in kb.caveat_scopes():
+        if (distro in distributions or not distributions) and (involved if distributions else device) & set(related):
+            caveat = kb.get(ident)
+            if caveat is not None and holds(caveat, r):
+                found.append(ident)
     return found
 
 
@@ -457,13 +459,14 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     facts = dict(r.facts)
     if evidence is not None and evidence.best is not None:
         facts["measured.best"] = evidence.best
-    fired = [rule for rule in sorted(kb.section("rules"), key=lambda x: x.id) if rule.when.evaluate(facts)]
+    fired = sorted(kb.rules_that_fire(facts), key=lambda x: x.id)
     r = Resolved.build({**dict(r.fields()), "facts": facts})
     now = dict(current or {})
     chosen, overridden = _settle(kb, r, fired, now)
     scheduler = chosen["scheduler"][0] if "scheduler" in chosen else None
     if scheduler not in (None, r.previous):  # a new elevator starts with its own defaults
-        now = {k: v for k, v in now.items() if k.split(".", 1)[0] not in kb.elevators}
+        elevators = set(kb.elevator_names())
+        now = {k: v for k, v in now.items() if k.split(".", 1)[0] not in elevators}
     built = [_step(kb, r, target, value, rules, now) for target, (value, rules) in chosen.items()]
     steps = sorted((s for s in built if isinstance(s, Step)), key=lambda s: (STEP_ORDER.index(s.kind), s.target))
     unchanged = tuple(u for u in built if isinstance(u, Unchanged))

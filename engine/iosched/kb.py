@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from iosched.kernel import KernelVersion
-from iosched.kinds import BY_SLUG, KINDS, Kind
-from iosched.model import Elevator, Setting, Tunable
+from iosched.kernel import KernelVersion, in_range
+from iosched.kinds import BY_SECTION, BY_SLUG, KINDS, Kind
+from iosched.model import Elevator, Rule, Setting, Tunable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Protocol
+
+    class IndexQueries(Protocol):
+        """What an index of the KB answers without rebuilding a section (:class:`iosched.kbcache.IndexQueries`);
+        None where it cannot say."""
+
+        def rules_that_may_fire(self, facts: Mapping[str, Any]) -> list[str] | None: ...
+
+        def rule_named(self, name: str) -> str | None: ...
+
+        def caveat_scopes(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None: ...
+
+        def elevator_facts(self) -> list[ElevatorFacts] | None: ...
+
+    ElevatorFacts = tuple[str, str, KernelVersion | None, KernelVersion | None, tuple[str, ...]]
+    """An elevator's name, I/O path, kernel range (since, until) and aliases."""
 
 
 class TunableRef:
@@ -44,16 +59,20 @@ class Kb:
     """A validated KB. Build it with :func:`iosched.kbload.load`; it never touches the disk itself."""
 
     def __init__(self, sections: Mapping[str, tuple[Any, ...]], origins: Mapping[str, str] | None = None,
-                 version: str = "", where: dict[str, str] | None = None,
-                 entity: Callable[[str, str], Any | None] | None = None) -> None:  # fmt: skip
+                 version: str = "", where: Mapping[str, str] | None = None,
+                 entity: Callable[[str, str], Any | None] | None = None,
+                 queries: IndexQueries | None = None) -> None:  # fmt: skip
         """``where`` (id -> section name, as the cache records it) lets :meth:`get` read only the section an
         id lives in, when ``sections`` builds its sections on first use; ``entity(section, id)``, when given,
-        rebuilds only the entity an id names (an elevator, for a tunable), or says None."""
+        rebuilds only the entity an id names (an elevator, for a tunable), or says None; ``queries`` (the
+        cache's index) names the rules, caveats and elevators a question may concern, so that only those are
+        rebuilt."""
         self.sections = sections
         self.origins = origins if origins is not None else {}
         self.version = version
         self.where = where
         self._entity = entity
+        self._queries = queries
         self._index: dict[str, Any] | None = None
         self._by_section: dict[str, dict[str, Any]] = {}
         self._one: dict[str, Any] = {}
@@ -94,7 +113,9 @@ class Kb:
                 found = self._one.get(ident) or self._alone(section, ident)
                 if found is not None:
                     return found
-            return self._ids(section).get(ident)
+            found = self._ids(section).get(ident)
+            if found is not None:
+                return found  # else the index placed the id in another section: every section is read
         return self.index.get(ident)
 
     def _alone(self, section: str, ident: str) -> Any | None:
@@ -109,6 +130,41 @@ class Kb:
         if entity is not None:
             self._one[ident] = entity
         return entity
+
+    def _named(self, section: str, ids: list[str] | None) -> Iterable[Any]:
+        """The entities of ``section`` that ``ids`` name, in that order; the whole section when ``ids`` is None
+        or one of them is not an entity of the section."""
+        if ids is None:
+            return self.section(section)
+        schema = BY_SECTION[section].schema
+        found: list[Any] = [self._lookup(ident) for ident in ids]
+        if all(type(e) is schema for e in found) and [e.id for e in found] == ids:
+            return found
+        return self.section(section)
+
+    def rules_that_fire(self, facts: Mapping[str, Any]) -> list[Rule]:
+        """The rules whose condition holds on ``facts``, in KB order (the index rebuilds only those whose guard
+        holds: :func:`iosched.rules.guard`)."""
+        ids = self._queries.rules_that_may_fire(facts) if self._queries else None
+        return [rule for rule in self._named("rules", ids) if rule.when.evaluate(facts)]
+
+    def rule_named(self, name: str) -> Rule | None:
+        """The rule called ``name`` (the index names its id: only that rule is rebuilt)."""
+        ident = self._queries.rule_named(name) if self._queries else None
+        if ident == "":
+            return None
+        rule = self._lookup(ident) if ident else None
+        if isinstance(rule, Rule) and rule.name == name:
+            return rule
+        return next((rule for rule in self.section("rules") if rule.name == name), None)
+
+    def caveat_scopes(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+        """Each caveat's id, the distributions its scope names and its related ids, in KB order (the index
+        has them: no caveat is rebuilt)."""
+        found = self._queries.caveat_scopes() if self._queries else None
+        if found is None:
+            found = [(c.id, c.scope.distributions if c.scope else (), c.related) for c in self.section("caveats")]
+        return found
 
     def id_sections(self) -> dict[str, str]:
         """Every id to the name of the section it lives in (what the cache records as ``where``)."""
@@ -138,16 +194,34 @@ class Kb:
     def get(self, ident: str) -> Any | None:
         """Look an id up; rule names and ``elevator=`` style spellings resolve too."""
         found = self._lookup(ident)
-        if found is not None:
-            return found
-        for rule in self.section("rules"):
-            if rule.name == ident:
-                return rule
-        return self._lookup(ident.rstrip("="))
+        if found is None:
+            found = self.rule_named(ident)
+        return found if found is not None else self._lookup(ident.rstrip("="))
 
     @property
     def elevators(self) -> dict[str, Elevator]:
         return {e.name: e for e in self.section("elevators")}
+
+    def elevator_facts(self) -> list[ElevatorFacts]:
+        """Each elevator's name, I/O path, kernel range and aliases, in KB order (the index has them: no
+        elevator is rebuilt)."""
+        found = self._queries.elevator_facts() if self._queries else None
+        if found is None:
+            found = [(e.name, e.io_path, e.since, e.until, e.aliases) for e in self.section("elevators")]
+        return found
+
+    def elevator_names(self) -> list[str]:
+        return [name for name, *_ in self.elevator_facts()]
+
+    def elevator(self, name: str) -> Elevator:
+        """The elevator called ``name``, rebuilt alone; KeyError when there is none."""
+        found = self._lookup(name)
+        return found if isinstance(found, Elevator) and found.name == name else self.elevators[name]
+
+    def offered_on(self, kernel: KernelVersion, io_path: str) -> list[str]:
+        """The names of the elevators that exist on ``kernel`` for devices on ``io_path``, in KB order."""
+        return [name for name, path, since, until, _ in self.elevator_facts()
+                if path == io_path and in_range(kernel, since, until)]  # fmt: skip
 
     def elevators_on(self, kernel: KernelVersion, io_path: str) -> list[Elevator]:
         """Elevators that exist on ``kernel`` for devices on ``io_path``."""

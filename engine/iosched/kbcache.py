@@ -1,7 +1,9 @@
 """A compiled cache of the checked KB, so everyday commands skip YAML parsing and validation.
 
 The cache is plain JSON data, never code: loading it can only rebuild KB Structs of the schema modules, by
-name, from strings, numbers and lists, and each section is rebuilt only when a command first reads it. It is
+name, from strings, numbers and lists, and each section is rebuilt only when a command first reads it; its
+index names the rules a plan may fire, the caveats it may show and what each elevator is, so that a plan
+rebuilds only those (:class:`IndexQueries`). It is
 keyed by the KB's content (a hash of every file; the hash of an unchanged KB is remembered by its files'
 identity, see :func:`remembered_version`), read only when it is a regular file owned by the effective user in
 a directory that no other user can write to, and older cache files are removed when a new one is written.
@@ -13,6 +15,7 @@ import json
 import os
 import stat
 import time
+from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from iosched import __version__
@@ -21,17 +24,22 @@ from iosched.kb import Kb
 from iosched.kbfiles import AnyPath, bundled_kb, cache_dir, identity, scan, version_of
 from iosched.kernel import KernelVersion
 from iosched.kinds import BY_SECTION
+from iosched.rules import compares, guard
 from iosched.struct import Struct
+from iosched.vocab import OPERATORS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
-    _Index = tuple[str, dict[str, str], dict[str, Any], dict[str, list[int]]]
+    from iosched.kb import ElevatorFacts
 
-FORMAT = 6
+FORMAT = 9
 """In every cache file's name: raised when the format or what a valid KB is changes, so that no cache written
-under older rules is served (6: the index gives where each entity's text is, so a lookup rebuilds one entity)."""
+under older rules is served (6: the index gives where each entity's text is, so a lookup rebuilds one entity;
+7: each rule's name and guard and each caveat's scope, so a plan rebuilds only the rules and caveats it may need;
+8: each section's ids as one text, and the parts after the index decoded only when read; 9: each elevator's
+path, kernel range and aliases, so a plan rebuilds only the elevator it sets)."""
 _TYPE = "\x00t"
 _KERNEL = "\x00k"
 PREFIX = "kb-"
@@ -173,25 +181,30 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
     return revive
 
 
-_HEAD = '{"index":'
-_ORIGINS = ',"origins":'
-_SECTIONS = ',"sections":{'
+_HEAD = b'{"head":'
+_INDEX = b'"index":'
+_SECTIONS = b',"sections":{'
+PARTS = ("rules", "caveats", "elevators", "origins")
+"""The parts of a cache file between its index and its sections, each decoded only when a command reads it: each
+rule's name and guard, each caveat's scope, each elevator's path, kernel range and aliases, where each entity
+came from."""
 
 
 def _json(value: Any) -> str:
     """Compact JSON in ASCII: the few characters beyond it are escaped, so that the file decodes and its
-    sections slice as one-byte text (a string with one such character costs every slice twice the memory)."""
+    sections slice as one-byte text, and a character's offset is its byte's."""
     return json.dumps(value, separators=(",", ":"))
 
 
 def dumps(kb: Kb) -> str:
-    """The cache file's text for ``kb``: one JSON document, ``{"index": ..., "origins": ..., "sections": ...}``,
-    whose index (version, the length of the origins' text, the section of each id, where each section's text
-    starts and ends, where each entity's text starts) lets a command rebuild only the sections it reads, a
-    lookup only the entity it names, and read where each entity came from only when it reports that."""
+    """The cache file's text for ``kb``: one JSON document, ``{"head": N, "index": ..., "rules": ...,
+    "caveats": ..., "origins": ..., "sections": ...}``. The first N characters end with the index (version, the
+    length of each part's text, where each section's text starts and ends, and the ids of each section with
+    where each entity's text starts), so that a command decodes the index only, then only the sections and
+    entities it reads, and each part only when it reads that."""
     pieces: list[str] = []
     spans: dict[str, list[int]] = {}
-    at: dict[str, int] = {}
+    places: dict[str, list[Any]] = {}
     offset = 0
     for name, entities in kb.sections.items():
         key = ("," if pieces else "") + _json(name) + ":"
@@ -199,55 +212,105 @@ def dumps(kb: Kb) -> str:
         value = "[" + ",".join(texts) + "]"
         start = offset + len(key)
         spans[name] = [start, start + len(value)]
+        ids: list[str] = []
+        starts: list[int] = []
         position = start + 1
         for entity, text in zip(entities, texts, strict=True):
-            at[entity.id] = position
-            for tunable in entity.tunables if name == "elevators" else ():
-                at[f"{entity.id}.{tunable.name}"] = position
+            tunables = entity.tunables if name == "elevators" else ()
+            for ident in (entity.id, *(f"{entity.id}.{tunable.name}" for tunable in tunables)):
+                ids.append(ident)
+                starts.append(position)
             position += len(text) + 1
+        places[name] = [f" {' '.join(ids)} ", starts]  # ids are words (the ID grammar)
         pieces.append(key + value)
         offset = start + len(value)
-    origins = _json(dict(kb.origins))
-    index = {"version": kb.version, "origins": len(origins), "where": kb.id_sections(), "at": at, "spans": spans}
-    return _HEAD + _json(index) + _ORIGINS + origins + _SECTIONS + "".join(pieces) + "}}"
+    parts = {"rules": _json(_rules(kb)), "caveats": _json(_caveats(kb)), "elevators": _json(_elevators(kb)),
+             "origins": _json(dict(kb.origins))}  # fmt: skip
+    index = {"version": kb.version, "parts": {name: len(text) for name, text in parts.items()}, "spans": spans,
+             "places": places}  # fmt: skip
+    return head(_json(index)) + "".join(f",{_json(name)}:{text}" for name, text in parts.items()) + (
+        _SECTIONS.decode() + "".join(pieces) + "}}")  # fmt: skip
 
 
-def from_plain(text: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb:
+def head(index: str) -> str:
+    """A cache file's text up to the end of its index: ``{"head": N, "index": ...`` whose N characters it is."""
+    rest = "," + _INDEX.decode() + index
+    digits = 1
+    while len(str(len(_HEAD) + digits + len(rest))) != digits:
+        digits += 1
+    return _HEAD.decode() + str(len(_HEAD) + digits + len(rest)) + rest
+
+
+def _rules(kb: Kb) -> list[list[Any]]:
+    """Each rule's id, name and guard (:func:`iosched.rules.guard`, as ``[fact, operator, operand]`` lists), in KB
+    order."""
+    return [[rule.id, rule.name, [[c.fact, *to_plain(c.operation)] for c in guard(rule.when)]]
+            for rule in kb.section("rules")]  # fmt: skip
+
+
+def _caveats(kb: Kb) -> list[list[Any]]:
+    """Each caveat's id, the distributions its scope names and its related ids, in KB order."""
+    return [list(scope) for scope in kb.caveat_scopes()]
+
+
+def _elevators(kb: Kb) -> list[list[Any]]:
+    """Each elevator's name, I/O path, kernel range (``[major, minor, patch]`` or null) and aliases, in KB order."""
+    return [[name, path, *(list(v) if v is not None else None for v in (since, until)), list(aliases)]
+            for name, path, since, until, aliases in kb.elevator_facts()]  # fmt: skip
+
+
+def from_plain(data: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb:
     """The KB in a cache file's text; each section is rebuilt when first read, and a section that cannot be
-    read gives way to ``rebuild()`` (the KB from its YAML). ValueError when the text is not a cache file."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8")
-    if not text.startswith(_HEAD):
+    read gives way to ``rebuild()`` (the KB from its YAML). ValueError when the text is not a cache file.
+    Only the index is decoded here: the rest is read in place, as bytes (a copy of it costs start-up time)."""
+    if isinstance(data, str):
+        data = data.encode()
+    comma = data.find(b",", len(_HEAD), len(_HEAD) + 12)
+    size = data[len(_HEAD) : comma]
+    if not (data.startswith(_HEAD) and size.isdigit() and data.startswith(_INDEX, comma + 1)):
         raise ValueError("not a KB cache file")
-    index, end = json.JSONDecoder().raw_decode(text, len(_HEAD))
-    if not (isinstance(index, dict) and type(index.get("origins")) is int and text.startswith(_ORIGINS, end)):
+    end = int(size)
+    index = json.loads(data[comma + 1 + len(_INDEX) : end])
+    lengths = index.get("parts") if isinstance(index, dict) else None
+    if not (isinstance(lengths, dict) and list(lengths) == list(PARTS)):
         raise ValueError("not a KB cache file")
-    start = end + len(_ORIGINS)
-    end = start + index["origins"]
-    if not text.startswith(_SECTIONS, end):
+    parts: dict[str, bytes] = {}
+    for name, length in lengths.items():
+        key = f',"{name}":'.encode()
+        if type(length) is not int or length < 0 or not data.startswith(key, end):
+            raise ValueError("not a KB cache file")
+        parts[name] = data[end + len(key) : end + len(key) + length]
+        end += len(key) + length
+    if not data.startswith(_SECTIONS, end):
         raise ValueError("not a KB cache file")
-    base = end + len(_SECTIONS)  # the sections' text, read in place: a copy of it costs start-up time
-    version, where, at, spans = _checked_index(index, len(text) - len("}}") - base)
-    sections = LazySections(text, spans, rebuild, at, base)
-    origins = LazyOrigins(text[start:end], rebuild)
-    return Kb(sections=sections, origins=origins, version=version, where=where, entity=sections.entity)
+    base = end + len(_SECTIONS)
+    version, places = _checked_index(index, len(data) - len("}}") - base)
+    sections = LazySections(data, places.spans, rebuild, places, base)
+    origins = LazyOrigins(parts["origins"], rebuild)
+    queries = IndexQueries(places, parts)
+    return Kb(sections=sections, origins=origins, version=version, where=places, entity=sections.entity,
+              queries=queries)  # fmt: skip
 
 
-def _checked_index(index: dict[str, Any], size: int) -> _Index:
-    """The version, where, at and spans of a cache file's index, when each has its shape: every section of
-    the KB spanned within the ``size`` characters of the sections, every id in one of them. ValueError else,
-    so a damaged index gives way to the YAML as a damaged section does. Where each entity starts (``at``) is
-    checked when an entity is read by itself; an entity it does not place is read with its section."""
-    version, where, at, spans = (index.get(key) for key in ("version", "where", "at", "spans"))
-    if not (isinstance(version, str) and _texts(where) and isinstance(at, dict) and isinstance(spans, dict)):
+def _checked_index(index: dict[str, Any], size: int) -> tuple[str, Places]:
+    """The version and places of a cache file's index, when each has its shape: every section of the KB
+    spanned within the ``size`` characters of the sections, with its ids and where each entity starts. ValueError
+    else, so a damaged index gives way to the YAML as a damaged section does. Where an entity starts is checked
+    when it is read by itself; an entity it does not place is read with its section."""
+    version, spans, places = (index.get(key) for key in ("version", "spans", "places"))
+    if not (isinstance(version, str) and isinstance(spans, dict) and isinstance(places, dict)):
         raise ValueError("damaged KB cache index")
-    if spans.keys() != BY_SECTION.keys() or not set(where.values()) <= spans.keys():
+    if list(spans) != list(BY_SECTION) or list(places) != list(spans):
         raise ValueError("damaged KB cache index")
     for span in spans.values():
         if not (isinstance(span, list) and len(span) == 2 and all(type(n) is int for n in span)
                 and 0 <= span[0] <= span[1] <= size):  # fmt: skip
             raise ValueError("damaged KB cache index")
-    return version, where, at, spans
+    for ids, starts in places.values():
+        if not (type(ids) is str and ids[:1] == ids[-1:] == " " and isinstance(starts, list)
+                and ids.count(" ") == len(starts) + 1):  # fmt: skip
+            raise ValueError("damaged KB cache index")
+    return version, Places(spans, places)
 
 
 def _texts(value: object) -> TypeGuard[dict[str, str]]:
@@ -255,27 +318,215 @@ def _texts(value: object) -> TypeGuard[dict[str, str]]:
     return isinstance(value, dict) and {*map(type, value), *map(type, value.values())} <= {str}
 
 
+class Places(Mapping[str, str]):
+    """Each id of the KB to the section it lives in, and where its entity's text starts (an elevator's, for a
+    tunable), from each section's ids (one text of words) and starts in the index. A lookup finds the section
+    whose text has the id as a word, and makes a table of that section's ids (a command looks up ids of a few
+    sections: a table of every id costs more than the searches)."""
+
+    def __init__(self, spans: dict[str, list[int]], places: dict[str, list[Any]]) -> None:
+        self.spans = spans
+        self._places = places
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._absent: set[str] = set()
+
+    def _table(self, section: str) -> dict[str, Any]:
+        """The ids of ``section`` to where each entity starts."""
+        table = self._tables.get(section)
+        if table is None:
+            ids, starts = self._places[section]
+            table = self._tables[section] = dict(zip(ids.split(), starts, strict=False))
+        return table
+
+    def _section(self, ident: str) -> str | None:
+        for section, table in self._tables.items():
+            if ident in table:
+                return section
+        if ident in self._absent or not ident or " " in ident:
+            return None
+        word = f" {ident} "
+        for section, (ids, _) in self._places.items():
+            if section not in self._tables and word in ids:
+                self._table(section)
+                return section
+        self._absent.add(ident)
+        return None
+
+    def get(self, ident: str, default: Any = None) -> Any:
+        section = self._section(ident)
+        return default if section is None else section
+
+    def extent(self, ident: str) -> tuple[int, int] | None:
+        """Where the index says the text of the entity of ``ident`` starts and ends: up to the next entity of its
+        section (the reader checks what it finds there)."""
+        section = self._section(ident)
+        start = self._tables[section].get(ident) if section is not None else None
+        if section is None or type(start) is not int:
+            return None
+        starts = self._places[section][1]
+        try:
+            after = bisect_right(starts, start)
+        except TypeError:
+            return None
+        return start, (starts[after] if after < len(starts) else self.spans[section][1]) - 1
+
+    def ids(self, section: str) -> list[str]:
+        """The ids of ``section`` in KB order (an elevator's tunables after it)."""
+        return list(self._table(section))
+
+    def count(self, section: str) -> int:
+        """How many entities the index places in ``section`` (an elevator's tunables start where it does)."""
+        return len(set(self._places[section][1]))
+
+    def __getitem__(self, ident: str) -> str:
+        section = self._section(ident)
+        if section is None:
+            raise KeyError(ident)
+        return section
+
+    def __iter__(self) -> Iterator[str]:
+        for section in self._places:
+            yield from self._table(section)
+
+    def __len__(self) -> int:
+        return sum(len(starts) for _, starts in self._places.values())
+
+
+class IndexQueries:
+    """What the index answers without rebuilding a section: which rules may fire on some facts (those whose
+    guard holds), the rule of a name, each caveat's scope and related ids, each elevator's path, kernel range
+    and aliases. Each part is decoded on first use; an answer is None where
+    its part is damaged (the caller then reads the section)."""
+
+    def __init__(self, places: Places, parts: Mapping[str, bytes]) -> None:
+        self._places = places
+        self._parts = parts
+        self._read: dict[str, Any] = {}
+
+    def _part(self, name: str, read: Callable[[Any], Any]) -> Any:
+        """Part ``name`` decoded and made an answer by ``read`` (which raises ValueError where the part does not
+        have its shape), once; None where it is damaged."""
+        if name not in self._read:
+            try:
+                self._read[name] = read(json.loads(self._parts[name]))
+            except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+                self._read[name] = None
+        return self._read[name]
+
+    def _rows(self, section: str, rows: object) -> list[Any]:
+        """The rows of a part that lists each entity of ``section``, id first, in KB order; ValueError else."""
+        if not (isinstance(rows, list) and all(type(row) is list for row in rows)):
+            raise ValueError(f"damaged {section} part")
+        if [row[0] for row in rows] != self._places.ids(section):
+            raise ValueError(f"damaged {section} part")
+        return rows
+
+    def _rules(self) -> tuple[dict[str, list[tuple[str, str, Any]]], dict[str, str]] | None:
+        """Each rule's guard, and the id of each rule's name (``[id, name, guard]`` in the part)."""
+
+        def read(rules: object) -> tuple[dict[str, list[tuple[str, str, Any]]], dict[str, str]]:
+            rows = self._rows("rules", rules)
+            names = {name: ident for ident, name, _ in rows}
+            if len(names) != len(rows) or not all(type(name) is str for name in names):
+                raise ValueError("damaged rules part")
+            return {ident: [_term(t) for t in terms] for ident, _, terms in rows}, names
+
+        found: tuple[dict[str, list[tuple[str, str, Any]]], dict[str, str]] | None = self._part("rules", read)
+        return found
+
+    def rules_that_may_fire(self, facts: Mapping[str, Any]) -> list[str] | None:
+        """The ids of the rules whose guard (:func:`iosched.rules.guard`) holds on ``facts``, in KB order."""
+        rules = self._rules()
+        if rules is None:
+            return None
+        try:
+            return [ident for ident, terms in rules[0].items() if all(compares(facts, *t) for t in terms)]
+        except (ValueError, TypeError):
+            return None
+
+    def rule_named(self, name: str) -> str | None:
+        """The id of the rule called ``name``; "" when no rule is, None when the index cannot say."""
+        rules = self._rules()
+        return None if rules is None else rules[1].get(name, "")
+
+    def caveat_scopes(self) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None:
+        """Each caveat's id, the distributions its scope names and its related ids, in KB order."""
+
+        def read(caveats: object) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+            return [(ident, _words(distributions), _words(related))
+                    for ident, distributions, related in self._rows("caveats", caveats)]  # fmt: skip
+
+        found: list[tuple[str, tuple[str, ...], tuple[str, ...]]] | None = self._part("caveats", read)
+        return found
+
+    def elevator_facts(self) -> list[ElevatorFacts] | None:
+        """Each elevator's name, I/O path, kernel range and aliases, in KB order."""
+        found: list[ElevatorFacts] | None = self._part("elevators", self._read_elevators)
+        return found
+
+    def _read_elevators(self, entries: object) -> list[ElevatorFacts]:
+        if not (isinstance(entries, list) and len(entries) == self._places.count("elevators")):
+            raise ValueError("damaged elevators part")
+        found: list[ElevatorFacts] = []
+        for name, path, since, until, aliases in entries:
+            versions = [KernelVersion(*v) if type(v) is list and {*map(type, v)} == {int} else v
+                        for v in (since, until)]  # fmt: skip
+            if not (type(name) is str and type(path) is str and all(v is None or type(v) is KernelVersion
+                    for v in versions)):  # fmt: skip
+                raise ValueError("damaged elevators part")
+            found.append((name, path, versions[0], versions[1], _words(aliases)))
+        names = [entry[0] for entry in found]
+        if len(set(names)) != len(names) or not set(names) <= set(self._places.ids("elevators")):
+            raise ValueError("damaged elevators part")
+        return found
+
+
+def _words(value: object) -> tuple[str, ...]:
+    """A list of texts as a tuple; ValueError when it is not one."""
+    if not (type(value) is list and {*map(type, value)} <= {str}):
+        raise ValueError("damaged KB cache index part")
+    return tuple(value)
+
+
+def _term(term: object) -> tuple[str, str, Any]:
+    """A guard's comparison, ``[fact, operator, operand]``, with a list operand made a tuple; ValueError when it
+    is not one."""
+    if not (isinstance(term, list) and len(term) == 3 and type(term[0]) is str and term[1] in OPERATORS):
+        raise ValueError("damaged rule guard")
+    fact, op, operand = term
+    if type(operand) is list:
+        operand = tuple(operand)
+    if not all(type(v) in (bool, int, float, str) for v in (operand if type(operand) is tuple else (operand,))):
+        raise ValueError("damaged rule guard")
+    return fact, op, operand
+
+
 class LazySections(Mapping[str, tuple[object, ...]]):
     """The KB's sections, each rebuilt from its JSON text on first use (a command reads a few of twenty).
-    ``spans`` and ``at`` count from ``base`` in ``text`` (where the sections start in a cache file)."""
+    ``spans`` and ``places`` count from ``base`` in ``text`` (where the sections start in a cache file)."""
 
-    def __init__(self, text: str, spans: dict[str, list[int]], rebuild: Callable[[], Kb] | None = None,
-                 at: Mapping[str, Any] | None = None, base: int = 0) -> None:  # fmt: skip
+    def __init__(self, text: bytes, spans: dict[str, list[int]], rebuild: Callable[[], Kb] | None = None,
+                 places: Places | None = None, base: int = 0) -> None:  # fmt: skip
         self._text = text
         self._base = base
         self._spans = spans
         self._rebuild = rebuild
-        self._at = at or {}
+        self._places = places
         self._built: dict[str, tuple[Any, ...]] = {}
-        self._revive: Callable[[dict[str, Any]], Any] | None = None
+        self._decoder: json.JSONDecoder | None = None
+
+    def _decode(self, start: int, end: int) -> Any:
+        """The KB value whose text is at ``[start, end)`` from ``base``, with Structs revived (one decoder for
+        every section and entity: making one per read costs more than a small entity's decoding)."""
+        if self._decoder is None:
+            self._decoder = json.JSONDecoder(object_hook=_reviver())
+        return self._decoder.decode(self._text[self._base + start : self._base + end].decode("ascii"))
 
     def __getitem__(self, name: str) -> tuple[Any, ...]:
         built = self._built.get(name)
         if built is None:
-            start, end = self._spans[name]
-            self._revive = self._revive or _reviver()
             try:
-                built = tuple(json.loads(self._text[self._base + start : self._base + end], object_hook=self._revive))
+                built = tuple(self._decode(*self._spans[name]))
                 if any(type(entity) is not BY_SECTION[name].schema for entity in built):
                     raise ValueError(f"the cached {name} section holds other entities")
             except (ValueError, KeyError, TypeError, RecursionError):
@@ -290,16 +541,15 @@ class LazySections(Mapping[str, tuple[object, ...]]):
         """The entity of ``section`` whose text the index places at ``ident`` (an elevator, for one of its
         tunables), rebuilt alone; None when the section is built already, or the index does not place it
         where an entity of that section is (the caller then reads the whole section, which is checked)."""
-        start = self._at.get(ident)
+        extent = self._places.extent(ident) if self._places is not None else None
         first, last = self._spans[section]
-        if section in self._built or type(start) is not int or not first < start < last:
+        if section in self._built or extent is None or not first < extent[0] < extent[1] < last:
             return None
-        self._revive = self._revive or _reviver()
         try:
-            found, end = json.JSONDecoder(object_hook=self._revive).raw_decode(self._text, self._base + start)
+            found = self._decode(*extent)
         except (ValueError, KeyError, TypeError, RecursionError):
             return None
-        return found if end - self._base < last and type(found) is BY_SECTION[section].schema else None
+        return found if type(found) is BY_SECTION[section].schema else None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._spans)
@@ -312,7 +562,7 @@ class LazyOrigins(Mapping[str, str]):
     """Where each entity came from (``file:line``), read from its JSON text on first use: only ``kb check``
     reports it."""
 
-    def __init__(self, text: str, rebuild: Callable[[], Kb] | None = None) -> None:
+    def __init__(self, text: bytes, rebuild: Callable[[], Kb] | None = None) -> None:
         self._text = text
         self._rebuild = rebuild
         self._read: Mapping[str, str] | None = None

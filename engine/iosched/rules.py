@@ -51,13 +51,7 @@ class Compare(Struct):
         return op, expected
 
     def evaluate(self, facts: Mapping[str, Any]) -> bool:
-        op, expected = self.operation
-        value = facts.get(self.fact)
-        if op == "exists":
-            return (value is not None) is expected
-        if value is None:
-            return op in NEGATIONS
-        return compare(self.fact, op, value, expected)
+        return compares(facts, self.fact, *self.operation)
 
     def comparisons(self) -> Iterator[Compare]:
         yield self
@@ -69,6 +63,17 @@ class Compare(Struct):
         else:
             shown = str(expected).lower() if isinstance(expected, bool) else str(expected)
         return f"{self.fact} {OPERATOR_SYMBOLS[op]} {shown}"
+
+
+def compares(facts: Mapping[str, Any], fact: str, op: str, expected: Any) -> bool:
+    """Whether ``facts`` meet the comparison ``fact op expected`` (a fact that is absent meets only a negation
+    and ``exists: false``)."""
+    value = facts.get(fact)
+    if op == "exists":
+        return (value is not None) is expected
+    if value is None:
+        return op in NEGATIONS
+    return compare(fact, op, value, expected)
 
 
 def _paren(condition: Condition) -> str:
@@ -169,6 +174,16 @@ class RuleExample(Struct):
 
     context: dict[str, Scalar]
     expect: Literal["fires", "silent"]
+
+
+def guard(condition: Condition) -> Iterator[Compare]:
+    """Comparisons that hold wherever ``condition`` holds: the condition itself when it is one, those an ``all``
+    joins at its top (none of an ``any`` or a ``not``): a rule whose guard fails on some facts cannot fire there."""
+    if isinstance(condition, Compare):
+        yield condition
+    elif isinstance(condition, All):
+        for part in condition.all:
+            yield from guard(part)
 
 
 def unknown_facts(condition: Condition, actions: tuple[Action, ...] = ()) -> list[str]:

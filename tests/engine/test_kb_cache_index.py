@@ -3,11 +3,11 @@ works, and the cache file is written anew."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cache_files import put_together, take_apart
 
 from iosched import kbcache
 from iosched.cli import main
@@ -24,6 +24,10 @@ def _first(index: dict) -> str:
     return next(iter(index["spans"]))
 
 
+def _places(index: dict) -> list:
+    return index["places"][_first(index)]
+
+
 DAMAGE: dict[str, Callable[[dict], None]] = {
     "span-not-numbers": lambda index: index["spans"].update({_first(index): "ab"}),
     "span-past-the-end": lambda index: index["spans"].update({_first(index): [0, 10**9]}),
@@ -32,16 +36,26 @@ DAMAGE: dict[str, Callable[[dict], None]] = {
     "span-of-another-section": lambda index: index["spans"].update({"elevators": index["spans"]["rules"]}),
     "section-missing": lambda index: index["spans"].pop("rules"),
     "spans-a-list": lambda index: index.update(spans=[]),
-    "where-a-list": lambda index: index.update(where=[]),
-    "where-unknown-section": lambda index: index["where"].update({next(iter(index["where"])): "nosuch"}),
-    "where-not-text": lambda index: index["where"].update({next(iter(index["where"])): 5}),
-    "at-a-list": lambda index: index.update(at=[]),
-    "origins-length-text": lambda index: index.update(origins="12"),
-    "origins-length-wrong": lambda index: index.update(origins=index["origins"] - 1),
+    "places-a-list": lambda index: index.update(places=[]),
+    "places-of-unknown-section": lambda index: index["places"].update(nosuch=index["places"].pop(_first(index))),
+    "place-ids-not-text": lambda index: _places(index).__setitem__(0, 5),
+    "place-ids-unpadded": lambda index: _places(index).__setitem__(0, _places(index)[0].strip()),
+    "place-starts-a-text": lambda index: _places(index).__setitem__(1, "12"),
+    "place-starts-short": lambda index: _places(index)[1].pop(),
+    "place-one-list": lambda index: _places(index).pop(),
+    "parts-a-list": lambda index: index.update(parts=[]),
+    "part-missing": lambda index: index["parts"].pop("rules"),
+    "origins-length-text": lambda index: index["parts"].update(origins="12"),
+    "origins-length-wrong": lambda index: index["parts"].update(origins=index["parts"]["origins"] - 1),
     "version-a-number": lambda index: index.update(version=7),
-    "origins-a-list": lambda index: index.update(origins=["x"]),
     "index-a-list": lambda index: index.clear(),
 }
+
+
+def _rewrite(path: Path, change: Callable[[dict], None]) -> None:
+    index, parts, sections = take_apart(path.read_text())
+    change(index)
+    path.write_text(put_together(index, parts, sections))
 
 
 @pytest.mark.parametrize("name", DAMAGE)
@@ -49,14 +63,13 @@ def test_a_damaged_index_gives_way_to_the_yaml(cache: Path, name: str, capsys) -
     kb = kbcache.load_checked()
     (path,) = cache.glob(f"{kbcache.PREFIX}*.json")
     text = path.read_text()
-    index, end = json.JSONDecoder().raw_decode(text, len('{"index":'))
-    DAMAGE[name](index)
-    path.write_text('{"index":' + json.dumps(index) + text[end:])
+    _rewrite(path, DAMAGE[name])
+    damaged = path.read_text()
     again = kbcache.load_checked()
     assert again == kb and again.version == kb.version
     assert all(again.get(ident) == kb.get(ident) for ident in kb.id_sections())
     for argv in (["advise", "--example", "pg-vm-ubuntu2404"], ["explain", "mq-deadline"], ["list", "rules"]):
-        path.write_text('{"index":' + json.dumps(index) + text[end:])
+        path.write_text(damaged)
         assert main(argv) == 0, name
     capsys.readouterr()
     dict(kbcache.load_checked().sections)  # a damaged section shows only when a command reads it
@@ -64,31 +77,46 @@ def test_a_damaged_index_gives_way_to_the_yaml(cache: Path, name: str, capsys) -
     assert rewritten, "the cache file is written anew"
 
 
-def _rewrite(path: Path, change: Callable[[dict], None]) -> None:
+@pytest.mark.parametrize("shift", [-1, 1, 10**6])
+def test_a_wrong_head_gives_way_to_the_yaml(cache: Path, shift: int) -> None:
+    kb = kbcache.load_checked()
+    (path,) = cache.glob(f"{kbcache.PREFIX}*.json")
     text = path.read_text()
-    index, end = json.JSONDecoder().raw_decode(text, len('{"index":'))
-    change(index)
-    path.write_text('{"index":' + json.dumps(index) + text[end:])
+    size = text[len('{"head":') : text.index(",")]
+    path.write_text(text.replace(size, str(int(size) + shift), 1))
+    assert kbcache.read(path) is None
+    assert kbcache.load_checked() == kb and path.read_text() == text
 
 
 def _misplace(index: dict) -> None:
     """Every entity's start moved: into the middle of its own text, onto the next entity, off the sections,
     or made a word; none is read as another entity."""
-    starts = sorted(index["at"].values())
-    for n, ident in enumerate(index["at"]):
-        start = index["at"][ident]
-        index["at"][ident] = [start + 1, starts[min(starts.index(start) + 1, len(starts) - 1)], -5, "0"][n % 4]
+    starts = sorted(start for _, section in index["places"].values() for start in section)
+    n = 0
+    for _, section in index["places"].values():
+        for i, start in enumerate(section):
+            section[i] = [start + 1, starts[min(starts.index(start) + 1, len(starts) - 1)], -5, "0"][n % 4]
+            n += 1
 
 
-def test_a_misplaced_entity_is_read_with_its_section(cache: Path) -> None:
+def _move_ids(index: dict) -> None:
+    """Each section's ids listed with the next section's starts: every id is placed in another section."""
+    names = list(index["places"])
+    ids = [index["places"][name][0] for name in names]
+    for name, text in zip(names, ids[1:] + ids[:1], strict=True):
+        index["places"][name] = [text, [0] * (text.count(" ") - 1)]
+
+
+@pytest.mark.parametrize("change", [_misplace, _move_ids])
+def test_a_misplaced_entity_is_read_with_its_section(cache: Path, change: Callable[[dict], None]) -> None:
     """A lookup rebuilds only the entity it names; where the index places an entity wrongly, the lookup
-    reads the whole section (which is checked) and finds the same entity."""
+    reads the whole section (which is checked), or every section, and finds the same entity."""
     kb = kbcache.load_checked()
     (path,) = cache.glob(f"{kbcache.PREFIX}*.json")
     ids = list(kb.id_sections())
     fresh = kbcache.load_checked()
     assert [fresh.get(ident) for ident in ids] == [kb.get(ident) for ident in ids]
-    _rewrite(path, _misplace)
+    _rewrite(path, change)
     misplaced = kbcache.load_checked()
     assert [misplaced.get(ident) for ident in ids] == [kb.get(ident) for ident in ids]
 
