@@ -50,14 +50,14 @@ def fact_mappings(draw: st.DrawFn) -> dict[str, Any]:
     """Facts as any context could give them: each registered fact absent, or a value of its type (the values
     rules compare with, and others)."""
     facts: dict[str, Any] = {}
-    for name, fact in FACTS.items():
+    for name, (kind, _) in FACTS.items():
         known = [v for v in OPERANDS.get(name, []) if not isinstance(v, bool)]
         values = {
             "bool": st.booleans(),
             "str": st.sampled_from([*known, "other"]) if known else st.text(max_size=4),
             "number": st.integers(-2, 100) | st.floats(allow_nan=False, allow_infinity=False),
             "version": st.sampled_from([*KERNELS, *map(str, known)]),
-        }[fact.type]
+        }[kind]
         if draw(st.booleans()):
             facts[name] = draw(values)
     return facts
