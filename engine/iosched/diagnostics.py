@@ -44,11 +44,3 @@ class Diagnostic(Struct, kw_only=False):
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.code} {self.message}"
-
-
-class KbInvalid(Exception):
-    """The KB (bundled or layered with --kb) has problems; the CLI prints them and exits 1."""
-
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
-        super().__init__(f"{len(diagnostics)} problem(s) in the KB")
-        self.diagnostics = diagnostics

@@ -1,4 +1,10 @@
-"""Exceptions that the CLI maps to exit codes (2: bad input or usage)."""
+"""Exceptions that the CLI maps to exit codes (2: bad input or usage; 1: an invalid KB)."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from iosched.diagnostics import Diagnostic
 
 
 class UsageError(Exception):
@@ -7,6 +13,14 @@ class UsageError(Exception):
 
 class SiteUrlError(ValueError):
     """The configured site URL is not one a link may carry."""
+
+
+class KbInvalid(Exception):
+    """The KB (bundled or layered with --kb) has problems; the CLI prints them and exits 1."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(f"{len(diagnostics)} problem(s) in the KB")
+        self.diagnostics = diagnostics
 
 
 def larger_than(limit: int) -> str:

@@ -19,7 +19,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from iosched import __version__
-from iosched.diagnostics import KbInvalid
+from iosched.errors import KbInvalid
 from iosched.kb import Kb
 from iosched.kbfiles import AnyPath, bundled_kb, cache_dir, identity, scan, version_of
 from iosched.kernel import KernelVersion
@@ -91,7 +91,7 @@ def _versions(path: str) -> dict[str, str]:
 
 
 def _hex(text: str, length: int) -> bool:
-    return len(text) == length and all(c in "0123456789abcdef" for c in text)
+    return len(text) == length and not text.strip("0123456789abcdef")
 
 
 def layers(extra: Sequence[AnyPath] | None = None) -> list[AnyPath]:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from iosched import __version__
-from iosched.errors import SiteUrlError, UsageError
+from iosched.errors import KbInvalid, SiteUrlError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -196,8 +196,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
-    from iosched.diagnostics import KbInvalid
-
     try:
         words = sys.argv[1:] if argv is None else [*argv]
         args = build_parser(words[0] if words else None).parse_args(words)

@@ -56,7 +56,7 @@ def on_config(config: Any) -> Any:
 def on_pre_build(config: Any) -> None:
     from mkdocs.exceptions import PluginError
 
-    from iosched.diagnostics import KbInvalid
+    from iosched.errors import KbInvalid
     from iosched.sitegen.pages import render_all
 
     global _kb
