@@ -83,12 +83,13 @@ def test_kb_export_does_not_import_pydantic_or_yaml(tmp_path) -> None:
 
 def test_a_plan_from_flags_imports_no_reader_of_host_files(tmp_path) -> None:
     """A plan from flags reads nothing of the host: the parsers of its files (TuneD profiles, captures, probe
-    documents) stay unimported."""
+    documents) and the model of what they read stay unimported."""
     commands = [
         ["advise", "--hw", "ssd", "--workload", "db", "--format", "json"],
         ["advise", "--example", "pg-vm-ubuntu1604", "--format", "sh"],
     ]
-    readers = ("iosched.system.ini", "iosched.system.reader", "iosched.system.source", "iosched.system.probejson")
+    readers = ("iosched.system.ini", "iosched.system.reader", "iosched.system.source", "iosched.system.probejson",
+               "iosched.system.model")  # fmt: skip
     assert _imported(str(tmp_path), commands, readers) == []
 
 

@@ -12,11 +12,13 @@ import re
 
 from iosched.escape import sh_word
 from iosched.struct import Struct
-from iosched.system.model import Tuner, setting_value, sysctl_setting
 
+# The functions that read a machine import its model where they build it: a plan from flags reads none.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from iosched.system.model import Tuner
 
 # Writing: the boot loader
 
@@ -79,6 +81,8 @@ BOOT_PARAMETERS = ("scsi_mod.use_blk_mq", "dm_mod.use_blk_mq")
 
 
 def cmdline_settings(cmdline: str) -> dict[str, str]:
+    from iosched.system.model import setting_value, sysctl_setting
+
     found = {}
     for word in cmdline.split(" -- ")[0].split():
         key, sep, value = word.partition("=")
@@ -94,5 +98,7 @@ def cmdline_settings(cmdline: str) -> dict[str, str]:
 
 
 def read_cmdline_tuner(cmdline: str | None) -> list[Tuner]:
+    from iosched.system.model import Tuner
+
     found = cmdline_settings(cmdline or "")
     return [Tuner(kind="kernel-cmdline", name="/proc/cmdline", settings=found)] if found else []

@@ -19,10 +19,11 @@ from posixpath import basename
 
 from iosched.escape import sh_word
 from iosched.plan import Step
-from iosched.system.model import Tuner, setting_value, sysctl_setting
 
+# The functions that read a machine import its model where they build it: a plan from flags reads none.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from iosched.system.model import Tuner
     from iosched.system.source import Source
 
 # Files and precedence
@@ -82,6 +83,8 @@ SYSCTL_DIRS = ("etc/sysctl.d", "run/sysctl.d", "usr/local/lib/sysctl.d", "usr/li
 
 
 def parse_sysctl_conf(text: str) -> dict[str, str]:
+    from iosched.system.model import setting_value, sysctl_setting
+
     found = {}
     for raw in text.splitlines():
         line = raw.strip()
@@ -102,6 +105,8 @@ def sysctl_files(src: Source) -> list[str]:
 
 
 def read_sysctl_tuners(src: Source) -> list[Tuner]:
+    from iosched.system.model import Tuner
+
     tuners = []
     for path in sysctl_files(src):
         found = parse_sysctl_conf(src.text(path) or "")

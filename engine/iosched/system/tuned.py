@@ -41,10 +41,11 @@ from fnmatch import fnmatch
 from iosched.escape import sh_word
 from iosched.grammar import DEVICE, ID, NAME, PATH, SERIAL, WORD, matches
 from iosched.plan import Step, TunedBase
-from iosched.system.model import Device, Tuner, queue_setting, setting_value, sysctl_setting
 
+# The functions that read a machine import its model where they build it: a plan from flags reads none.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from iosched.system.model import Device, Tuner
     from iosched.system.source import Source
 
 # Files, precedence and writing
@@ -232,7 +233,8 @@ def profile_sections(src: Source, name: str, missing: list[str]) -> dict[str, di
     """The sections of one profile with its includes merged, as TuneD merges them: an included profile first, a
     section of the including profile adding to (or replacing) the options of the same-named one; in file order.
     Each profile is read once."""
-    from iosched.system.ini import parse_ini  # a plan from flags reads no profile
+    from iosched.system.ini import parse_ini
+    from iosched.system.model import setting_value
 
     done: dict[str, dict[str, dict[str, str]]] = {}
 
@@ -294,6 +296,8 @@ def _scoped(section: str, options: dict[str, str], devices: Sequence[Device], fr
 def profile_tuners(src: Source, name: str, running: bool, devices: Sequence[Device], missing: list[str]) -> list[Tuner]:
     """One tuner for what the profile sets everywhere, and one per ``[disk]`` section limited with ``devices=`` or
     ``devices_udev_regex=`` (then every ``[disk]`` section gets the disks TuneD would give it, in profile order)."""
+    from iosched.system.model import Tuner
+
     sections = profile_sections(src, name, missing)
     disk = [s for s, o in sections.items() if o.get("type", s) == "disk" and _section_settings(s, o)]
     scoped = any("devices" in sections[s] or "devices_udev_regex" in sections[s] for s in disk)
@@ -322,6 +326,8 @@ def _priority(options: dict[str, str]) -> int:
 
 
 def _section_settings(section: str, options: dict[str, str]) -> dict[str, str]:
+    from iosched.system.model import queue_setting, setting_value, sysctl_setting
+
     if section in ("", "main", "variables") or any(k in options for k in CONDITIONS):
         return {}
     if options.get("enabled", "true").lower() in ("false", "0", "no"):

@@ -25,12 +25,13 @@ from posixpath import basename
 from iosched.escape import sh_comment, sh_word, udev_value
 from iosched.grammar import compiled
 from iosched.plan import Step
-from iosched.system.model import Tuner, queue_setting, setting_value
 
+# The functions that read a machine import its model where they build it: a plan from flags reads none.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from iosched.system.model import Tuner
     from iosched.system.source import Source
 
 # Files and precedence
@@ -154,6 +155,8 @@ def logical_lines(text: str) -> Iterator[tuple[int, str]]:
 def rule_settings(rule: str, env: dict[str, str] | None = None) -> dict[str, str]:
     """The queue settings one rule assigns (matches such as ``ATTR{queue/rotational}=="0"`` are not settings);
     ``$env{NAME}`` takes its value from ``env``, and an assignment of an unknown or empty one is left out."""
+    from iosched.system.model import queue_setting, setting_value
+
     found = {}
     for key, attr, op, value in compiled(_TOKEN).findall(rule):
         if key == "ATTR" and op in ("=", ":="):
@@ -188,6 +191,8 @@ _KNOWN = ("ACTION", "SUBSYSTEM", "SUBSYSTEMS", "KERNEL", "TEST")
 def _matches(rule: str, env: dict[str, str]) -> tuple[dict[str, str], bool]:
     """The queue attributes a rule requires (``ATTR{queue/X}=="v"``) and whether it matches on anything else that
     a reader of files cannot know (a property such as ID_FS_TYPE, a parent's attribute)."""
+    from iosched.system.model import queue_setting
+
     requires: dict[str, str] = {}
     conditional = False
     for key, attr, op, value in compiled(_TOKEN).findall(rule):
@@ -216,6 +221,8 @@ def _guard(tokens: list[tuple[str, str, str, str]], rule: str, env: dict[str, st
 
 
 def read_udev_tuners(src: Source, cmdline: str | None = None) -> list[Tuner]:
+    from iosched.system.model import Tuner
+
     tuners = []
     for path in effective_rule_files(src):
         text = src.text(path) or ""
