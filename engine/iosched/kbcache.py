@@ -11,7 +11,6 @@ a directory that no other user can write to, and older cache files are removed w
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import time
@@ -20,6 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from iosched import __version__
 from iosched.errors import KbInvalid
+from iosched.jsontext import Decoder, loads
 from iosched.kb import Kb
 from iosched.kbfiles import AnyPath, bundled_kb, cache_dir, identity, scan, version_of
 from iosched.kernel import KernelVersion
@@ -72,7 +72,7 @@ def remembered_version(directories: Sequence[AnyPath]) -> str:
     version = version_of(layers)
     if time.time_ns() - newest > SETTLED_NS:
         kept = dict(list(known.items())[-(_KEEP_VERSIONS - 1) :])
-        _write_private(path, json.dumps({**kept, key: version}))
+        _write_private(path, _json({**kept, key: version}))
     return version
 
 
@@ -82,7 +82,7 @@ def _versions(path: str) -> dict[str, str]:
         return {}
     try:
         with open(path, "rb") as fh:
-            data = json.loads(fh.read(64 * 1024))
+            data = loads(fh.read(64 * 1024))
     except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(data, dict):
@@ -155,9 +155,9 @@ def _struct_classes() -> dict[str, type[Struct]]:
 
 
 def _reviver() -> Callable[[dict[str, Any]], Any]:
-    """A ``json.loads`` object hook: tagged objects back into Structs (as :meth:`Struct.build` makes them, with
-    lists inside them made tuples), tagged kernel versions into KernelVersions. A closure over what it reads,
-    as it runs for every object of a section."""
+    """An object hook of :class:`iosched.jsontext.Decoder`: tagged objects back into Structs (as
+    :meth:`Struct.build` makes them, with lists inside them made tuples), tagged kernel versions into
+    KernelVersions. A closure over what it reads, as it runs for every object of a section."""
     schema = {name: (cls, cls.__required__, frozenset(cls.__fields__)) for name, cls in _struct_classes().items()}
     new = object.__new__
     set_attribute = object.__setattr__
@@ -193,6 +193,8 @@ came from."""
 def _json(value: Any) -> str:
     """Compact JSON in ASCII: the few characters beyond it are escaped, so that the file decodes and its
     sections slice as one-byte text, and a character's offset is its byte's."""
+    import json  # only writing: reading a cache file needs none of it (iosched.jsontext)
+
     return json.dumps(value, separators=(",", ":"))
 
 
@@ -270,7 +272,7 @@ def from_plain(data: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
     if not (data.startswith(_HEAD) and size.isdigit() and data.startswith(_INDEX, comma + 1)):
         raise ValueError("not a KB cache file")
     end = int(size)
-    index = json.loads(data[comma + 1 + len(_INDEX) : end])
+    index = loads(data[comma + 1 + len(_INDEX) : end])
     lengths = index.get("parts") if isinstance(index, dict) else None
     if not (isinstance(lengths, dict) and list(lengths) == list(PARTS)):
         raise ValueError("not a KB cache file")
@@ -408,7 +410,7 @@ class IndexQueries:
         have its shape), once; None where it is damaged."""
         if name not in self._read:
             try:
-                self._read[name] = read(json.loads(self._parts[name]))
+                self._read[name] = read(loads(self._parts[name]))
             except (ValueError, TypeError, KeyError, IndexError, RecursionError):
                 self._read[name] = None
         return self._read[name]
@@ -513,14 +515,14 @@ class LazySections(Mapping[str, tuple[object, ...]]):
         self._rebuild = rebuild
         self._places = places
         self._built: dict[str, tuple[Any, ...]] = {}
-        self._decoder: json.JSONDecoder | None = None
+        self._decoder: Decoder | None = None
 
     def _decode(self, start: int, end: int) -> Any:
         """The KB value whose text is at ``[start, end)`` from ``base``, with Structs revived (one decoder for
         every section and entity: making one per read costs more than a small entity's decoding)."""
         if self._decoder is None:
-            self._decoder = json.JSONDecoder(object_hook=_reviver())
-        return self._decoder.decode(self._text[self._base + start : self._base + end].decode("ascii"))
+            self._decoder = Decoder(_reviver())
+        return self._decoder(self._text[self._base + start : self._base + end].decode("ascii"))
 
     def __getitem__(self, name: str) -> tuple[Any, ...]:
         built = self._built.get(name)
@@ -570,7 +572,7 @@ class LazyOrigins(Mapping[str, str]):
     def _origins(self) -> Mapping[str, str]:
         if self._read is None:
             try:
-                found = json.loads(self._text)
+                found = loads(self._text)
             except (ValueError, RecursionError):
                 found = None
             if not _texts(found):

@@ -9,8 +9,7 @@ planned one (the step checks the device and changes it only if it differs).
 
 from __future__ import annotations
 
-import json
-
+from iosched.jsontext import dumps
 from iosched.kb import Kb
 from iosched.persist import files
 from iosched.plan import SCHEMA_VERSION, Plan
@@ -41,7 +40,7 @@ def document(kb: Kb, plan: Plan) -> dict[str, Any]:
 def render(kb: Kb, plan: Plan, reproduce: str | None = None) -> str:
     """The plan's document with ``reproduce``, the command that gives it again (default: from its context)."""
     data = {**document(kb, plan), "reproduce": reproduce or advise_command(plan.context)}
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return dumps(data) + "\n"
 
 
 def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
@@ -57,4 +56,4 @@ def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
 
 
 def render_host(kb: Kb, host: HostPlan) -> str:
-    return json.dumps(host_document(kb, host), indent=2, ensure_ascii=False) + "\n"
+    return dumps(host_document(kb, host)) + "\n"

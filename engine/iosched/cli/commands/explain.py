@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from iosched.cli.output import format_option, write, write_markdown
 from iosched.diagnostics import CODES
+from iosched.jsontext import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def _explain_code(code: str, fmt: str) -> int:
     from iosched.render.reference import diagnostic_code
 
     if fmt == "json":
-        write(json.dumps({"id": code, "kind": "kb check code", "summary": CODES[code]}, indent=2))
+        write(dumps({"id": code, "kind": "kb check code", "summary": CODES[code]}))
     else:
         write_markdown(diagnostic_code(code), fmt)
     return 0
@@ -74,7 +74,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         hint = f"; did you mean {', '.join(close)}?" if close else "; see 'iosched list KIND'"
         raise UsageError(f"unknown id {args.id!r}{hint}")
     if args.format == "json":
-        write(json.dumps(as_json(entity, args.site_url), indent=2, ensure_ascii=False))
+        write(dumps(as_json(entity, args.site_url)))
     else:
         write_markdown(render(kb, entity, style(args)), args.format)
     return 0

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from iosched.cli.output import format_option, write, write_markdown
+from iosched.jsontext import dumps
 from iosched.kinds import BY_SLUG
 
 
@@ -24,7 +24,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.format == "json":
         from iosched.cli.commands.explain import as_json  # an entry as explain --format json shows it
 
-        write(json.dumps([as_json(e, args.site_url) for e in kb.entities(args.kind)], indent=2, ensure_ascii=False))
+        write(dumps([as_json(e, args.site_url) for e in kb.entities(args.kind)]))
     else:
         write_markdown(list_table(kb, args.kind, cli_style(args.site_url)), args.format)
     return 0
