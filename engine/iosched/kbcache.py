@@ -139,7 +139,7 @@ def to_plain(value: Any) -> Any:
     return value
 
 
-SCHEMA_MODULES = ("iosched.model", "iosched.rules")
+SCHEMA_MODULES = ("iosched.model", "iosched.rules", "iosched.catalogue")
 """Where the KB's Structs are declared: the cache revives classes of these modules only, by name."""
 
 
@@ -158,13 +158,21 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
     """An object hook of :class:`iosched.jsontext.Decoder`: tagged objects back into Structs (as
     :meth:`Struct.build` makes them, with lists inside them made tuples), tagged kernel versions into
     KernelVersions. A closure over what it reads, as it runs for every object of a section."""
-    schema = {name: (cls, cls.__required__, frozenset(cls.__fields__)) for name, cls in _struct_classes().items()}
+
+    def classes() -> dict[str, tuple[type[Struct], frozenset[str], frozenset[str]]]:
+        return {name: (cls, cls.__required__, frozenset(cls.__fields__)) for name, cls in _struct_classes().items()}
+
+    schema = classes()
     new = object.__new__
     set_attribute = object.__setattr__
 
     def revive(obj: dict[str, Any]) -> Any:
         name = obj.pop(_TYPE, None)
         if name is not None:
+            if name not in schema:  # a class of iosched.catalogue, which a plan does not import
+                import iosched.catalogue  # noqa: F401
+
+                schema.update(classes())
             cls, required, fields = schema[name]
             if not required <= obj.keys() <= fields:
                 raise ValueError(f"cached {name} has other fields than the schema")

@@ -1,8 +1,9 @@
 """Every kind of KB entity, declared once: its YAML section, names, schema and place on the site.
 
 The loader, ``iosched list``/``explain``, links, the export, the site's pages and its navigation are all
-derived from :data:`KINDS`; adding a kind is one Struct in :mod:`iosched.model`, one entry here, a renderer
-registered with :func:`iosched.render.reference.renders`, and YAML.
+derived from :data:`KINDS`; adding a kind is one Struct in :mod:`iosched.model` (or :mod:`iosched.catalogue`,
+for a kind no plan is made of), one entry here, a renderer registered with
+:func:`iosched.render.reference.renders`, and YAML.
 """
 
 from __future__ import annotations
@@ -25,63 +26,83 @@ class Kind(Struct, kw_only=False):
     title: str
     """The page title and navigation label: ``Boot parameters``."""
     intro: str
-    schema: type[Struct]
+    schema_name: str
+    """The name of the class of its entities, in :mod:`iosched.model` or :mod:`iosched.catalogue`."""
     own_pages: bool = False
     """One page per entity (elevators, rules, topics); otherwise one page with an anchor per entity."""
+
+    @property
+    def schema(self) -> type[Struct]:
+        """The class of its entities (:mod:`iosched.catalogue` is imported when one of its own is first named)."""
+        return schema_class(self.schema_name)
+
+
+def schema_class(name: str) -> type[Struct]:
+    """The KB schema's class of this name."""
+    found = getattr(model, name, None)
+    if found is None:
+        from iosched import catalogue
+
+        found = getattr(catalogue, name)
+    return found  # type: ignore[no-any-return]
 
 
 KINDS: tuple[Kind, ...] = (
     Kind("elevators", "elevators", "elevator", "Elevators",
-         "The I/O schedulers of the legacy and the blk-mq block layer, with their tunables.", model.Elevator, True),
+         "The I/O schedulers of the legacy and the blk-mq block layer, with their tunables.", "Elevator", True),
     Kind("tunables", None, "tunable", "Tunables",
-         "Files in `/sys/block/DEV/queue/iosched/`, one set per elevator.", model.Tunable),
+         "Files in `/sys/block/DEV/queue/iosched/`, one set per elevator.", "Tunable"),
     Kind("queue-attributes", "queue_attributes", "queue attribute", "Queue attributes",
-         "Files in `/sys/block/DEV/queue/` that shape how requests reach the device.", model.QueueAttribute),
+         "Files in `/sys/block/DEV/queue/` that shape how requests reach the device.", "QueueAttribute"),
     Kind("sysctls", "sysctls", "sysctl", "Writeback sysctls",
-         "Virtual-memory settings that decide when dirty pages are written back.", model.Sysctl),
+         "Virtual-memory settings that decide when dirty pages are written back.", "Sysctl"),
     Kind("cgroup-files", "cgroup_files", "cgroup file", "cgroup I/O control",
-         "Files of the cgroup v2 I/O controller, and which block-layer policy reads each.", model.CgroupFile),
+         "Files of the cgroup v2 I/O controller, and which block-layer policy reads each.", "CgroupFile"),
     Kind("boot-parameters", "boot_parameters", "boot parameter", "Boot parameters",
-         "Kernel command-line and module parameters, and what each does on which kernels.", model.BootParameter),
+         "Kernel command-line and module parameters, and what each does on which kernels.", "BootParameter"),
     Kind("mount-options", "mount_options", "mount option", "Mount options",
-         "File-system mount options that matter for I/O.", model.MountOption),
+         "File-system mount options that matter for I/O.", "MountOption"),
     Kind("distributions", "distributions", "distribution", "Distributions",
-         "How each distribution picks the elevator by default, and the files it ships.", model.Distribution),
+         "How each distribution picks the elevator by default, and the files it ships.", "Distribution"),
     Kind("tuned-profiles", "tuned_profiles", "TuneD profile", "TuneD profiles",
-         "TuneD profiles and the block and writeback settings they make effective.", model.TunedProfile),
+         "TuneD profiles and the block and writeback settings they make effective.", "TunedProfile"),
     Kind("vendor-rules", "vendor_rules", "vendor rule", "Vendor udev rules",
-         "udev rules that packages ship whatever the distribution.", model.VendorRule),
+         "udev rules that packages ship whatever the distribution.", "VendorRule"),
     Kind("persistence", "persistence", "persistence method", "Apply and persist",
          "How a setting is applied now and kept across reboots, and where each method works.",
-         model.PersistenceMethod),
-    Kind("caveats", "caveats", "caveat", "Caveats", "What can go wrong, by risk.", model.Caveat),
+         "PersistenceMethod"),
+    Kind("caveats", "caveats", "caveat", "Caveats", "What can go wrong, by risk.", "Caveat"),
     Kind("topics", "topics", "topic", "Topics",
-         "Subjects that span many settings: writeback throttling, stacking, zoned storage ...", model.Topic, True),
-    Kind("rules", "rules", "rule", "Rules", "The rules behind every recommendation.", model.Rule, True),
+         "Subjects that span many settings: writeback throttling, stacking, zoned storage ...", "Topic", True),
+    Kind("rules", "rules", "rule", "Rules", "The rules behind every recommendation.", "Rule", True),
     Kind("causes", "causes", "cause", "Causes of slow I/O",
          "What `iosched diagnose` can name from iostat, sar and /proc numbers, and what each leads to.",
-         model.Cause, True),
+         "Cause", True),
     Kind("evidence", "evidence", "evidence", "Evidence",
-         "Benchmark results from the sources, as tables and charts.", model.Evidence),
+         "Benchmark results from the sources, as tables and charts.", "Evidence"),
     Kind("disagreements", "disagreements", "disagreement", "Sources disagree",
-         "Claims in the sources that the kernel contradicts, with what is true instead.", model.Disagreement),
+         "Claims in the sources that the kernel contradicts, with what is true instead.", "Disagreement"),
     Kind("device-classes", "device_classes", "device class", "Device classes",
-         "What a device's kernel name says about its driver, block-layer path and elevator.", model.DeviceClass),
+         "What a device's kernel name says about its driver, block-layer path and elevator.", "DeviceClass"),
     Kind("hardware", "hardware", "hardware preset", "Hardware presets",
-         "The kinds of device the advice tells apart.", model.HardwarePreset),
-    Kind("workloads", "workloads", "workload", "Workloads", "The workloads the advice tells apart.", model.Workload),
+         "The kinds of device the advice tells apart.", "HardwarePreset"),
+    Kind("workloads", "workloads", "workload", "Workloads", "The workloads the advice tells apart.", "Workload"),
     Kind("assumptions", "assumptions", "assumption", "Assumptions",
-         "What `iosched advise` assumes when you do not say.", model.Assumption),
+         "What `iosched advise` assumes when you do not say.", "Assumption"),
     Kind("examples", "examples", "example", "Examples",
-         "Situations from the sources, each a context for `iosched advise --example ID`.", model.Example),
-    Kind("sources", "sources", "source", "Bibliography", "Every source the KB cites.", model.Source),
+         "Situations from the sources, each a context for `iosched advise --example ID`.", "Example"),
+    Kind("sources", "sources", "source", "Bibliography", "Every source the KB cites.", "Source"),
 )  # fmt: skip
 
 BY_SLUG: dict[str, Kind] = {k.slug: k for k in KINDS}
 BY_SECTION: dict[str, Kind] = {k.section: k for k in KINDS if k.section}
-_BY_SCHEMA: dict[type, Kind] = {k.schema: k for k in KINDS}
+_BY_SCHEMA: dict[str, Kind] = {k.schema_name: k for k in KINDS}
 
 
 def kind_of(entity: Any) -> Kind:
-    """The kind of a KB entity (a tunable reference counts as a tunable)."""
-    return _BY_SCHEMA[type(getattr(entity, "tunable", entity))]
+    """The kind of a KB entity (a tunable reference counts as a tunable); KeyError for anything else."""
+    cls = type(getattr(entity, "tunable", entity))
+    kind = _BY_SCHEMA[cls.__name__]
+    if kind.schema is not cls:  # a record of the same name that is not a KB entity (a plan's Assumption)
+        raise KeyError(cls.__name__)
+    return kind

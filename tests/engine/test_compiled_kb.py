@@ -38,13 +38,13 @@ def test_the_cache_revives_only_kb_classes() -> None:
     import iosched.evidence
     import iosched.plan
     import iosched.system.model
-    from iosched import model
+    from iosched import catalogue, model
     from iosched.kbcache import _struct_classes
 
     classes = _struct_classes()
-    assert classes["Assumption"] is model.Assumption and classes["Evidence"] is model.Evidence
+    assert classes["Assumption"] is model.Assumption and classes["Evidence"] is catalogue.Evidence
     assert not {"Plan", "Device", "System"} & classes.keys()
-    assert iosched.plan.Assumption is not model.Assumption and iosched.evidence.Evidence is not model.Evidence
+    assert iosched.plan.Assumption is not model.Assumption and iosched.evidence.Evidence is not catalogue.Evidence
 
 
 def _imported(cache: str, commands: list[list[str]], modules: tuple[str, ...]) -> list[str]:

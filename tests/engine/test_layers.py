@@ -12,7 +12,10 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine" / "iosched"
 LAYERS = (
     ("foundations", {"__init__", "hints", "struct", "vocab", "grammar", "kernel", "escape", "jsontext"}),
     ("records and inputs", {"plan", "facts", "rules", "evidence", "diagnostics", "errors", "yamlsrc", "kbfiles"}),
-    ("schema and the outside world", {"model", "steps", "persist", "system", "measure", "symptoms", "normalise"}),
+    (
+        "schema and the outside world",
+        {"model", "catalogue", "steps", "persist", "system", "measure", "symptoms", "normalise"},
+    ),
     ("the knowledge base", {"kinds", "kb", "validate", "targets", "context", "export"}),
     ("loading", {"kbcheck", "kbload", "kbcache"}),
     ("planning and rendering", {"engine", "host", "fleet", "fleet_pool", "render"}),

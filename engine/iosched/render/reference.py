@@ -20,29 +20,23 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from iosched.catalogue import CgroupFile, Disagreement, Evidence, PersistenceMethod, Topic, TunedProfile, VendorRule
     from iosched.kb import Kb, TunableRef
     from iosched.model import (
         Assumption,
         BootParameter,
         Caveat,
-        CgroupFile,
         DeviceClass,
-        Disagreement,
         Distribution,
         Elevator,
-        Evidence,
         Example,
         HardwarePreset,
         MountOption,
-        PersistenceMethod,
         QueueAttribute,
         Rule,
         Scope,
         Source,
         Sysctl,
-        Topic,
-        TunedProfile,
-        VendorRule,
         Workload,
     )
 
