@@ -80,8 +80,17 @@ _ESCAPES = {i: f"\\u{i:04x}" for i in range(0x20)} | {
 """What ``json`` escapes in a string when it writes other characters as they are."""
 
 
-def _string(text: str) -> str:
+def _escaped(text: str) -> str:
     return '"' + text.translate(_ESCAPES) + '"'
+
+
+try:
+    from _json import encode_basestring as _string  # json's own, in C: the same text four times faster
+except ImportError:  # an interpreter without json's C helpers
+    _string = _escaped
+
+
+_SEQUENCES = (list, tuple)
 
 
 def _float(number: float) -> str:
@@ -118,7 +127,7 @@ def _write(value: Any, out: list[str], newline: str, step: str) -> None:
         out.append(int.__repr__(value))
     elif isinstance(value, float):
         out.append(_float(value))
-    elif isinstance(value, list | tuple):
+    elif isinstance(value, _SEQUENCES):
         if not value:
             out.append("[]")
             return

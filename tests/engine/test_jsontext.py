@@ -77,3 +77,8 @@ def test_an_object_hook_sees_every_object_inside_out() -> None:
     decode = jsontext.Decoder(lambda obj: seen.append(dict(obj)) or len(seen))
     assert decode(b'{"a": {"b": 1}, "c": [{}]}') == 3
     assert seen == [{"b": 1}, {}, {"a": 1, "c": [2]}]
+
+
+@given(st.text(CHARACTERS))
+def test_strings_are_escaped_as_json_escapes_them_with_or_without_its_c_helpers(text: str) -> None:
+    assert jsontext._escaped(text) == jsontext._string(text) == json.dumps(text, ensure_ascii=False)
