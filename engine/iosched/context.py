@@ -8,10 +8,8 @@ defaults included).
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
-
 from iosched import normalise
-from iosched.grammar import DEVICE, MOUNT_OPTIONS, MOUNT_POINT, SERIAL, compiled
+from iosched.grammar import MOUNT_OPTIONS, MOUNT_POINT, SERIAL, compiled, device_name, glob_match
 from iosched.hints import TypeVar
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
@@ -197,7 +195,7 @@ def device_class(kb: Kb, device: str) -> DeviceClass | None:
     """The class of a whole device's kernel name (``vda`` is virtio-blk), or None when the KB has none for it."""
     key = (kb.version, device)
     if key not in _CLASSES:
-        found = (c for c in kb.section("device_classes") if any(fnmatchcase(device, p) for p in c.kernel_names))
+        found = (c for c in kb.section("device_classes") if any(glob_match(device, p) for p in c.kernel_names))
         _CLASSES[key] = next(found, None)
     return _CLASSES[key]
 
@@ -209,9 +207,9 @@ def _check_device(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceClass
         return _check_rehearsal(kb, ctx, hardware)
     if device is None:
         return device_class(kb, hardware.example_device)
-    if not compiled(DEVICE).fullmatch(device):
+    if not device_name(device):
         raise ContextError(f"refusing device name {device!r}: expected a kernel name such as sda, nvme0n1, dm-0")
-    if part := compiled(PARTITION).fullmatch(device):
+    if device[-1].isdigit() and (part := compiled(PARTITION).fullmatch(device)):  # a partition's name ends so
         raise ContextError(f"{device} is a partition; the scheduler belongs to the whole disk {part['disk']}")
     cls = _refuse_unplanned(kb, device)
     if cls is None:
@@ -252,7 +250,7 @@ def _check_rehearsal(kb: Kb, ctx: Context, hardware: HardwarePreset) -> DeviceCl
     device = ctx.device
     if device is None:
         raise ContextError("--rehearse needs the scratch device: --device loopN (losetup -f --show IMAGE)")
-    cls = device_class(kb, device) if compiled(DEVICE).fullmatch(device) else None
+    cls = device_class(kb, device) if device_name(device) else None
     if cls is None or not cls.rehearsal:
         raise ContextError(f"--rehearse plans a scratch loop device, and {device} is not one: plan it with --hw")
     return cls
@@ -356,7 +354,7 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     """Check ``ctx`` against the KB and compute the facts; what is missing is assumed from the KB."""
     if ctx.rehearse is not None and ctx.hw is None:
         ctx = ctx.replace(hw=ctx.rehearse)
-    if ctx.hw is None and ctx.device is not None and compiled(DEVICE).fullmatch(ctx.device):
+    if ctx.hw is None and ctx.device is not None and device_name(ctx.device):
         _refuse_unplanned(kb, ctx.device)
     if ctx.hw is None:
         raise ContextError(f"no hardware given (--hw); valid: {', '.join(h.id for h in kb.section('hardware'))}")

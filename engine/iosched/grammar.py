@@ -82,6 +82,25 @@ def compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+def device_name(value: str) -> bool:
+    """Whether ``value`` is in :data:`DEVICE`, read without compiling it (what a plan for ``--device`` checks first,
+    and compiling the pattern costs more than the rest of the check); a property test holds the two equal."""
+    name, dash, number = value.partition("-")
+    return (0 < len(name) <= 16 and name.isascii() and name.isalnum() and name[0].isalpha() and name.islower()
+            and (not dash or (0 < len(number) <= 4 and number.isascii() and number.isdigit())))  # fmt: skip
+
+
+def glob_match(name: str, glob: str) -> bool:
+    """``fnmatch.fnmatchcase(name, glob)``: a glob whose one wildcard is a final ``*`` (``sd*``, as most of the KB's
+    are) is read without compiling it, which costs more than the rest of a plan's device lookup."""
+    prefix = glob[:-1]
+    if glob.endswith("*") and "*" not in prefix and "?" not in prefix and "[" not in prefix:
+        return name.startswith(prefix)
+    from fnmatch import fnmatchcase
+
+    return fnmatchcase(name, glob)
+
+
 def matches(pattern: str, value: object) -> bool:
     """Whether ``value`` is a string wholly in the grammar ``pattern``."""
     return isinstance(value, str) and compiled(pattern).fullmatch(value) is not None

@@ -19,7 +19,7 @@ from iosched import persist
 from iosched.context import Context, ContextError, device_class
 from iosched.engine import advise
 from iosched.evidence import Evidence
-from iosched.grammar import DEVICE, MOUNT_POINT, SERIAL, compiled
+from iosched.grammar import MOUNT_POINT, SERIAL, compiled, device_name
 from iosched.kb import Kb
 from iosched.model import Distribution
 from iosched.plan import Plan, Step, Unchanged
@@ -81,7 +81,7 @@ def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | No
         return f"no elevator of its own (bio-based {kind}): the disks under it ({under}) decide and are planned"
     if device.kind == "other" and device.size_bytes == 0:
         return "size 0 (an nbd device with no connection, a reader with no medium): nothing to plan"
-    if not compiled(DEVICE).fullmatch(device.name):
+    if not device_name(device.name):
         return "a kernel name iosched does not plan (only whole disks such as sda, vda, nvme0n1, dm-0)"
     if device.hw is None and cls is not None and not cls.hardware:
         return f"{cls.title}: no hardware preset of the KB describes it; plan it with --device {device.name} --hw HW"

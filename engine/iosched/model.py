@@ -8,8 +8,6 @@ as versions, and every kernel range is a :class:`KernelRange`, checked in one pl
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
-
 from iosched.grammar import (
     GLOB,
     ID,
@@ -20,6 +18,7 @@ from iosched.grammar import (
     URL,
     WORD,
     Constrain,
+    glob_match,
     link_problem,
     matches,
 )
@@ -259,7 +258,7 @@ class DeviceMatch(Struct):
         """True when a device of preset ``hardware`` called ``name`` with this rotational flag is covered."""
         return (
             (not self.hardware or hardware in self.hardware)
-            and (not self.kernel_names or any(fnmatchcase(name, glob) for glob in self.kernel_names))
+            and (not self.kernel_names or any(glob_match(name, glob) for glob in self.kernel_names))
             and (self.rotational is None or self.rotational == rotational)
         )
 
@@ -326,7 +325,7 @@ class UdevRuleFile(Sourced):
                      for g in line.split('"')[1].split("|"))  # fmt: skip
 
     def reaches(self, device: str) -> bool:
-        return not any(fnmatchcase(device, g) for g in self.skipped)
+        return not any(glob_match(device, g) for g in self.skipped)
 
 
 GrubUpdate = Literal["update-grub", "grub2-mkconfig -o /boot/grub2/grub.cfg", "grub2-mkconfig -o /boot/grub/grub.cfg"]

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from iosched.grammar import DEVICE, compiled
+from iosched.grammar import device_name
 from iosched.measure.errors import MeasureError
 
 SYS_BLOCK = Path("/sys/block")
@@ -40,7 +40,7 @@ HEAD_BYTES = 68 * 1024
 def check_name(name: str) -> str:
     """A kernel block device name such as ``sda``, ``nvme0n1`` or ``loop3``; a ``/dev/`` prefix is accepted."""
     bare = name.removeprefix("/dev/")
-    if not compiled(DEVICE).fullmatch(bare):
+    if not device_name(bare):
         raise MeasureError(f"not a block device name: {name!r} (expected e.g. sda, nvme0n1, loop0)")
     return bare
 

@@ -7,10 +7,9 @@ Ansible facts). Readers fill it; the engine plans from it; ``to_json`` is the do
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
 from types import MappingProxyType
 
-from iosched.grammar import compiled
+from iosched.grammar import compiled, glob_match
 from iosched.hints import Literal
 from iosched.struct import Struct
 from iosched.vocab import IoPath
@@ -108,7 +107,7 @@ class Tuner(Struct):
 
     def reaches(self, device: str | None) -> bool:
         """Whether the tuner can set this device's values (None: a host setting, which every tuner reaches)."""
-        return device is None or not self.devices or any(fnmatchcase(device, g) for g in self.devices)
+        return device is None or not self.devices or any(glob_match(device, g) for g in self.devices)
 
     def label(self) -> str:
         """The tuner as people name it: ``customer [disk_db]`` for a section of a profile, else its name."""

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from fnmatch import fnmatch
 
 from iosched.escape import sh_word
 from iosched.grammar import DEVICE, ID, NAME, PATH, SERIAL, WORD, matches
@@ -279,6 +278,8 @@ def _scoped(section: str, options: dict[str, str], devices: Sequence[Device], fr
     of the disks no earlier section of the plugin took, those its ``devices=`` rules match (DeviceMatcher:
     words split on blanks and commas, shell globs, ``!`` negating, no positive rule meaning ``*``) or, with
     ``devices_udev_regex=``, whose udev properties the regular expression finds (DeviceMatcherUdev)."""
+    from fnmatch import fnmatch  # TuneD's DeviceMatcher: shell globs
+
     regex = options.get("devices_udev_regex")
     if regex is not None:
         try:

@@ -19,7 +19,6 @@ ran (:func:`acts_after`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from fnmatch import fnmatchcase
 from posixpath import basename
 
 from iosched.escape import sh_comment, sh_word, udev_value
@@ -214,6 +213,8 @@ def _guard(tokens: list[tuple[str, str, str, str]], rule: str, env: dict[str, st
     """What a ``GOTO`` line means for the rules it jumps over: ``X!="v", GOTO`` lets only devices with X == v
     through (requires, conditional), and ``ENV{elevator}=="*?", GOTO`` with elevator= on the command line skips
     them all (the third value)."""
+    from fnmatch import fnmatchcase  # udev's own matching of values: shell globs
+
     if "!=" in rule:
         return (*_matches(rule.replace("!=", "=="), env), False)
     skip = any(k == "ENV" and op == "==" and a in env and env[a] and fnmatchcase(env[a], v) for k, a, op, v in tokens)
