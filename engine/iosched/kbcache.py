@@ -24,7 +24,7 @@ from iosched.kb import Kb
 from iosched.kbfiles import AnyPath, bundled_kb, cache_dir, identity, scan, version_of
 from iosched.kernel import KernelVersion
 from iosched.kinds import BY_SECTION
-from iosched.rules import compares, guard
+from iosched.rules import compares
 from iosched.struct import Struct
 from iosched.vocab import OPERATORS
 
@@ -40,8 +40,8 @@ under older rules is served (6: the index gives where each entity's text is, so 
 7: each rule's name and guard and each caveat's scope, so a plan rebuilds only the rules and caveats it may need;
 8: each section's ids as one text, and the parts after the index decoded only when read; 9: each elevator's
 path, kernel range and aliases, so a plan rebuilds only the elevator it sets)."""
-_TYPE = "\x00t"
-_KERNEL = "\x00k"
+TYPE_TAG = "\x00t"
+KERNEL_TAG = "\x00k"
 PREFIX = "kb-"
 
 
@@ -72,7 +72,9 @@ def remembered_version(directories: Sequence[AnyPath]) -> str:
     version = version_of(layers)
     if time.time_ns() - newest > SETTLED_NS:
         kept = dict(list(known.items())[-(_KEEP_VERSIONS - 1) :])
-        _write_private(path, _json({**kept, key: version}))
+        from iosched.kbcompile import write_json
+
+        write_json(path, {**kept, key: version})
     return version
 
 
@@ -116,27 +118,10 @@ def rebuild(directories: Sequence[AnyPath], path: AnyPath) -> Kb:
     checked, diagnostics = kbload.load(directories)
     if diagnostics:
         raise KbInvalid(diagnostics)
+    from iosched.kbcompile import write
+
     write(path, checked)
     return checked
-
-
-# ------------------------------------------------------------------------------------------ plain data
-
-
-def to_plain(value: Any) -> Any:
-    """A KB value as JSON data: Structs tagged with their class name (fields at their default left out: the
-    class holds them), kernel versions as tagged strings."""
-    if isinstance(value, Struct):
-        cls = type(value)
-        kept = {n: to_plain(v) for n, v in value.fields() if n in cls.__required__ or v != getattr(cls, n)}
-        return {_TYPE: cls.__name__, **kept}
-    if isinstance(value, KernelVersion):
-        return {_KERNEL: list(value)}
-    if isinstance(value, tuple | list):
-        return [to_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: to_plain(v) for k, v in value.items()}
-    return value
 
 
 SCHEMA_MODULES = ("iosched.model", "iosched.rules", "iosched.catalogue")
@@ -167,7 +152,7 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
     set_attribute = object.__setattr__
 
     def revive(obj: dict[str, Any]) -> Any:
-        name = obj.pop(_TYPE, None)
+        name = obj.pop(TYPE_TAG, None)
         if name is not None:
             if name not in schema:  # a class of iosched.catalogue, which a plan does not import
                 import iosched.catalogue  # noqa: F401
@@ -182,91 +167,20 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
             found = new(cls)
             set_attribute(found, "__dict__", obj)
             return found
-        if _KERNEL in obj:
-            return KernelVersion(*obj[_KERNEL])
+        if KERNEL_TAG in obj:
+            return KernelVersion(*obj[KERNEL_TAG])
         return obj
 
     return revive
 
 
-_HEAD = b'{"head":'
-_INDEX = b'"index":'
-_SECTIONS = b',"sections":{'
+HEAD = b'{"head":'
+INDEX = b'"index":'
+SECTIONS = b',"sections":{'
 PARTS = ("rules", "caveats", "elevators", "origins")
 """The parts of a cache file between its index and its sections, each decoded only when a command reads it: each
 rule's name and guard, each caveat's scope, each elevator's path, kernel range and aliases, where each entity
 came from."""
-
-
-def _json(value: Any) -> str:
-    """Compact JSON in ASCII: the few characters beyond it are escaped, so that the file decodes and its
-    sections slice as one-byte text, and a character's offset is its byte's."""
-    import json  # only writing: reading a cache file needs none of it (iosched.jsontext)
-
-    return json.dumps(value, separators=(",", ":"))
-
-
-def dumps(kb: Kb) -> str:
-    """The cache file's text for ``kb``: one JSON document, ``{"head": N, "index": ..., "rules": ...,
-    "caveats": ..., "origins": ..., "sections": ...}``. The first N characters end with the index (version, the
-    length of each part's text, where each section's text starts and ends, and the ids of each section with
-    where each entity's text starts), so that a command decodes the index only, then only the sections and
-    entities it reads, and each part only when it reads that."""
-    pieces: list[str] = []
-    spans: dict[str, list[int]] = {}
-    places: dict[str, list[Any]] = {}
-    offset = 0
-    for name, entities in kb.sections.items():
-        key = ("," if pieces else "") + _json(name) + ":"
-        texts = [_json(to_plain(entity)) for entity in entities]
-        value = "[" + ",".join(texts) + "]"
-        start = offset + len(key)
-        spans[name] = [start, start + len(value)]
-        ids: list[str] = []
-        starts: list[int] = []
-        position = start + 1
-        for entity, text in zip(entities, texts, strict=True):
-            tunables = entity.tunables if name == "elevators" else ()
-            for ident in (entity.id, *(f"{entity.id}.{tunable.name}" for tunable in tunables)):
-                ids.append(ident)
-                starts.append(position)
-            position += len(text) + 1
-        places[name] = [f" {' '.join(ids)} ", starts]  # ids are words (the ID grammar)
-        pieces.append(key + value)
-        offset = start + len(value)
-    parts = {"rules": _json(_rules(kb)), "caveats": _json(_caveats(kb)), "elevators": _json(_elevators(kb)),
-             "origins": _json(dict(kb.origins))}  # fmt: skip
-    index = {"version": kb.version, "parts": {name: len(text) for name, text in parts.items()}, "spans": spans,
-             "places": places}  # fmt: skip
-    return head(_json(index)) + "".join(f",{_json(name)}:{text}" for name, text in parts.items()) + (
-        _SECTIONS.decode() + "".join(pieces) + "}}")  # fmt: skip
-
-
-def head(index: str) -> str:
-    """A cache file's text up to the end of its index: ``{"head": N, "index": ...`` whose N characters it is."""
-    rest = "," + _INDEX.decode() + index
-    digits = 1
-    while len(str(len(_HEAD) + digits + len(rest))) != digits:
-        digits += 1
-    return _HEAD.decode() + str(len(_HEAD) + digits + len(rest)) + rest
-
-
-def _rules(kb: Kb) -> list[list[Any]]:
-    """Each rule's id, name and guard (:func:`iosched.rules.guard`, as ``[fact, operator, operand]`` lists), in KB
-    order."""
-    return [[rule.id, rule.name, [[c.fact, *to_plain(c.operation)] for c in guard(rule.when)]]
-            for rule in kb.section("rules")]  # fmt: skip
-
-
-def _caveats(kb: Kb) -> list[list[Any]]:
-    """Each caveat's id, the distributions its scope names and its related ids, in KB order."""
-    return [list(scope) for scope in kb.caveat_scopes()]
-
-
-def _elevators(kb: Kb) -> list[list[Any]]:
-    """Each elevator's name, I/O path, kernel range (``[major, minor, patch]`` or null) and aliases, in KB order."""
-    return [[name, path, *(list(v) if v is not None else None for v in (since, until)), list(aliases)]
-            for name, path, since, until, aliases in kb.elevator_facts()]  # fmt: skip
 
 
 def from_plain(data: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb:
@@ -275,12 +189,12 @@ def from_plain(data: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
     Only the index is decoded here: the rest is read in place, as bytes (a copy of it costs start-up time)."""
     if isinstance(data, str):
         data = data.encode()
-    comma = data.find(b",", len(_HEAD), len(_HEAD) + 12)
-    size = data[len(_HEAD) : comma]
-    if not (data.startswith(_HEAD) and size.isdigit() and data.startswith(_INDEX, comma + 1)):
+    comma = data.find(b",", len(HEAD), len(HEAD) + 12)
+    size = data[len(HEAD) : comma]
+    if not (data.startswith(HEAD) and size.isdigit() and data.startswith(INDEX, comma + 1)):
         raise ValueError("not a KB cache file")
     end = int(size)
-    index = loads(data[comma + 1 + len(_INDEX) : end])
+    index = loads(data[comma + 1 + len(INDEX) : end])
     lengths = index.get("parts") if isinstance(index, dict) else None
     if not (isinstance(lengths, dict) and list(lengths) == list(PARTS)):
         raise ValueError("not a KB cache file")
@@ -291,9 +205,9 @@ def from_plain(data: str | bytes, rebuild: Callable[[], Kb] | None = None) -> Kb
             raise ValueError("not a KB cache file")
         parts[name] = data[end + len(key) : end + len(key) + length]
         end += len(key) + length
-    if not data.startswith(_SECTIONS, end):
+    if not data.startswith(SECTIONS, end):
         raise ValueError("not a KB cache file")
-    base = end + len(_SECTIONS)
+    base = end + len(SECTIONS)
     version, places = _checked_index(index, len(data) - len("}}") - base)
     sections = LazySections(data, places.spans, rebuild, places, base)
     origins = LazyOrigins(parts["origins"], rebuild)
@@ -627,42 +541,3 @@ def read(path: AnyPath, rebuild: Callable[[], Kb] | None = None) -> Kb | None:
             return from_plain(fh.read(), rebuild)
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
-
-
-def write(path: AnyPath, kb: Kb) -> None:
-    """Store ``kb`` at ``path`` atomically, private to the user, and remove older cache files beside it."""
-    if _write_private(path, dumps(kb)):
-        _evict(path)
-
-
-def _write_private(path: AnyPath, text: str) -> bool:
-    """Write ``text`` to ``path`` atomically, in a directory private to the user; False when that failed."""
-    import contextlib  # like tempfile, only for writing: a command that reads the cache needs neither
-    import tempfile
-
-    directory = os.path.dirname(path) or "."
-    with contextlib.suppress(OSError):
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".kb-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, path)
-            return True
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-    return False
-
-
-def _evict(keep: AnyPath, most: int = 8) -> None:
-    """Keep the ``most`` newest cache files of this user (one per KB layering in use), ``keep`` among them."""
-    import contextlib
-
-    directory = os.path.dirname(keep) or "."
-    names = [n for n in os.listdir(directory) if n.startswith(PREFIX)]
-    mine = [p for p in (os.path.join(directory, n) for n in names) if p != os.fspath(keep) and trusted(p)]
-    mine.sort(key=os.path.getmtime, reverse=True)
-    for old in mine[most - 1 :]:
-        with contextlib.suppress(OSError):
-            os.unlink(old)

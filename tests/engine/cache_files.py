@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from iosched import kbcache
+from iosched import kbcompile
 
 
 def take_apart(text: str) -> tuple[dict[str, Any], dict[str, Any], str]:
@@ -28,4 +28,4 @@ def put_together(index: dict[str, Any], parts: dict[str, Any], sections: str, me
     if measure:
         index["parts"] = {name: len(text) for name, text in texts.items()}
     rest = "".join(f',"{name}":{text}' for name, text in texts.items())
-    return kbcache.head(json.dumps(index, separators=(",", ":"))) + rest + sections
+    return kbcompile.head(json.dumps(index, separators=(",", ":"))) + rest + sections

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from iosched.context import Context
 from iosched.engine import advise
 from iosched.export import export_kb
-from iosched.kbcache import dumps, from_plain
+from iosched.kbcache import from_plain
+from iosched.kbcompile import dumps
 from iosched.render import plan_json
 
 COMPILED = from_plain(dumps(KB))

@@ -16,7 +16,8 @@ from iosched.context import Context, ContextError, facts_for_example, resolve
 from iosched.engine import _scoped_caveats, holds, plan_resolved
 from iosched.facts import FACTS
 from iosched.kb import Kb
-from iosched.kbcache import IndexQueries, dumps, from_plain
+from iosched.kbcache import IndexQueries, from_plain
+from iosched.kbcompile import dumps
 from iosched.kernel import KernelVersion
 from iosched.render import plan_json
 

@@ -17,7 +17,7 @@ LAYERS = (
         {"model", "catalogue", "steps", "persist", "system", "measure", "symptoms", "normalise"},
     ),
     ("the knowledge base", {"kinds", "kb", "validate", "targets", "context", "export"}),
-    ("loading", {"kbcheck", "kbload", "kbcache"}),
+    ("loading", {"kbcheck", "kbload", "kbcache", "kbcompile"}),
     ("planning and rendering", {"engine", "host", "fleet", "fleet_pool", "render"}),
     ("the edges", {"cli", "sitegen", "__main__"}),
 )

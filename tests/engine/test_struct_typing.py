@@ -63,7 +63,7 @@ def test_fields_are_taken_by_name_unless_the_class_says_otherwise() -> None:
 def test_a_comparison_keeps_its_operation_and_is_replaced_by_its_fields_alone() -> None:
     """``Compare.operation`` is computed once and kept on the instance; ``replace`` gives a record of the
     fields alone (what it kept would be an unknown field), and equality and the KB cache see only fields."""
-    from iosched.kbcache import to_plain
+    from iosched.kbcompile import to_plain
     from iosched.rules import Compare
 
     compare = Compare(fact="kernel", gte="5.0")

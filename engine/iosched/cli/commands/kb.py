@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from iosched import kbcache
+    from iosched import kbcache, kbcompile
     from iosched.errors import UsageError
     from iosched.kbfiles import display
 
@@ -43,7 +43,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
         kb, diagnostics = load(directories)
         if not diagnostics:
-            kbcache.write(path, kb)
+            kbcompile.write(path, kb)
     if args.format == "json":
         write(json.dumps([_as_dict(d) for d in diagnostics], indent=2))
     else:
