@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from engine_strategies import KB
 
-from iosched.cli.output import terminal_text
+from iosched.cli import terminal_text
 from iosched.context import Context
 from iosched.engine import advise
 from iosched.render import plan_json, plan_markdown, plan_shell

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from iosched.cli import _observe as observe
-from iosched.cli import path_argument
-from iosched.cli.output import write, write_rendered
+from iosched.cli import path_argument, write, write_rendered
 from iosched.errors import UsageError
 from iosched.normalise import option
 from iosched.render import formats

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from iosched.cli import path_argument
-from iosched.cli.output import write
+from iosched.cli import path_argument, write
 from iosched.vocab import GOALS
 
 

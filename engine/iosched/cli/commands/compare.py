@@ -7,8 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from iosched.cli import path_argument
-from iosched.cli.output import format_option, write, write_markdown
+from iosched.cli import format_option, path_argument, write, write_markdown
 from iosched.vocab import GOALS
 
 if TYPE_CHECKING:

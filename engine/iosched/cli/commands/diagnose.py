@@ -6,8 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from iosched.cli import path_argument
-from iosched.cli.output import write, write_markdown
+from iosched.cli import path_argument, write, write_markdown
 from iosched.errors import UsageError
 
 FORMATS = ("text", "markdown", "json")

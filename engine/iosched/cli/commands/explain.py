@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from iosched.cli.output import format_option, write, write_markdown
+from iosched.cli import format_option, write, write_markdown
 from iosched.diagnostics import CODES
 from iosched.jsontext import dumps
 

@@ -6,9 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from iosched.cli import path_argument
+from iosched.cli import path_argument, write_markdown
 from iosched.cli.commands.advise import PERSIST_HELP, persist_option
-from iosched.cli.output import write_markdown
 from iosched.errors import UsageError
 from iosched.normalise import option
 from iosched.vocab import CACHES, GOALS
@@ -99,7 +98,7 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     hosts = one_per_name(found, sets)
     summary = summarise(hosts, sets)
     if args.format == "json":
-        from iosched.cli.output import write_bytes
+        from iosched.cli import write_bytes
         from iosched.render.fleet_json import lines
 
         write_bytes(lines(hosts, texts, summary, sys.stdout.encoding, sys.stdout.errors or "strict"))

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from iosched.cli import path_argument
-from iosched.cli.output import write
+from iosched.cli import path_argument, write
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,8 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from iosched.cli import path_argument
-from iosched.cli.output import write
+from iosched.cli import path_argument, write
 from iosched.errors import UsageError
 
 if TYPE_CHECKING:

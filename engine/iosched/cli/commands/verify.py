@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 
 from iosched.cli import _observe as observe
-from iosched.cli import path_argument
+from iosched.cli import format_option, path_argument, write_rendered
 from iosched.cli.commands.advise import context_of, persist_option
-from iosched.cli.output import format_option, write_rendered
 from iosched.errors import UsageError
 from iosched.render import formats
 
