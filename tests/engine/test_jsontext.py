@@ -82,3 +82,14 @@ def test_an_object_hook_sees_every_object_inside_out() -> None:
 @given(st.text(CHARACTERS))
 def test_strings_are_escaped_as_json_escapes_them_with_or_without_its_c_helpers(text: str) -> None:
     assert jsontext._escaped(text) == jsontext._string(text) == json.dumps(text, ensure_ascii=False)
+
+
+def test_without_jsons_c_scanner_the_json_package_decodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "_json", None)  # as on an interpreter without it: importing it fails
+    decode = jsontext.Decoder(lambda obj: sorted(obj))
+    assert decode(' {"b": [1, 2.5, "x\\u00e9"], "a": null} ') == ["a", "b"]
+    for text in ("[1,", "1 2", "", "nul"):
+        with pytest.raises(ValueError):
+            decode(text)
