@@ -1,4 +1,5 @@
-"""The KB schema: every YAML entity is one of these Structs, declared once.
+"""The KB schema: every YAML entity is one of these Structs, declared once, or, for the kinds no plan is made of
+(topics, evidence, causes ...), one of :mod:`iosched.catalogue`.
 
 Fields are class annotations; :mod:`iosched.validate` derives strict, closed pydantic models from them at KB
 load time and runs every ``check``. Values that can reach a command, a comment or a generated file carry a
