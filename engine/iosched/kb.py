@@ -223,10 +223,6 @@ class Kb:
         return [name for name, path, since, until, _ in self.elevator_facts()
                 if path == io_path and in_range(kernel, since, until)]  # fmt: skip
 
-    def elevators_on(self, kernel: KernelVersion, io_path: str) -> list[Elevator]:
-        """Elevators that exist on ``kernel`` for devices on ``io_path``."""
-        return [e for e in self.section("elevators") if e.io_path == io_path and e.holds_on(kernel)]
-
     def setting(self, ident: str) -> Setting | None:
         """The Setting behind a tunable, queue attribute, sysctl or cgroup file id."""
         entity = self._lookup(ident)

@@ -16,6 +16,7 @@ import stat
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib import import_module
 
 from iosched import __version__
 from iosched.errors import KbInvalid
@@ -154,9 +155,9 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
     def revive(obj: dict[str, Any]) -> Any:
         name = obj.pop(TYPE_TAG, None)
         if name is not None:
-            if name not in schema:  # a class of iosched.catalogue, which a plan does not import
-                import iosched.catalogue  # noqa: F401
-
+            if name not in schema:  # a class of a schema module no command had imported yet (iosched.catalogue)
+                for module in SCHEMA_MODULES:
+                    import_module(module)
                 schema.update(classes())
             cls, required, fields = schema[name]
             if not required <= obj.keys() <= fields:

@@ -265,7 +265,7 @@ def snapshot(root: Path) -> dict[str, str]:
 def test_the_script_keeps_what_it_replaces_and_undo_restores_it(tmp_path: Path) -> None:
     """Switching the elevator keeps the old one's tunables; undo restores the scheduler, then those tunables,
     then the sysctl, and forgets what it kept. Check mode writes nothing; verify names what differs."""
-    old = [e.name for e in KB.elevators_on(KernelVersion.parse("6.12"), "blk-mq")]
+    old = KB.offered_on(KernelVersion.parse("6.12"), "blk-mq")
     tunables = {t.name: str(t.default) for t in KB.elevators["mq-deadline"].tunables if t.default is not None}
     sysctl = kb_step("sysctl", "vm.dirty_ratio", other_value("vm.dirty_ratio", "20"), None)
     root, saved = tmp_path / "root", tmp_path / "saved"

@@ -156,7 +156,7 @@ def _snapshot(root: Path) -> dict[str, str]:
 
 def _offered_line(ctx: Context, plan: Plan) -> tuple[str, str]:
     r = resolve(KB, ctx)
-    offered = [e.name for e in KB.elevators_on(r.kernel, r.io_path)] or ["none"]
+    offered = KB.offered_on(r.kernel, r.io_path) or ["none"]
     previous = plan.previous_scheduler if plan.previous_scheduler in offered else offered[0]
     return " ".join(f"[{n}]" if n == previous else n for n in offered), previous
 

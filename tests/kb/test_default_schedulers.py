@@ -82,7 +82,7 @@ def test_exactly_one_scheduler_per_device_and_path(kb: Kb) -> None:
             winners = _winners(distro.default_schedulers, preset, name, io_path, distro.kernel)
             assert len(winners) <= 1, (distro.id, preset.id, name, io_path, winners)
             if winners:
-                available = {e.name for e in kb.elevators_on(distro.kernel, io_path)} or {"none"}
+                available = set(kb.offered_on(distro.kernel, io_path)) or {"none"}
                 assert winners <= available, (distro.id, preset.id, name, io_path, winners)
 
 

@@ -63,7 +63,7 @@ def test_default_elevators_exist_on_the_distribution_kernel(kb: Kb) -> None:
     for distro in _distros(kb):
         assert distro.default_schedulers, distro.id
         for default in distro.default_schedulers:
-            available = {e.name for e in kb.elevators_on(distro.kernel, default.io_path)}
+            available = set(kb.offered_on(distro.kernel, default.io_path))
             if not available and default.io_path == "blk-mq":
                 assert default.elevator == "none", (distro.id, default.elevator)
                 assert any(kb.get(s).type == "vendor-doc" for s in default.sources), (distro.id, default.devices)

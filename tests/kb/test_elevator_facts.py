@@ -58,7 +58,7 @@ def test_legacy_elevators_are_gone_by_5_0_and_blk_mq_ones_remain(kb: Kb) -> None
             assert elevator.until is not None and elevator.until <= LEGACY_REMOVED_BY, elevator.name
         else:
             assert elevator.until is None, elevator.name
-    assert kb.elevators_on(LEGACY_REMOVED_BY, "legacy") == []
+    assert kb.offered_on(LEGACY_REMOVED_BY, "legacy") == []
 
 
 def test_tunables_exist_only_while_their_elevator_exists(kb: Kb) -> None:

@@ -245,7 +245,6 @@ def _discard(stream: Any) -> None:
     """Point ``stream``'s descriptor at /dev/null, so that the interpreter's last flush of what could not be
     written does not fail again."""
     import contextlib
-    import os
 
     with contextlib.suppress(OSError, ValueError):  # ValueError: no descriptor behind it (captured output)
         os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
