@@ -6,8 +6,9 @@ files into a temporary directory, from the real fact documents of tests/system/a
 distribution (the real distribution facts of tests/system/ansible/distribution), kernel patch level,
 elevators, rotational flags, extra disks and, on every host, the free space of its mounts (which differs
 between any two real hosts). Each run is a fresh ``iosched fleet`` process writing to a pipe;
-its wall time and peak memory (max RSS) are printed against one ``iosched advise`` process. Targets: 100,000
-hosts under 30 s and 1 GiB, 10,000 hosts under 50 x one advise process.
+its wall time and peak memory (max RSS) are printed against an ``iosched advise`` process run just before it: the
+median of --repeat such pairs, and the range of their ratios. Targets: 100,000 hosts under 30 s and 1 GiB, 10,000
+hosts under 50 x one advise process.
 """
 
 from __future__ import annotations
@@ -153,6 +154,8 @@ def main() -> None:
     parser.add_argument("--gather", action="store_true", help="add this machine's facts (runs ansible)")
     parser.add_argument("--format", default="json", choices=("json", "markdown", "ansible"))
     parser.add_argument("--workload", default="db")
+    parser.add_argument("--repeat", type=int, default=3, metavar="R", help="pairs of advise and fleet runs per size "
+                        "(the machine is shared: a ratio is of one pair; the median of R is printed)")  # fmt: skip
     parser.add_argument("--keep", type=Path, metavar="DIR", help="write the caches to DIR/N and reuse them "
                         "in later runs (writing 100,000 files takes minutes on a slow disk)")  # fmt: skip
     args = parser.parse_args()
@@ -164,16 +167,11 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     advise = [*iosched, "advise", "--hw", "ssd", "--workload", args.workload, "--format", "json"]
     measured(advise, env)  # warm-up: byte-code and KB caches
-    runs = [measured(advise, env) for _ in range(5)]
-    advise_s, advise_rss = statistics.median(r[0] for r in runs), max(r[1] for r in runs)
-    advise_cpu = statistics.median(r[2] for r in runs)
-    print(
-        f"one iosched advise process: {advise_s * 1000:.0f} ms wall, {advise_cpu * 1000:.0f} ms CPU, "
-        f"{advise_rss / 2**20:.0f} MiB max RSS (median of 5); {len(docs)} real fact documents x "
-        f"{len(distros)} distributions; targets: 10,000 hosts under 50 x, 100,000 under 30 s and 1 GiB"
-    )
-    print(f"{'hosts':>8} {'MiB on disk':>11} {'wall s':>7} {'x advise':>8} {'ms/host':>8} {'CPU s':>7} "
-          f"{'x advise':>8} {'MiB RSS':>8} {'x advise':>8} {'MiB out':>8}")  # fmt: skip
+    print(f"{len(docs)} real fact documents x {len(distros)} distributions; each fleet run is paired with an advise "
+          f"run just before it, {args.repeat} pairs per size (median, and the range of the paired ratios); targets: "
+          "10,000 hosts under 50 x, 100,000 under 30 s and 1 GiB")  # fmt: skip
+    print(f"{'hosts':>8} {'MiB on disk':>11} {'advise ms':>9} {'wall s':>7} {'x advise':>8} {'range':>11} "
+          f"{'ms/host':>8} {'CPU s':>7} {'x advise':>8} {'MiB RSS':>8} {'x advise':>8} {'MiB out':>8}")  # fmt: skip
     for n in args.hosts:
         with tempfile.TemporaryDirectory() as tmp:
             cache = args.keep / str(n) if args.keep else Path(tmp)
@@ -183,10 +181,16 @@ def main() -> None:
                 cache.mkdir(parents=True, exist_ok=True)
                 size = write_cache(cache, n, texts)
             argv = [*iosched, "fleet", str(cache), "--workload", args.workload, "--format", args.format]
-            took, rss, cpu, out = measured(argv, env)
-        print(f"{n:>8} {size / 2**20:>11.0f} {took:>7.2f} {took / advise_s:>8.1f} {took / n * 1000:>8.3f} "
-              f"{cpu:>7.1f} {cpu / advise_cpu:>8.1f} {rss / 2**20:>8.0f} {rss / advise_rss:>8.1f} "
-              f"{out / 2**20:>8.1f}")  # fmt: skip
+            pairs = [(measured(advise, env), measured(argv, env)) for _ in range(args.repeat)]
+        wall = statistics.median(f[0] for _, f in pairs)
+        ratios = sorted(f[0] / a[0] for a, f in pairs)
+        cpu = statistics.median(f[2] for _, f in pairs)
+        cpu_ratio = statistics.median(f[2] / a[2] for a, f in pairs)
+        rss, advise_rss = max(f[1] for _, f in pairs), max(a[1] for a, _ in pairs)
+        spread = f"{ratios[0]:.1f}-{ratios[-1]:.1f}"
+        print(f"{n:>8} {size / 2**20:>11.0f} {statistics.median(a[0] for a, _ in pairs) * 1000:>9.0f} {wall:>7.2f} "
+              f"{statistics.median(ratios):>8.1f} {spread:>11} {wall / n * 1000:>8.3f} {cpu:>7.1f} {cpu_ratio:>8.1f} "
+              f"{rss / 2**20:>8.0f} {rss / advise_rss:>8.1f} {pairs[0][1][3] / 2**20:>8.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

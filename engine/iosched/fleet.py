@@ -80,7 +80,7 @@ class Planner:
     def __init__(self, kb: Kb, evidence: Evidence | None = None) -> None:
         self.kb = kb
         self.evidence = evidence
-        self.distros = {d.id for d in kb.section("distributions")}
+        self.distros = frozenset(d.id for d in kb.section("distributions"))
         self.presets = {h.id for h in kb.section("hardware")}
         self.workloads = {w.id for w in kb.section("workloads")}
         self._plans: dict[tuple[Any, ...], Plan] = {}

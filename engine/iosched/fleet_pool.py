@@ -1,23 +1,30 @@
 """``iosched fleet`` over files: hosts read, converted and planned on every core, in bounded memory.
 
 The inputs are cut into units (a captured root, a probe document, one file of a fact directory, a file of
-console output). Worker processes, forked with the checked KB already loaded, read each unit, convert its
-hosts to Systems and plan them with their own memoising :class:`~iosched.fleet.Planner`. A worker sends back
-an :class:`~iosched.fleet.Outcome` per host and, the first time it meets one, a :class:`~iosched.fleet.PlanSet`
-with its JSON text; the parent so holds a small record per host and each distinct plan set once per worker.
-Outcomes come back in input order. A small input is planned in this process, which costs no start-up; of a
-large one, this process plans the first units itself before it forks (:data:`WARM_UNITS`), so that the workers
-start with the plans of the shapes most hosts have instead of each planning them again.
+console output). Worker processes, forked with the checked KB already loaded, do two kinds of task:
+
+- read a chunk of units: convert each host to the System of its shape (hosts alike share one), and send back
+  per host its name, workload and the digest of its shape and workload, and the shapes this worker meets first;
+- plan shapes, with the worker's own memoising :class:`~iosched.fleet.Planner`: send back the
+  :class:`~iosched.fleet.Outcome` of each and the :class:`~iosched.fleet.PlanSet` (with its JSON text) the
+  first time the worker makes one.
+
+This process hands out both, shapes to plan first, and has each shape planned once, by one worker, however many
+hosts and workers meet it. It holds a small record per host, each shape's outcome and each distinct plan set
+once per worker; outcomes come back in input order. A small input is planned in this process, which costs no
+start-up.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
+import pickle
 import signal
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from itertools import chain
+from collections import deque
+from collections.abc import Callable, Collection, Hashable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,18 +41,24 @@ facts), ``entry`` (the file ``name`` of the fact directory ``path``; the units o
 which a pool sends once per chunk) or ``facts`` (Ansible facts in any form); ``name`` is empty but for an
 entry."""
 Found = tuple[str, System | None, str | None]
-"""(host name, System, error) of one host of a unit."""
+"""(host name, System, error) of one host of a unit; the System has no hostname or source (:func:`unnamed`), and
+hosts alike read from facts share it (:func:`~iosched.system.ansible_system.system_shape`)."""
 PlanSetText = tuple[Hashable, PlanSet, str]
 """A plan set the parent has not seen yet: its key, itself and its JSON text (the host's ``plans`` and
 ``skipped`` members)."""
 
+HostRead = tuple[str, str | None, str | None, bytes | None]
+"""(host name, workload, error, digest of its shape and workload) of one host a worker has read: the digest,
+or the error when the host could not be read."""
+
 POOL_MIN_UNITS = 256
 """Fewer units are planned in this process: a pool's start-up would cost more than it saves."""
 CHUNK = 64
-WARM_UNITS = 2048
-"""At most this many units (and an eighth of them) are planned before the pool forks: the workers inherit
-their memo of Systems, plans and plan sets. Hosts of a fleet are mostly alike, so the first few hundred meet
-most of its shapes; a fleet whose hosts all differ loses at most an eighth of the pool's time."""
+QUEUED_TASKS = 2
+"""Tasks queued per worker: enough that none waits for the next, few enough that a shape met is planned soon."""
+SHAPES_PER_TASK = 8
+MAX_SENT = 4096
+"""Shapes a worker remembers having sent; it sends again a shape it has forgotten, which the parent knows."""
 
 
 class Request(Struct):
@@ -79,9 +92,10 @@ def units(paths: Sequence[Path]) -> Iterator[Unit]:
             yield "facts", path, ""
 
 
-def read_unit(unit: Unit, distros: set[str]) -> list[Found]:
+def read_unit(unit: Unit, distros: Collection[str]) -> list[Found]:
     """The hosts of one unit; a host that cannot be read is a host with an error, never an exception."""
-    from iosched.system.ansible import FactsError, iter_facts, read_fact_file
+    from iosched.system.ansible import FactsError, host_shape
+    from iosched.system.ansible_docs import documents, file_documents
 
     kind, path, name = unit
     if name:
@@ -93,16 +107,21 @@ def read_unit(unit: Unit, distros: set[str]) -> list[Found]:
             system = read_root(path)
         except ProbeError as exc:
             return [(path.name, None, str(exc))]
-        return [(system.host.hostname or path.name, system, None)]
+        return [(system.host.hostname or path.name, unnamed(system), None)]
     if kind == "probe":
         found = _probe_document(path)
         if found is not None:
             return [found]
     try:
-        hosts = read_fact_file(path, distros) if kind == "entry" else list(iter_facts(path, distros))
+        docs = file_documents(path, follow_symlinks=False) if kind == "entry" else list(documents(path))
     except FactsError as exc:
         return [(path.name, None, str(exc))]
-    return [(h.name, h.system, h.error) for h in hosts]
+    return [(doc.name, *host_shape(doc, distros)) for doc in docs]
+
+
+def unnamed(system: System) -> System:
+    """``system`` without its hostname and source, which name a host but do not change its plans."""
+    return system.replace(host=system.host.replace(hostname=None), source="")
 
 
 def _probe_document(path: Path) -> Found | None:
@@ -120,7 +139,7 @@ def _probe_document(path: Path) -> Found | None:
         system = from_document(data)
     except ProbeDocumentError as exc:
         return path.stem, None, str(exc)
-    return system.host.hostname or path.stem, system, None
+    return system.host.hostname or path.stem, unnamed(system), None
 
 
 class Worker:
@@ -133,34 +152,75 @@ class Worker:
         self.as_json = as_json
         self.keys: dict[Hashable, Hashable] = {}
         self.contexts: dict[str | None, Context] = {}
+        self.sent: dict[tuple[int, str | None], tuple[bytes, System]] = {}
+        """The digest of each shape this worker has sent the parent, by the identity of its System and workload
+        (the System is kept alive, so that its identity is not reused)."""
 
-    def context(self, name: str) -> Context:
-        """The host's context: one object per workload, so hosts alike share it."""
+    def workload(self, name: str) -> str | None:
         r = self.request
-        workload = r.workloads.workload_for(name) if r.workloads is not None else r.workload
+        return r.workloads.workload_for(name) if r.workloads is not None else r.workload
+
+    def context(self, workload: str | None) -> Context:
+        """The context of a workload: one object per workload, so hosts alike share it."""
         found = self.contexts.get(workload)
         if found is None:
+            r = self.request
             found = self.contexts[workload] = Context(workload=workload, goal=r.goal, cache=r.cache, persist=r.persist)
         return found
 
     def plan(self, unit: Unit) -> tuple[list[Outcome], list[PlanSetText]]:
+        """The outcomes of a unit's hosts, planned here, and the plan sets this worker had not made before."""
         outcomes: list[Outcome] = []
         new: list[PlanSetText] = []
         for name, system, error in read_unit(unit, self.planner.distros):
+            workload = self.workload(name)
             if system is None:
-                outcomes.append(outcome(FleetHost(name=name, error=error or "no facts"), None))
-                continue
-            host = self.planner.host(name, system, self.context(name))
-            key = None
-            if host.plan is not None:
-                local = plan_set_key(host.plan)
-                key = self.keys.get(local)
-                if key is None:
-                    key = self.keys[local] = (os.getpid(), len(self.keys))
-                    found = plan_set(host.plan)
-                    new.append((key, found, self.json_text(found) if self.as_json else ""))
-            outcomes.append(outcome(host, key))
+                outcomes.append(Outcome(name=name, workload=workload, error=error or "no facts"))
+            else:
+                outcomes.append(self.planned(self.planner.host(name, system, self.context(workload)), new))
         return outcomes, new
+
+    def read(self, unit: Unit) -> tuple[list[HostRead], list[tuple[bytes, bytes]]]:
+        """A unit's hosts by the digest of their shape and workload (what their plans depend on), and the
+        shapes this worker has not sent before: their digests and pickled (System, workload)."""
+        hosts: list[HostRead] = []
+        new: list[tuple[bytes, bytes]] = []
+        for name, system, error in read_unit(unit, self.planner.distros):
+            workload = self.workload(name)
+            if system is None:
+                hosts.append((name, workload, error or "no facts", None))
+                continue
+            key = (id(system), workload)
+            found = self.sent.get(key)
+            if found is None:
+                data = pickle.dumps((system, workload), pickle.HIGHEST_PROTOCOL)
+                if len(self.sent) >= MAX_SENT:
+                    self.sent.clear()
+                found = self.sent[key] = hashlib.blake2b(data, digest_size=32).digest(), system
+                new.append((found[0], data))
+            hosts.append((name, workload, None, found[0]))
+        return hosts, new
+
+    def plan_shapes(self, shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[PlanSetText]]:
+        """The outcome of a host of each shape (named ""), by digest, and the plan sets new to this worker."""
+        done: list[tuple[bytes, Outcome]] = []
+        new: list[PlanSetText] = []
+        for digest, data in shapes:
+            system, workload = pickle.loads(data)
+            done.append((digest, self.planned(self.planner.host("", system, self.context(workload)), new)))
+        return done, new
+
+    def planned(self, host: FleetHost, new: list[PlanSetText]) -> Outcome:
+        """The host's outcome; its plan set joins ``new`` the first time this worker makes it."""
+        key = None
+        if host.plan is not None:
+            local = plan_set_key(host.plan)
+            key = self.keys.get(local)
+            if key is None:
+                key = self.keys[local] = (os.getpid(), len(self.keys))
+                found = plan_set(host.plan)
+                new.append((key, found, self.json_text(found) if self.as_json else ""))
+        return outcome(host, key)
 
     def json_text(self, found: PlanSet) -> str:
         from iosched.render.plan_json import document
@@ -174,9 +234,20 @@ _worker: Worker | None = None
 """This process's worker: set before the pool forks, so every process inherits it."""
 
 
-def _plan_chunk(chunk: list[Unit]) -> list[tuple[list[Outcome], list[PlanSetText]]]:
+def _read_chunk(chunk: list[Unit]) -> tuple[list[HostRead], list[tuple[bytes, bytes]]]:
     assert _worker is not None
-    return [_worker.plan(unit) for unit in chunk]
+    hosts: list[HostRead] = []
+    new: list[tuple[bytes, bytes]] = []
+    for unit in chunk:
+        found, shapes = _worker.read(unit)
+        hosts += found
+        new += shapes
+    return hosts, new
+
+
+def _plan_shapes(shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[PlanSetText]]:
+    assert _worker is not None
+    return _worker.plan_shapes(shapes)
 
 
 def _leave_interrupts_to_the_parent() -> None:
@@ -199,34 +270,77 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
     global _worker
     todo = list(units(paths))
     jobs = jobs or default_jobs()
-    _worker = Worker(kb, request, as_json)
-    chunks = [todo[i : i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    outcomes: list[Outcome] = []
+    worker = _worker = Worker(kb, request, as_json)
     sets: dict[Hashable, PlanSet] = {}
     texts: dict[Hashable, str] = {}
 
-    def collect(results: list[tuple[list[Outcome], list[PlanSetText]]]) -> None:
-        for found, new in results:
-            for key, plans, text in new:
-                sets[key], texts[key] = plans, text
-            outcomes.extend(found)
-        if advance is not None:
-            advance(len(results))
+    def keep(new: list[PlanSetText]) -> None:
+        for key, plans, text in new:
+            sets[key], texts[key] = plans, text
 
     try:
         if jobs > 1 and len(todo) >= POOL_MIN_UNITS:
-            warm = -(-min(len(todo) // 8, WARM_UNITS) // CHUNK)
-            planned = [_plan_chunk(chunk) for chunk in chunks[:warm]]  # before the fork: the workers inherit the memo
             with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts_to_the_parent) as pool:
                 if started is not None:
                     started(len(todo))  # after the fork, which would copy a progress bar's thread into every worker
-                for results in chain(planned, pool.imap(_plan_chunk, chunks[warm:])):
-                    collect(results)
+                outcomes = _pooled(pool, jobs, todo, keep, advance)
         else:
             if started is not None:
                 started(len(todo))
-            for chunk in chunks:
-                collect(_plan_chunk(chunk))
+            outcomes = []
+            for i, unit in enumerate(todo, 1):
+                found, new = worker.plan(unit)
+                outcomes += found
+                keep(new)
+                if advance is not None and (i % CHUNK == 0 or i == len(todo)):
+                    advance(CHUNK if i % CHUNK == 0 else i % CHUNK)
     finally:
         _worker = None
     return outcomes, sets, texts
+
+
+def _pooled(pool: Any, jobs: int, todo: list[Unit], keep: Callable[[list[PlanSetText]], None],
+            advance: Callable[[int], None] | None) -> list[Outcome]:  # fmt: skip
+    """The outcomes of the units' hosts. The workers read chunks of units and send the shapes they meet first;
+    each shape is planned once, by one worker, as soon as it is met (a few tasks are queued at a time, shapes to
+    plan before chunks to read); each host takes the outcome of its shape."""
+    reads = (todo[i : i + CHUNK] for i in range(0, len(todo), CHUNK))
+    hosts: list[HostRead] = []
+    planned: dict[bytes, Outcome] = {}
+    queued: set[bytes] = set()
+    shapes: list[tuple[bytes, bytes]] = []
+    running: deque[tuple[int, Any]] = deque()
+    """(units read by the task, or 0 for a task that plans shapes; the task)."""
+    while True:
+        while len(running) < QUEUED_TASKS * jobs:
+            if shapes:
+                running.append((0, pool.apply_async(_plan_shapes, (shapes[:SHAPES_PER_TASK],))))
+                del shapes[:SHAPES_PER_TASK]
+            elif chunk := next(reads, None):
+                running.append((len(chunk), pool.apply_async(_read_chunk, (chunk,))))
+            else:
+                break
+        if not running:
+            break
+        read, task = running.popleft()
+        if not read:
+            done, made = task.get()
+            keep(made)
+            planned.update(done)
+            continue
+        found, new = task.get()
+        hosts += found
+        for digest, data in new:
+            if digest not in queued:
+                queued.add(digest)
+                shapes.append((digest, data))
+        if advance is not None:
+            advance(read)
+    return [Outcome(name=name, workload=workload, error=error) if digest is None else _named(planned[digest], name)
+            for name, workload, error, digest in hosts]  # fmt: skip
+
+
+def _named(shape: Outcome, name: str) -> Outcome:
+    """The outcome of the host ``name``, which has the shape of ``shape``."""
+    return Outcome(name=name, workload=shape.workload, error=shape.error, distro=shape.distro, kernel=shape.kernel,
+                   plans=shape.plans)  # fmt: skip

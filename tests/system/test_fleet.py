@@ -122,9 +122,9 @@ def test_a_large_cache_is_planned_by_a_pool_exactly_as_by_one_process(tmp_path: 
     assert document["summary"]["hosts"] == planned > POOL_MIN_UNITS // 2
 
 
-def test_hosts_alike_are_planned_once_before_the_pool_forks(tmp_path: Path) -> None:
-    """The first units are planned before the fork, so workers inherit their plans: a fleet of one shape has one
-    plan set, made by this process, not one per worker."""
+def test_hosts_alike_are_planned_once_by_one_worker(tmp_path: Path) -> None:
+    """Workers read the hosts and send each shape they meet; each shape is planned by one worker: a fleet of one
+    shape has one plan set, not one per worker, and it was not made by this process."""
     import os
 
     from iosched.fleet_pool import CHUNK, POOL_MIN_UNITS, Request
@@ -138,7 +138,48 @@ def test_hosts_alike_are_planned_once_before_the_pool_forks(tmp_path: Path) -> N
         (cache / f"h{i:04d}").write_bytes(real.read_bytes())
     outcomes, sets, _ = plan_fleet(load_checked(), [cache], Request(workload="db"), as_json=True, jobs=2)
     assert len(outcomes) == POOL_MIN_UNITS + 4 * CHUNK and all(o.plans is not None for o in outcomes)
-    assert {o.plans for o in outcomes} == set(sets) == {(os.getpid(), 0)}
+    assert {o.plans for o in outcomes} == set(sets)
+    ((pid, number),) = sets
+    assert pid != os.getpid() and number == 0
+
+
+def test_a_pool_plans_every_kind_of_input_as_one_process_does(tmp_path: Path) -> None:
+    """Fact files under many names (some broken, some of other workloads by the map), every fact form, captured
+    roots and a probe document, planned by a pool and by this process alone: the same hosts, workloads, errors
+    and plan texts, in the same order."""
+    from iosched.fleet_pool import POOL_MIN_UNITS, Request
+    from iosched.fleet_pool import run as plan_fleet
+    from iosched.kbcache import load_checked
+    from iosched.normalise import workload_spellings
+    from iosched.system.workloads import read_workload_map
+
+    kb = load_checked()
+    real = sorted(p for p in (ANSIBLE / "cache").iterdir() if p.is_file())
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for i in range(POOL_MIN_UNITS + 40):
+        data = real[i % len(real)].read_bytes()
+        (cache / f"h{i:04d}").write_bytes(data[: len(data) // 2] if i % 50 == 7 else data)  # a cut file is an error
+    mapping = tmp_path / "workloads.yaml"
+    mapping.write_text('hosts:\n  "h00*": streaming\n  "h01*": vm-host\ndefault: db\n')
+    request = Request(workloads=read_workload_map(mapping, workload_spellings(kb.section("workloads"))))
+    roots = sorted(p for p in CAPTURES.iterdir() if p.is_dir())[:3]
+    paths = [cache, *FACT_DIRS, *roots]
+
+    def planned(jobs: int) -> list[tuple[object, ...]]:
+        totals: list[int] = []
+        done: list[int] = []
+        outcomes, _, texts = plan_fleet(kb, paths, request, as_json=True, jobs=jobs, started=totals.append,
+                                        advance=done.append)  # fmt: skip
+        assert len(totals) == 1 and sum(done) == totals[0] > POOL_MIN_UNITS  # the progress bar's calls
+        assert len(done) <= -(-totals[0] // 64) + len(paths)
+        return [(o.name, o.workload, o.error, o.distro, o.kernel, texts.get(o.plans)) for o in outcomes]
+
+    alone, pooled = planned(1), planned(2)
+    assert pooled == alone
+    assert {w for _, w, *_ in alone} >= {"streaming", "vm-host", "db"}
+    errors, planned_hosts = sum(1 for o in alone if o[2]), sum(1 for o in alone if o[5])
+    assert errors >= (POOL_MIN_UNITS + 40) // 50 and planned_hosts > POOL_MIN_UNITS
 
 
 def test_reading_a_fact_file_costs_its_size_not_the_limit(tmp_path: Path) -> None:

@@ -15,11 +15,12 @@ from pathlib import Path
 
 from iosched.escape import untrusted
 from iosched.system.ansible_docs import FactDoc, FactsError, documents, fact_files, fact_names, file_documents
-from iosched.system.ansible_system import to_system
+from iosched.system.ansible_system import system_shape, to_system
 from iosched.system.model import System
 
 __all__ = [
-    "FactsError", "HostFacts", "fact_files", "fact_names", "host_facts", "iter_facts", "read_fact_file", "read_facts",
+    "FactsError", "HostFacts", "fact_files", "fact_names", "host_facts", "host_shape", "iter_facts", "read_fact_file",
+    "read_facts",
 ]  # fmt: skip
 
 
@@ -56,11 +57,19 @@ def read_fact_file(path: Path, known_distros: Collection[str] = ()) -> list[Host
 
 def host_facts(doc: FactDoc, known_distros: Collection[str] = ()) -> HostFacts:
     """A document's System, or its error; facts of a host that is not Linux are an error too."""
+    shape, error = host_shape(doc, known_distros)
+    if shape is None or doc.facts is None:
+        return HostFacts(doc.name, doc.source, error=error)
+    return HostFacts(doc.name, doc.source, system=to_system(doc.facts, known_distros, doc.source, doc.from_json))
+
+
+def host_shape(doc: FactDoc, known_distros: Collection[str] = ()) -> tuple[System | None, str | None]:
+    """The System of a document's host without its hostname and source (:func:`system_shape`), or why there is
+    none: no facts, or the facts of a host that is not Linux."""
     if doc.facts is None:
-        return HostFacts(doc.name, doc.source, error=doc.error or "no facts")
+        return None, doc.error or "no facts"
     platform = doc.facts.get("ansible_system", "Linux")
     if doc.facts.get("ansible_os_family") == "Windows" or platform != "Linux":
         shown = "Windows" if platform == "Linux" else untrusted(platform, 40)
-        return HostFacts(doc.name, doc.source, error=f"not a Linux host ({shown})")
-    system = to_system(doc.facts, known_distros, doc.source, from_json=doc.from_json)
-    return HostFacts(doc.name, doc.source, system=system)
+        return None, f"not a Linux host ({shown})"
+    return system_shape(doc.facts, known_distros, doc.from_json), None

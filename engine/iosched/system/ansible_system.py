@@ -78,15 +78,22 @@ def to_system(
 
     ``from_json``: the facts hold only JSON's types, which keys the memo of Systems faster.
     """
-    distros = frozenset(known_distros)
+    shape = system_shape(facts, known_distros, from_json)
+    hostname = token(facts.get("ansible_hostname"), HOSTNAME)
+    return shape.replace(host=shape.host.replace(hostname=hostname), source=source)
+
+
+def system_shape(facts: Mapping[str, Any], known_distros: Collection[str] = (), from_json: bool = False) -> System:
+    """:func:`to_system` without the hostname and source: one object for every host whose facts are alike (while
+    the memo holds it), which is what a fleet plans."""
+    distros = known_distros if isinstance(known_distros, frozenset) else frozenset(known_distros)
     key = _facts_key([(name, facts[name]) for name in _READ if name in facts], from_json), from_json, distros
     shape = _SHAPES.get(key)
     if shape is None:
         if len(_SHAPES) >= MAX_SHAPES:
             _SHAPES.clear()
         shape = _SHAPES[key] = _to_system(facts, distros)
-    hostname = token(facts.get("ansible_hostname"), HOSTNAME)
-    return shape.replace(host=shape.host.replace(hostname=hostname), source=source)
+    return shape
 
 
 def _facts_key(facts: list[tuple[str, Any]], from_json: bool) -> bytes | str:
