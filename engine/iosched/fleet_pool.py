@@ -33,6 +33,8 @@ from iosched.errors import UsageError
 from iosched.fleet import FleetHost, Outcome, Planner, PlanSet, outcome, plan_set, plan_set_key
 from iosched.kb import Kb
 from iosched.struct import Struct
+from iosched.system.ansible import host_shape
+from iosched.system.ansible_docs import file_documents
 from iosched.system.model import System
 
 Unit = tuple[str, Path, str]
@@ -94,12 +96,12 @@ def units(paths: Sequence[Path]) -> Iterator[Unit]:
 
 def read_unit(unit: Unit, distros: Collection[str]) -> list[Found]:
     """The hosts of one unit; a host that cannot be read is a host with an error, never an exception."""
-    from iosched.system.ansible import FactsError, host_shape
-    from iosched.system.ansible_docs import documents, file_documents
+    from iosched.system.ansible import FactsError
+    from iosched.system.ansible_docs import documents
 
     kind, path, name = unit
     if name:
-        path = path / name
+        return _entry(os.path.join(path, name), distros)
     if kind == "root":
         from iosched.system.reader import ProbeError, read_root
 
@@ -113,10 +115,15 @@ def read_unit(unit: Unit, distros: Collection[str]) -> list[Found]:
         if found is not None:
             return [found]
     try:
-        docs = file_documents(path, follow_symlinks=False) if kind == "entry" else list(documents(path))
+        docs = list(documents(path))
     except FactsError as exc:
         return [(path.name, None, str(exc))]
     return [(doc.name, *host_shape(doc, distros)) for doc in docs]
+
+
+def _entry(path: str, distros: Collection[str]) -> list[Found]:
+    """The host(s) of a file of a fact directory (a string, which costs less than a Path per file)."""
+    return [(doc.name, *host_shape(doc, distros)) for doc in file_documents(path, follow_symlinks=False)]
 
 
 def unnamed(system: System) -> System:

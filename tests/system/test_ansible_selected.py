@@ -20,6 +20,7 @@ from iosched.system.ansible_docs import (
     READ_FACTS,
     FactDoc,
     decode_json,
+    devices_of,
     selected,
     unwrap,
 )
@@ -194,12 +195,26 @@ def _only(value: Any, keys: tuple[str, ...]) -> Any:
 def test_selected_is_the_whole_document_less_what_is_never_read(document: Any, indent: int | None) -> None:
     text = json.dumps(document, indent=indent)  # NaN and Infinity too: Python writes them, json.loads reads them
     whole = decode_json(text.encode())
-    found = selected(text.encode())
+    found = _resolved(selected(text.encode()))
     # JSON text compares NaN with NaN, and tells 1 from 1.0 and true; sorted keys: selected keeps no order of keys
     assert _text(_kept(found)) == _text(_kept(whole))
     # a document of an unexpected shape (ansible_facts not an object, a device not an object, NaN ...) is read whole
     assert _text(found) in (_text(_kept(whole)), _text(whole))
-    assert _text(selected(text)) == _text(found)
+    assert _text(_resolved(selected(text))) == _text(found)
+
+
+def _resolved(document: Any) -> Any:
+    """``document`` with the devices that :func:`selected` keeps as JSON text read as :func:`devices_of` reads
+    them, at the top and in ``ansible_facts``."""
+    if not isinstance(document, dict):
+        return document
+    found = {
+        key: devices_of(value) if key in ("ansible_devices", "devices") else value for key, value in document.items()
+    }
+    if isinstance(found.get("ansible_facts"), dict):
+        found["ansible_facts"] = {key: devices_of(value) if key in ("ansible_devices", "devices") else value
+                                  for key, value in found["ansible_facts"].items()}  # fmt: skip
+    return found
 
 
 def _text(document: Any) -> str:
@@ -216,10 +231,12 @@ def test_unread_bytes_are_checked_as_json_and_read_bytes_as_utf8(tmp_path: Path,
     (tmp_path / "web1").write_bytes(sample.replace(b'"ansible_lsb": {}', b'"ansible_lsb": {"junk": "\xff\xfe"}', 1))
     (tmp_path / "web2").write_bytes(sample.replace(b'"ansible_lsb": {}', b'"ansible_lsb": {"junk": nope}', 1))
     (tmp_path / "web3").write_bytes(sample.replace(b'"ansible_kernel": "', b'"ansible_kernel": "\xff', 1))
-    web1, web2, web3 = read_facts(tmp_path, distros)
+    (tmp_path / "web4").write_bytes(sample.replace(b'"model": null', b'"model": "\xff"', 1))  # in the devices' text
+    web1, web2, web3, web4 = read_facts(tmp_path, distros)
     assert web1.system is not None and web1.system.host.kernel == "4.18.0-80.4.2.el8_0.x86_64"
     assert web2.error and web2.error.startswith("not a JSON or YAML fact document (Expecting value: line")
     assert web3.error and web3.error.startswith("not a JSON or YAML fact document ('utf-8' codec can't decode")
+    assert web4.error and web4.error.startswith("not a JSON or YAML fact document ('utf-8' codec can't decode")
 
 
 @pytest.mark.parametrize(
@@ -234,4 +251,4 @@ def test_unread_bytes_are_checked_as_json_and_read_bytes_as_utf8(tmp_path: Path,
     ],
 )
 def test_a_key_given_twice_is_its_last_value_as_in_a_whole_decode(text: str) -> None:
-    assert _text(selected(text)) == _text(_kept(decode_json(text)))
+    assert _text(_resolved(selected(text))) == _text(_kept(decode_json(text)))

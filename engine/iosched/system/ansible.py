@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iosched.escape import untrusted
-from iosched.system.ansible_docs import FactDoc, FactsError, documents, fact_files, fact_names, file_documents
+from iosched.system.ansible_docs import (
+    FactDoc,
+    FactsError,
+    documents,
+    fact_files,
+    fact_names,
+    file_documents,
+    not_a_document,
+)
 from iosched.system.ansible_system import system_shape, to_system
 from iosched.system.model import System
 
@@ -72,4 +80,7 @@ def host_shape(doc: FactDoc, known_distros: Collection[str] = ()) -> tuple[Syste
     if doc.facts.get("ansible_os_family") == "Windows" or platform != "Linux":
         shown = "Windows" if platform == "Linux" else untrusted(platform, 40)
         return None, f"not a Linux host ({shown})"
-    return system_shape(doc.facts, known_distros, doc.from_json), None
+    try:
+        return system_shape(doc.facts, known_distros, doc.from_json), None
+    except (ValueError, RecursionError) as exc:  # the devices' JSON text is not JSON after all
+        return None, not_a_document(exc)

@@ -81,7 +81,10 @@ _Device = TypedDict(
     total=False,
 )
 _Mount = TypedDict("_Mount", dict.fromkeys(MOUNT_FACTS, Any), total=False)  # type: ignore[misc]
-_SHAPED = {"devices": dict[str, _Device], "mounts": list[_Mount]}
+_SHAPED = {"devices": msgspec.Raw, "mounts": list[_Mount]}
+"""``devices`` is kept as its JSON text, decoded by :func:`devices_of` only when a System is made of it: hosts
+alike are recognised by that text (:func:`iosched.system.ansible_system.system_shape`), and most hosts of a fleet
+are like one met before."""
 _FACT_TYPES = {key: _SHAPED.get(name, Any) for name in READ_FACTS for key in (f"ansible_{name}", name)}
 _Facts = TypedDict("_Facts", _FACT_TYPES, total=False)  # type: ignore[misc]
 _Document = TypedDict(
@@ -92,6 +95,7 @@ _Document = TypedDict(
 """A document as :func:`unwrap` and the fact readers read it: a module result, a cache entry or facts, each
 device and mount with only what is read of it; msgspec skips the rest."""
 _read_document = msgspec.json.Decoder(_Document).decode
+_read_devices = msgspec.json.Decoder(dict[str, _Device]).decode
 _read_json = msgspec.json.Decoder().decode
 
 
@@ -145,22 +149,23 @@ def documents(path: Path) -> Iterator[FactDoc]:
         raise FactsError(f"{untrusted(str(path))}: no such file or directory")
 
 
-def file_documents(path: Path, follow_symlinks: bool = True) -> list[FactDoc]:
+def file_documents(path: Path | str, follow_symlinks: bool = True) -> list[FactDoc]:
     """The host of a cache or tree file (named after the file), or the hosts of a console-output file."""
-    source = str(path)
+    source = os.fspath(path)
+    name = os.path.basename(source)
     try:
-        data = read_regular(path, MAX_CONSOLE_BYTES, follow_symlinks)
+        data = read_regular(source, MAX_CONSOLE_BYTES, follow_symlinks)
     except OSError as exc:
         error = "a symbolic link, not a regular file" if exc.errno == errno.ELOOP else exc.strerror or str(exc)
-        return [FactDoc(_shown(path.name), source, error=untrusted(error))]
+        return [FactDoc(_shown(name), source, error=untrusted(error))]
     except ValueError as exc:
-        return [FactDoc(_shown(path.name), source, error=str(exc))]
+        return [FactDoc(_shown(name), source, error=str(exc))]
     if not _OBJECT_START.match(data) and _HEADER_BYTES.search(data):
         return console_documents(data.decode("utf-8", "replace"), source)
-    return [cache_document(path.name, data, source)]
+    return [cache_document(name, data, source)]
 
 
-def read_regular(path: Path, limit: int, follow_symlinks: bool = True) -> bytes:
+def read_regular(path: Path | str, limit: int, follow_symlinks: bool = True) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; a FIFO or device never blocks the read."""
     flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow_symlinks else os.O_NOFOLLOW)
     fd = os.open(path, flags)
@@ -194,18 +199,24 @@ def cache_document(name: str, data: bytes, source: str) -> FactDoc:
                 return FactDoc(_shown(name), source, error=f"{PAYLOAD} is not JSON text")
             result = selected(result[PAYLOAD])
     except (ValueError, RecursionError) as exc:
-        return FactDoc(_shown(name), source, error=f"not a JSON or YAML fact document ({untrusted(str(exc), 120)})")
+        return FactDoc(_shown(name), source, error=not_a_document(exc))
     if not token(name, HOST_NAME):
         return FactDoc(_shown(name), source, error="the file name is not an inventory host name")
     facts, error = unwrap(result)
     return FactDoc(name, source, facts, error, from_json)
 
 
+def not_a_document(exc: Exception) -> str:
+    """Why a file's text is no fact document: the reader's message, shortened and made safe to show."""
+    return f"not a JSON or YAML fact document ({untrusted(str(exc), 120)})"
+
+
 def selected(data: bytes | str) -> Any:
     """A JSON document as :func:`decode_json` reads it, but for the keys :func:`unwrap` and the readers of facts
     never look at, at the top and in ``ansible_facts``: those are skipped, not built (a cache file is ~28 KiB
     of facts, of which iosched reads a few). The skipped values are checked as JSON but for their UTF-8, and a
-    document of none but skipped facts has none for :func:`unwrap`.
+    document of none but skipped facts has none for :func:`unwrap`. ``devices`` is its JSON text (a
+    ``msgspec.Raw``), checked likewise, for :func:`devices_of`.
 
     A document the typed reader refuses (not an object, ``ansible_facts`` not an object, NaN ...) is read
     whole by :func:`decode_json`, which accepts it or gives its error.
@@ -214,6 +225,19 @@ def selected(data: bytes | str) -> Any:
         return _read_document(data)
     except (ValueError, RecursionError):  # msgspec.DecodeError is a ValueError
         return decode_json(data)
+
+
+def devices_of(value: Any) -> Any:
+    """The ``devices`` fact as :func:`decode_json` would have read it within its document (with what is read of
+    each device only): ``value`` itself unless :func:`selected` kept it as JSON text. Raises ValueError (with the
+    standard library's message) when that text is not JSON, which :func:`selected` does not check inside a
+    string: its UTF-8."""
+    if not isinstance(value, msgspec.Raw):
+        return value
+    try:
+        return _read_devices(value)
+    except (ValueError, RecursionError):  # not an object of objects, NaN ...: read whole
+        return decode_json(bytes(value))
 
 
 def decode_json(data: bytes | str) -> Any:

@@ -30,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from iosched.system.ansible_docs import SYSTEM_FACTS
+from iosched.system.ansible_docs import SYSTEM_FACTS, devices_of
 from iosched.system.blockdevs import BIO_KINDS, ELEVATOR, LEGACY_ELEVATORS, MQ_ELEVATORS, NAMED_KINDS
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.distro import distro_id, os_release
@@ -64,9 +64,11 @@ _HYPERVISORS = {
 
 
 _READ = tuple(f"ansible_{name}" for name in SYSTEM_FACTS)
-_SHAPES: dict[tuple[bytes | str, bool, frozenset[str]], System] = {}
-"""Systems made, without hostname and source, by the text of the facts they were made of: hosts of a fleet
-are mostly alike, and a System is immutable. Bounded: emptied when full."""
+_DEVICES = "ansible_devices"
+_SHAPES: dict[tuple[bytes | None, bytes | str, bool, frozenset[str]], System] = {}
+"""Systems made, without hostname and source, by the text of the facts they were made of (the devices' JSON
+text, when they are still that, and the other facts'): hosts of a fleet are mostly alike, and a System is
+immutable. Bounded: emptied when full."""
 MAX_SHAPES = 512
 _msgpack = msgspec.msgpack.Encoder().encode
 
@@ -85,11 +87,17 @@ def to_system(
 
 def system_shape(facts: Mapping[str, Any], known_distros: Collection[str] = (), from_json: bool = False) -> System:
     """:func:`to_system` without the hostname and source: one object for every host whose facts are alike (while
-    the memo holds it), which is what a fleet plans."""
+    the memo holds it), which is what a fleet plans. Raises ValueError when the devices, which
+    :func:`~iosched.system.ansible_docs.selected` keeps as JSON text, are not JSON."""
     distros = known_distros if isinstance(known_distros, frozenset) else frozenset(known_distros)
-    key = _facts_key([(name, facts[name]) for name in _READ if name in facts], from_json), from_json, distros
+    devices = facts.get(_DEVICES)
+    text = bytes(devices) if isinstance(devices, msgspec.Raw) else None
+    read = [(name, facts[name]) for name in _READ if name in facts and (text is None or name != _DEVICES)]
+    key = text, _facts_key(read, from_json), from_json, distros
     shape = _SHAPES.get(key)
     if shape is None:
+        if text is not None:
+            facts = {**facts, _DEVICES: devices_of(devices)}
         if len(_SHAPES) >= MAX_SHAPES:
             _SHAPES.clear()
         shape = _SHAPES[key] = _to_system(facts, distros)
