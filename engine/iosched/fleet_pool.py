@@ -295,12 +295,13 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
             if started is not None:
                 started(len(todo))
             outcomes = []
-            for i, unit in enumerate(todo, 1):
-                found, new = worker.plan(unit)
-                outcomes += found
-                keep(new)
-                if advance is not None and (i % CHUNK == 0 or i == len(todo)):
-                    advance(CHUNK if i % CHUNK == 0 else i % CHUNK)
+            for chunk in _chunks(todo):
+                for unit in chunk:
+                    found, new = worker.plan(unit)
+                    outcomes += found
+                    keep(new)
+                if advance is not None:
+                    advance(len(chunk))
     finally:
         _worker = None
     return outcomes, sets, texts
@@ -311,7 +312,7 @@ def _pooled(pool: Any, jobs: int, todo: list[Unit], keep: Callable[[list[PlanSet
     """The outcomes of the units' hosts. The workers read chunks of units and send the shapes they meet first;
     each shape is planned once, by one worker, as soon as it is met (a few tasks are queued at a time, shapes to
     plan before chunks to read); each host takes the outcome of its shape."""
-    reads = (todo[i : i + CHUNK] for i in range(0, len(todo), CHUNK))
+    reads = _chunks(todo)
     hosts: list[HostRead] = []
     planned: dict[bytes, Outcome] = {}
     queued: set[bytes] = set()
@@ -345,6 +346,10 @@ def _pooled(pool: Any, jobs: int, todo: list[Unit], keep: Callable[[list[PlanSet
             advance(read)
     return [Outcome(name=name, workload=workload, error=error) if digest is None else _named(planned[digest], name)
             for name, workload, error, digest in hosts]  # fmt: skip
+
+
+def _chunks(todo: list[Unit]) -> Iterator[list[Unit]]:
+    return (todo[i : i + CHUNK] for i in range(0, len(todo), CHUNK))
 
 
 def _named(shape: Outcome, name: str) -> Outcome:
