@@ -32,6 +32,7 @@ FIXTURES = ROOT / "tests/system/ansible"
 ELEVATORS = ("mq-deadline", "none", "bfq", "kyber", "cfq", "deadline", "noop")
 PLACEHOLDER = "HOST-NAME-PLACEHOLDER"
 FREE_PLACEHOLDER = 987654321987654
+SERIAL_PLACEHOLDER = "SERIAL-PLACEHOLDER"
 VARIANTS = 256
 
 
@@ -66,8 +67,9 @@ def distributions() -> list[dict[str, str]]:
     return found
 
 
-def variant(facts: dict[str, Any], distro: dict[str, str], rng: random.Random) -> dict[str, Any]:
-    """Another host of the same fleet: another release, kernel patch, elevators, rotational flags, disks."""
+def variant(facts: dict[str, Any], distro: dict[str, str], rng: random.Random, serials: bool) -> dict[str, Any]:
+    """Another host of the same fleet: another release, kernel patch, elevators, rotational flags, disks; with
+    ``serials``, disks with serial numbers (which write_cache makes the host's own)."""
     host = copy.deepcopy(facts)
     host.update(distro)
     for key in ("ansible_hostname", "ansible_nodename", "ansible_fqdn"):
@@ -80,7 +82,9 @@ def variant(facts: dict[str, Any], distro: dict[str, str], rng: random.Random) -
     for _ in range(rng.randint(0, 6) if template else 0):
         name = next(f"sd{letter}" for letter in "bcdefghijklmnopqrstuvwxyz" if f"sd{letter}" not in devices)
         devices[name] = copy.deepcopy(template)
-    for device in devices.values():
+    for name, device in devices.items():
+        if serials and name.startswith(("sd", "vd", "xvd", "nvme")):
+            device["serial"] = f"{SERIAL_PLACEHOLDER}-{name}"
         if device.get("scheduler_mode"):
             device["scheduler_mode"] = rng.choice(ELEVATORS)
         device["rotational"] = rng.choice(("0", "1"))
@@ -96,6 +100,7 @@ def write_cache(directory: Path, hosts: int, texts: list[str]) -> int:
     for index in range(hosts):
         name = f"host{index:06d}.example.com"
         text = texts[index % len(texts)].replace(PLACEHOLDER, name.split(".")[0])
+        text = text.replace(SERIAL_PLACEHOLDER, f"S{index:08X}")
         data = text.replace(str(FREE_PLACEHOLDER), str(2**30 + index * 4096)).encode()
         (directory / name).write_bytes(data)
         size += len(data)
@@ -153,6 +158,8 @@ def main() -> None:
     parser.add_argument("--gather", action="store_true", help="add this machine's facts (runs ansible)")
     parser.add_argument("--format", default="json", choices=("json", "markdown", "ansible"))
     parser.add_argument("--workload", default="db")
+    parser.add_argument("--serials", action="store_true", help="give every host's disks serial numbers of their "
+                        "own, as machines have (udev rules match them: hosts share no plans)")  # fmt: skip
     parser.add_argument("--repeat", type=int, default=3, metavar="R", help="pairs of advise and fleet runs per size "
                         "(the machine is shared: a ratio is of one pair; the median of R is printed)")  # fmt: skip
     parser.add_argument("--keep", type=Path, metavar="DIR", help="write the caches to DIR/N and reuse them "
@@ -160,7 +167,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(42)
     docs, distros = real_documents(args.gather), distributions()
-    texts = [json.dumps(variant(docs[i % len(docs)], rng.choice(distros), rng), indent=4, sort_keys=True)
+    texts = [json.dumps(variant(docs[i % len(docs)], rng.choice(distros), rng, args.serials), indent=4, sort_keys=True)
              for i in range(VARIANTS)]  # fmt: skip
     iosched = [sys.executable, "-m", "iosched"]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -173,7 +180,7 @@ def main() -> None:
           f"{'ms/host':>8} {'CPU s':>7} {'x advise':>8} {'MiB RSS':>8} {'x advise':>8} {'MiB out':>8}")  # fmt: skip
     for n in args.hosts:
         with tempfile.TemporaryDirectory() as tmp:
-            cache = args.keep / str(n) if args.keep else Path(tmp)
+            cache = args.keep / f"{n}{'-serials' if args.serials else ''}" if args.keep else Path(tmp)
             if cache.is_dir() and sum(1 for _ in cache.iterdir()) == n:
                 size = sum(p.stat().st_size for p in cache.iterdir())
             else:

@@ -41,9 +41,16 @@ class PlanSet(Struct):
     """What hosts with the same device plans and skipped devices share."""
 
     plans: tuple[Plan, ...]
+    """The plans; none when the output needs only their ``text`` (a fleet whose hosts all differ holds a plan
+    set per host)."""
     skipped: tuple[Skipped, ...]
     changes: tuple[str, ...]
     """The changes, one line each (:func:`change_lines`)."""
+    devices: int
+    """How many devices are planned."""
+    text: bytes = b""
+    """The plans and skipped devices as the JSON output writes them, compressed (:mod:`iosched.render.fleet_json`):
+    what that output holds of them until it is written."""
 
 
 class Outcome(Struct):
@@ -91,6 +98,9 @@ class Planner:
         self._versions: dict[str, str] = {}
         self._tuners: dict[tuple[Any, ...], int] = {}
         self._hosts: dict[tuple[Hashable, ...], tuple[System, HostPlan | str]] = {}
+        self.plan_sets: dict[Hashable, Any] = {}
+        """What a user of this planner keeps per plan set, by :func:`plan_set_key`: that key names plans by
+        identity, which holds while this planner (which keeps every plan it made) is alive."""
 
     def _advise(self, kb: Kb, ctx: Context, evidence: Evidence | None = None,
                 current: Mapping[str, str] | None = None, tuners: Sequence[Tuner] = (), *,
@@ -176,7 +186,7 @@ def plan_set_key(host: HostPlan) -> Hashable:
 
 
 def plan_set(host: HostPlan) -> PlanSet:
-    return PlanSet(plans=host.plans, skipped=host.skipped, changes=change_lines(host))
+    return PlanSet(plans=host.plans, skipped=host.skipped, changes=change_lines(host), devices=len(host.plans))
 
 
 def outcome(host: FleetHost, plans: Hashable | None) -> Outcome:
@@ -241,7 +251,7 @@ def summarise(hosts: Iterable[Outcome], sets: Mapping[Hashable, PlanSet]) -> Sum
             continue
         found = sets[host.plans]
         counts["hosts"] += 1
-        counts["devices"] += len(found.plans)
+        counts["devices"] += found.devices
         counts["changes"] += len(found.changes)
         groups[found.changes].append(host.name)
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))

@@ -18,7 +18,6 @@ start-up.
 from __future__ import annotations
 
 import hashlib
-import json
 import multiprocessing
 import os
 import pickle
@@ -45,9 +44,9 @@ entry."""
 Found = tuple[str, System | None, str | None]
 """(host name, System, error) of one host of a unit; the System has no hostname or source (:func:`unnamed`), and
 hosts alike read from facts share it (:func:`~iosched.system.ansible_system.system_shape`)."""
-PlanSetText = tuple[Hashable, PlanSet, str]
-"""A plan set the parent has not seen yet: its key, itself and its JSON text (the host's ``plans`` and
-``skipped`` members)."""
+NewSet = tuple[Hashable, PlanSet]
+"""A plan set the parent has not seen yet, and its key. For the JSON output it carries its compressed text and
+not its plans, which are larger to send and to hold."""
 
 HostRead = tuple[str, str | None, str | None, bytes | None]
 """(host name, workload, error, digest of its shape and workload) of one host a worker has read: the digest,
@@ -61,6 +60,9 @@ QUEUED_TASKS = 2
 SHAPES_PER_TASK = 8
 MAX_SENT = 4096
 """Shapes a worker remembers having sent; it sends again a shape it has forgotten, which the parent knows."""
+MAX_PLAN_SETS = 1024
+"""Plan sets a worker makes before it starts a new Planner, whose memo then grows from nothing: what bounds a
+worker's memory when few hosts are alike (the serial numbers of physical disks are in their udev rules)."""
 
 
 class Request(Struct):
@@ -157,7 +159,8 @@ class Worker:
         self.planner = Planner(kb)
         self.request = request
         self.as_json = as_json
-        self.keys: dict[Hashable, Hashable] = {}
+        self.made = 0
+        """Plan sets made, which numbers their keys."""
         self.contexts: dict[str | None, Context] = {}
         self.sent: dict[tuple[int, str | None], tuple[bytes, System]] = {}
         """The digest of each shape this worker has sent the parent, by the identity of its System and workload
@@ -175,10 +178,10 @@ class Worker:
             found = self.contexts[workload] = Context(workload=workload, goal=r.goal, cache=r.cache, persist=r.persist)
         return found
 
-    def plan(self, unit: Unit) -> tuple[list[Outcome], list[PlanSetText]]:
+    def plan(self, unit: Unit) -> tuple[list[Outcome], list[NewSet]]:
         """The outcomes of a unit's hosts, planned here, and the plan sets this worker had not made before."""
         outcomes: list[Outcome] = []
-        new: list[PlanSetText] = []
+        new: list[NewSet] = []
         for name, system, error in read_unit(unit, self.planner.distros):
             workload = self.workload(name)
             if system is None:
@@ -208,33 +211,33 @@ class Worker:
             hosts.append((name, workload, None, found[0]))
         return hosts, new
 
-    def plan_shapes(self, shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[PlanSetText]]:
+    def plan_shapes(self, shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[NewSet]]:
         """The outcome of a host of each shape (named ""), by digest, and the plan sets new to this worker."""
         done: list[tuple[bytes, Outcome]] = []
-        new: list[PlanSetText] = []
+        new: list[NewSet] = []
         for digest, data in shapes:
             system, workload = pickle.loads(data)
             done.append((digest, self.planned(self.planner.host("", system, self.context(workload)), new)))
         return done, new
 
-    def planned(self, host: FleetHost, new: list[PlanSetText]) -> Outcome:
+    def planned(self, host: FleetHost, new: list[NewSet]) -> Outcome:
         """The host's outcome; its plan set joins ``new`` the first time this worker makes it."""
         key = None
         if host.plan is not None:
             local = plan_set_key(host.plan)
-            key = self.keys.get(local)
+            key = self.planner.plan_sets.get(local)
             if key is None:
-                key = self.keys[local] = (os.getpid(), len(self.keys))
+                key = self.planner.plan_sets[local] = (os.getpid(), self.made)
+                self.made += 1
                 found = plan_set(host.plan)
-                new.append((key, found, self.json_text(found) if self.as_json else ""))
+                if self.as_json:
+                    from iosched.render.fleet_json import compressed_text
+
+                    found = found.replace(plans=(), text=compressed_text(self.kb, found))
+                new.append((key, found))
+        if len(self.planner.plan_sets) >= MAX_PLAN_SETS:
+            self.planner = Planner(self.kb)
         return outcome(host, key)
-
-    def json_text(self, found: PlanSet) -> str:
-        from iosched.render.plan_json import document
-
-        plans = [{"device": p.device, **document(self.kb, p)} for p in found.plans]
-        skipped = [dict(s.fields()) for s in found.skipped]
-        return json.dumps({"plans": plans, "skipped": skipped}, ensure_ascii=False)[1:-1]
 
 
 _worker: Worker | None = None
@@ -252,7 +255,7 @@ def _read_chunk(chunk: list[Unit]) -> tuple[list[HostRead], list[tuple[bytes, by
     return hosts, new
 
 
-def _plan_shapes(shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[PlanSetText]]:
+def _plan_shapes(shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[NewSet]]:
     assert _worker is not None
     return _worker.plan_shapes(shapes)
 
@@ -268,8 +271,9 @@ def default_jobs() -> int:
 
 def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs: int | None = None,
         advance: Callable[[int], None] | None = None, started: Callable[[int], None] | None = None,
-        ) -> tuple[list[Outcome], dict[Hashable, PlanSet], dict[Hashable, str]]:  # fmt: skip
-    """Every host's outcome in input order, and the plan sets and JSON texts their keys name.
+        ) -> tuple[list[Outcome], dict[Hashable, PlanSet]]:  # fmt: skip
+    """Every host's outcome in input order, and the plan sets their keys name (with their compressed JSON text and
+    without their plans when ``as_json``).
 
     ``started(total units)`` is called once the work is cut (and the pool, if any, has forked); ``advance(n)``
     as units are done.
@@ -279,11 +283,9 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
     jobs = jobs or default_jobs()
     worker = _worker = Worker(kb, request, as_json)
     sets: dict[Hashable, PlanSet] = {}
-    texts: dict[Hashable, str] = {}
 
-    def keep(new: list[PlanSetText]) -> None:
-        for key, plans, text in new:
-            sets[key], texts[key] = plans, text
+    def keep(new: list[NewSet]) -> None:
+        sets.update(new)
 
     try:
         if jobs > 1 and len(todo) >= POOL_MIN_UNITS:
@@ -304,10 +306,10 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
                     advance(len(chunk))
     finally:
         _worker = None
-    return outcomes, sets, texts
+    return outcomes, sets
 
 
-def _pooled(pool: Any, jobs: int, todo: list[Unit], keep: Callable[[list[PlanSetText]], None],
+def _pooled(pool: Any, jobs: int, todo: list[Unit], keep: Callable[[list[NewSet]], None],
             advance: Callable[[int], None] | None) -> list[Outcome]:  # fmt: skip
     """The outcomes of the units' hosts. The workers read chunks of units and send the shapes they meet first;
     each shape is planned once, by one worker, as soon as it is met (a few tasks are queued at a time, shapes to

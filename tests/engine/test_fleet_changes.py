@@ -37,7 +37,8 @@ def test_an_assumed_value_at_its_target_is_a_check_and_a_change_stays_a_change()
     sets = {plan_set_key(h.plan): plan_set(h.plan) for h in hosts if h.plan is not None}
     outcomes = [outcome(h, plan_set_key(h.plan) if h.plan is not None else None) for h in hosts]
     summary = summarise(outcomes, sets)
-    document = json.loads(b"".join(fleet_json.lines(outcomes, dict.fromkeys(sets, fleet_json.NO_PLANS), summary)))
+    texts = {key: found.replace(plans=(), text=fleet_json.compressed_text(KB, found)) for key, found in sets.items()}
+    document = json.loads(b"".join(fleet_json.lines(outcomes, texts, summary)))
     outputs = {"markdown": render(outcomes, sets, summary), "json": json.dumps(document["summary"])}
     for name, text in outputs.items():
         for step in checks:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
+from iosched.fleet import Planner
 from iosched.system.ansible import read_facts
 
 ANSIBLE = Path(__file__).parent / "ansible"
@@ -136,7 +137,7 @@ def test_hosts_alike_are_planned_once_by_one_worker(tmp_path: Path) -> None:
     cache.mkdir()
     for i in range(POOL_MIN_UNITS + 4 * CHUNK):
         (cache / f"h{i:04d}").write_bytes(real.read_bytes())
-    outcomes, sets, _ = plan_fleet(load_checked(), [cache], Request(workload="db"), as_json=True, jobs=2)
+    outcomes, sets = plan_fleet(load_checked(), [cache], Request(workload="db"), as_json=True, jobs=2)
     assert len(outcomes) == POOL_MIN_UNITS + 4 * CHUNK and all(o.plans is not None for o in outcomes)
     assert {o.plans for o in outcomes} == set(sets)
     ((pid, number),) = sets
@@ -169,17 +170,55 @@ def test_a_pool_plans_every_kind_of_input_as_one_process_does(tmp_path: Path) ->
     def planned(jobs: int) -> list[tuple[object, ...]]:
         totals: list[int] = []
         done: list[int] = []
-        outcomes, _, texts = plan_fleet(kb, paths, request, as_json=True, jobs=jobs, started=totals.append,
+        outcomes, sets = plan_fleet(kb, paths, request, as_json=True, jobs=jobs, started=totals.append,
                                         advance=done.append)  # fmt: skip
         assert len(totals) == 1 and sum(done) == totals[0] > POOL_MIN_UNITS  # the progress bar's calls
         assert len(done) <= -(-totals[0] // 64) + len(paths)
-        return [(o.name, o.workload, o.error, o.distro, o.kernel, texts.get(o.plans)) for o in outcomes]
+        assert all(not found.plans and found.text for found in sets.values())  # the JSON output holds only texts
+        return [(o.name, o.workload, o.error, o.distro, o.kernel, sets[o.plans].text if o.plans else None)
+                for o in outcomes]  # fmt: skip
 
     alone, pooled = planned(1), planned(2)
     assert pooled == alone
     assert {w for _, w, *_ in alone} >= {"streaming", "vm-host", "db"}
     errors, planned_hosts = sum(1 for o in alone if o[2]), sum(1 for o in alone if o[5])
     assert errors >= (POOL_MIN_UNITS + 40) // 50 and planned_hosts > POOL_MIN_UNITS
+
+
+def test_a_worker_that_starts_a_new_planner_plans_as_one_that_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's memo is bounded: after MAX_PLAN_SETS plan sets it starts a new Planner, and the keys it gave
+    (plans by identity) are the planner's; the outcomes and texts are those of a worker that never does."""
+    from iosched import fleet_pool
+    from iosched.kbcache import load_checked
+
+    kb = load_checked()
+
+    def planned() -> list[tuple[object, ...]]:
+        outcomes, sets = fleet_pool.run(kb, FACT_DIRS, fleet_pool.Request(workload="db"), as_json=True, jobs=1)
+        return [(o.name, o.error, o.kernel, sets[o.plans].text if o.plans else None) for o in outcomes]
+
+    whole = planned()
+    monkeypatch.setattr(fleet_pool, "MAX_PLAN_SETS", 2)
+    made = []
+    monkeypatch.setattr(fleet_pool, "Planner", lambda kb: made.append(1) or Planner(kb))
+    assert planned() == whole and len(made) > 3
+
+
+def test_json_output_in_another_encoding_is_the_same_text(capsys) -> None:
+    """Plan set texts are kept as UTF-8; standard output in another encoding gets the same characters."""
+    from iosched.fleet import one_per_name, summarise
+    from iosched.fleet_pool import Request
+    from iosched.fleet_pool import run as plan_fleet
+    from iosched.kbcache import load_checked
+    from iosched.render.fleet_json import lines
+
+    outcomes, sets = plan_fleet(load_checked(), FACT_DIRS, Request(workload="db"), as_json=True, jobs=1)
+    hosts = one_per_name(outcomes, sets)
+    summary = summarise(hosts, sets)
+    text = b"".join(lines(hosts, sets, summary)).decode()
+    assert json.loads(text)["hosts"] and any(ord(c) > 127 for c in text)
+    latin = b"".join(lines(hosts, sets, summary, "latin-1", "backslashreplace"))
+    assert latin == text.encode("latin-1", "backslashreplace")
 
 
 def test_reading_a_fact_file_costs_its_size_not_the_limit(tmp_path: Path) -> None:

@@ -90,7 +90,7 @@ def cmd_fleet(args: argparse.Namespace) -> int:
             bar.advance(task, done)
 
     try:
-        found, sets, texts = run(kb, args.paths, request, as_json=args.format == "json", jobs=args.jobs,
+        found, sets = run(kb, args.paths, request, as_json=args.format == "json", jobs=args.jobs,
                                  started=started, advance=advance)  # fmt: skip
     finally:
         if bar is not None:
@@ -101,7 +101,7 @@ def cmd_fleet(args: argparse.Namespace) -> int:
         from iosched.cli import write_bytes
         from iosched.render.fleet_json import lines
 
-        write_bytes(lines(hosts, texts, summary, sys.stdout.encoding, sys.stdout.errors or "strict"))
+        write_bytes(lines(hosts, sets, summary, sys.stdout.encoding, sys.stdout.errors or "strict"))
     elif args.format == "ansible":
         from iosched.escape import untrusted
         from iosched.fleet import targetable
