@@ -139,6 +139,13 @@ def _distribution_id(kb: Kb, text: str) -> str:
     return found
 
 
+def check_ids(ctx: Context) -> None:
+    """ContextError for a serial or WWN that is not one (they reach udev rules and TuneD profiles)."""
+    for field, value in (("serial", ctx.serial), ("wwn", ctx.wwn)):
+        if value is not None and not compiled(SERIAL).fullmatch(value):
+            raise ContextError(f"refusing {field} {value!r}: letters, digits and . _ : - only")
+
+
 def normalised(kb: Kb, ctx: Context) -> tuple[Context, list[Assumption]]:
     """``ctx`` with every value the KB's own spelling (:mod:`iosched.normalise`), and a note for each workload
     named by a synonym; a ContextError with a "did you mean" for a value no vocabulary has."""
@@ -379,9 +386,7 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
             kernel = KernelVersion.parse(str(assumed[-1].value))
     except ValueError as exc:
         raise ContextError(str(exc)) from None
-    for field, value in (("serial", ctx.serial), ("wwn", ctx.wwn)):
-        if value is not None and not compiled(SERIAL).fullmatch(value):
-            raise ContextError(f"refusing {field} {value!r}: letters, digits and . _ : - only")
+    check_ids(ctx)
     if ctx.mountpoint is not None and not compiled(MOUNT_POINT).fullmatch(ctx.mountpoint):
         raise ContextError(f"refusing mount point {ctx.mountpoint!r}: / or an absolute path of plain names")
     if ctx.mount_options is not None and not compiled(MOUNT_OPTIONS).fullmatch(ctx.mount_options):

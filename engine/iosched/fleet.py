@@ -15,7 +15,7 @@ from functools import partial
 from operator import attrgetter
 from typing import Any
 
-from iosched.context import Context
+from iosched.context import Context, check_ids
 from iosched.engine import advise
 from iosched.evidence import Evidence
 from iosched.host import HostPlan, Skipped, plan_host
@@ -24,6 +24,7 @@ from iosched.kernel import KernelVersion
 from iosched.persist import PersistError
 from iosched.plan import Plan
 from iosched.struct import Struct
+from iosched.system import udev
 from iosched.system.classify import classified
 from iosched.system.model import Host, System, Tuner
 
@@ -92,9 +93,10 @@ class Planner:
         self.workloads = {w.id for w in kb.section("workloads")}
         self._plans: dict[tuple[Any, ...], Plan] = {}
         """Plans by what decides them, the kernel by its version (hosts differ in kernel patch releases)."""
-        self._releases: dict[tuple[int, str | None], Plan] = {}
-        """A plan of :attr:`_plans` (by identity, which the memo keeps alive) with a host's own kernel release
-        in its context: one object per plan and release, so that hosts alike share their plans."""
+        self._own: dict[tuple[int, str | None, str | None, str | None], Plan] = {}
+        """A plan of :attr:`_plans` (by identity, which the memo keeps alive) as the plan of a host's own device:
+        its kernel release, serial and WWN in its context, and the udev match they give. One object per plan and
+        those, so that hosts alike share their plans."""
         self._versions: dict[str, str] = {}
         self._tuners: dict[tuple[Any, ...], int] = {}
         self._hosts: dict[tuple[Hashable, ...], tuple[System, HostPlan | str]] = {}
@@ -105,19 +107,21 @@ class Planner:
     def _advise(self, kb: Kb, ctx: Context, evidence: Evidence | None = None,
                 current: Mapping[str, str] | None = None, tuners: Sequence[Tuner] = (), *,
                 tuners_id: int | None = None) -> Plan:  # fmt: skip
-        release = ctx.kernel
+        release, serial, wwn = ctx.kernel, ctx.serial, ctx.wwn
         version = self._version(release)
-        planned = ctx if version == release else ctx.replace(kernel=version)
+        alike = version == release and serial is None and wwn is None
+        planned = ctx if alike else ctx.replace(kernel=version, serial=None, wwn=None)
         key = (planned, tuple(sorted((current or {}).items())), self._tuners_id(tuners) if tuners_id is None
                else tuners_id)  # fmt: skip
         found = self._plans.get(key)
         if found is None:
             found = self._plans[key] = advise(kb, planned, evidence, current, tuners)
-        if planned is ctx:
+        if alike:
             return found
-        own = self._releases.get((id(found), release))
+        own = self._own.get((id(found), release, serial, wwn))
         if own is None:
-            own = self._releases[id(found), release] = found.replace(context={**found.context, "kernel": release})
+            check_ids(ctx)
+            own = self._own[id(found), release, serial, wwn] = _own_plan(found, ctx)
         return own
 
     def _version(self, release: str | None) -> str | None:
@@ -163,6 +167,17 @@ class Planner:
             return plan_host(self.kb, system, user, self.evidence, plan=plan)
         except PersistError as exc:
             return str(exc)
+
+
+def _own_plan(found: Plan, ctx: Context) -> Plan:
+    """``found``, the plan of ``ctx`` with its kernel's version for its release and no serial or WWN, as the plan
+    of ``ctx`` itself: those are in a plan's context, and a serial or WWN is what its udev rules match, but
+    nothing else of it depends on them (the rules see no fact of them; a test plans both ways)."""
+    given = {**found.context, "kernel": ctx.kernel, "serial": ctx.serial, "wwn": ctx.wwn}
+    context = {name: given[name] for name in Context.__fields__ if given.get(name) is not None}
+    if not (ctx.serial or ctx.wwn):
+        return found.replace(context=context)
+    return found.replace(context=context, udev_match=udev.match(found.device, serial=ctx.serial, wwn=ctx.wwn))
 
 
 _shape = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source")))

@@ -1,6 +1,7 @@
 """A fleet plans hosts that differ only in their kernel's patch release (``5.15.0-91-generic`` and
-``5.15.0-105-generic``) once, and each host's plan is still exactly the plan ``advise`` gives it: its context
-names the host's own release, the rest depends on the kernel version alone."""
+``5.15.0-105-generic``) or in their disks' serial numbers and WWNs once, and each host's plan is still exactly the
+plan ``advise`` gives it: its context names the host's own release, serial and WWN, its udev rules match them,
+and the rest depends on the kernel version alone."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from iosched.context import Context, ContextError
 from iosched.engine import advise
 from iosched.fleet import Planner, plan_set_key
+from iosched.grammar import SERIAL
 from iosched.host import plan_host
 from iosched.kernel import KernelVersion
 from iosched.system.ansible import read_facts
@@ -54,6 +56,25 @@ def test_a_release_is_planned_as_its_version_with_its_own_name(ctx: Context, suf
             assert planned(planner, host) is found  # one object per plan and release
             versions.add(KernelVersion.parse(host.kernel))
     assert len(planner._plans) == len(versions)  # planned once per version
+
+
+_ids = st.none() | st.from_regex(SERIAL, fullmatch=True) | st.sampled_from(["", "a b", "x;y", "S1\n"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ctx=contexts(), ids=st.lists(st.tuples(_ids, _ids), min_size=2, max_size=4),
+       suffix=st.sampled_from(SUFFIXES))  # fmt: skip
+def test_serials_and_wwns_are_planned_once_with_their_own_udev_match(
+    ctx: Context, ids: list[tuple[str | None, str | None]], suffix: str
+) -> None:
+    planner = Planner(KB)
+    for serial, wwn in ids:
+        host = ctx.replace(serial=serial, wwn=wwn, kernel=(ctx.kernel or "5.14") + suffix)
+        found = planned(planner, host)
+        assert found == advised(host)
+        if not isinstance(found, str):
+            assert planned(planner, host) is found  # one object per plan, release, serial and WWN
+    assert len(planner._plans) <= 1
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
