@@ -82,6 +82,22 @@ class Summary(Struct):
     groups: tuple[Group, ...]
 
 
+class _HostMemo:
+    """What a :class:`Planner` keeps of the hosts it planned, forgotten as one: the keys of ``plan_sets`` name the
+    plans of ``own`` by identity, which ``own`` keeps alive."""
+
+    def __init__(self) -> None:
+        self.hosts: dict[tuple[Hashable, ...], tuple[System, HostPlan | str]] = {}
+        """Each shape's System (kept alive: the key holds identities of its parts) and plans or error."""
+        self.own: dict[tuple[int, str | None, str | None, str | None], Plan] = {}
+        """A device plan of the planner (by identity, which its memo keeps alive) as the plan of a host's own
+        device: its kernel release, serial and WWN in its context, and the udev match they give. One object per
+        plan and those, so that hosts alike share their plans."""
+        self.origins: dict[int, Plan] = {}
+        """The device plan each plan of ``own`` was copied from, by the copy's identity."""
+        self.plan_sets: dict[Hashable, Any] = {}
+
+
 class Planner:
     """Plans hosts against one KB, memoising identical device plans."""
 
@@ -93,16 +109,15 @@ class Planner:
         self.workloads = {w.id for w in kb.section("workloads")}
         self._plans: dict[tuple[Any, ...], Plan] = {}
         """Plans by what decides them, the kernel by its version (hosts differ in kernel patch releases)."""
-        self._own: dict[tuple[int, str | None, str | None, str | None], Plan] = {}
-        """A plan of :attr:`_plans` (by identity, which the memo keeps alive) as the plan of a host's own device:
-        its kernel release, serial and WWN in its context, and the udev match they give. One object per plan and
-        those, so that hosts alike share their plans."""
         self._versions: dict[str, str] = {}
         self._tuners: dict[tuple[Any, ...], int] = {}
-        self._hosts: dict[tuple[Hashable, ...], tuple[System, HostPlan | str]] = {}
-        self.plan_sets: dict[Hashable, Any] = {}
+        self._of_hosts = _HostMemo()
+
+    @property
+    def plan_sets(self) -> dict[Hashable, Any]:
         """What a user of this planner keeps per plan set, by :func:`plan_set_key`: that key names plans by
-        identity, which holds while this planner (which keeps every plan it made) is alive."""
+        identity, which holds until this planner forgets its hosts (:meth:`forget_hosts`)."""
+        return self._of_hosts.plan_sets
 
     def _advise(self, kb: Kb, ctx: Context, evidence: Evidence | None = None,
                 current: Mapping[str, str] | None = None, tuners: Sequence[Tuner] = (), *,
@@ -118,11 +133,29 @@ class Planner:
             found = self._plans[key] = advise(kb, planned, evidence, current, tuners)
         if alike:
             return found
-        own = self._own.get((id(found), release, serial, wwn))
+        memo = self._of_hosts
+        own = memo.own.get((id(found), release, serial, wwn))
         if own is None:
             check_ids(ctx)
-            own = self._own[id(found), release, serial, wwn] = _own_plan(found, ctx)
+            own = memo.own[id(found), release, serial, wwn] = _own_plan(found, ctx)
+            memo.origins[id(own)] = found
         return own
+
+    def forget_hosts(self) -> None:
+        """Forget the hosts planned: their shapes, their copies of plans and the plan sets kept for them (whose keys
+        name those copies), but not the device plans, which hosts of every shape draw on. A fleet whose hosts share
+        no plan sets (the serial numbers of physical disks) so holds those of its latest hosts only."""
+        self._of_hosts = _HostMemo()
+
+    @property
+    def device_plans(self) -> int:
+        """How many device plans this planner holds (it holds every one it made)."""
+        return len(self._plans)
+
+    def origin(self, plan: Plan) -> Plan:
+        """The plan this planner copied ``plan`` from for a host's own kernel release, serial and WWN (which only
+        its context and udev match name); ``plan`` itself when it is no such copy."""
+        return self._of_hosts.origins.get(id(plan), plan)
 
     def _version(self, release: str | None) -> str | None:
         """The kernel version that ``release`` names (``5.15.0-91-generic`` is 5.15), which is all of it that a
@@ -146,11 +179,12 @@ class Planner:
     def host(self, name: str, system: System, user: Context) -> FleetHost:
         """The host's plans; a persistence request that does not fit the host is its error, not the fleet's."""
         key = (*map(id, _shape(system)), *_host_shape(system.host), user)
-        found = self._hosts.get(key)
+        hosts = self._of_hosts.hosts
+        found = hosts.get(key)
         if found is None:
-            if len(self._hosts) >= MAX_SHAPES:
-                self._hosts.clear()
-            found = self._hosts[key] = (system, self._plan_host(system, user))
+            if len(hosts) >= MAX_SHAPES:
+                hosts.clear()
+            found = hosts[key] = (system, self._plan_host(system, user))
         planned = found[1]
         if isinstance(planned, str):
             return FleetHost(name=name, error=planned, workload=user.workload)

@@ -31,6 +31,7 @@ from iosched.context import Context
 from iosched.errors import UsageError
 from iosched.fleet import FleetHost, Outcome, Planner, PlanSet, outcome, plan_set, plan_set_key
 from iosched.kb import Kb
+from iosched.render.fleet_json import Documents, compressed_text
 from iosched.struct import Struct
 from iosched.system.ansible import host_shape
 from iosched.system.ansible_docs import file_documents
@@ -61,8 +62,11 @@ SHAPES_PER_TASK = 8
 MAX_SENT = 4096
 """Shapes a worker remembers having sent; it sends again a shape it has forgotten, which the parent knows."""
 MAX_PLAN_SETS = 1024
-"""Plan sets a worker makes before it starts a new Planner, whose memo then grows from nothing: what bounds a
-worker's memory when few hosts are alike (the serial numbers of physical disks are in their udev rules)."""
+"""Plan sets a worker's Planner keeps before it forgets its hosts (Planner.forget_hosts): what bounds a worker's
+memory when few hosts are alike (the serial numbers of physical disks are in their udev rules)."""
+MAX_DEVICE_PLANS = 8192
+"""Device plans past which a worker starts a new Planner, whose memo then grows from nothing, when it next
+forgets its hosts."""
 
 
 class Request(Struct):
@@ -157,6 +161,7 @@ class Worker:
     def __init__(self, kb: Kb, request: Request, as_json: bool) -> None:
         self.kb = kb
         self.planner = Planner(kb)
+        self.documents = Documents(kb, self.planner)
         self.request = request
         self.as_json = as_json
         self.made = 0
@@ -231,12 +236,14 @@ class Worker:
                 self.made += 1
                 found = plan_set(host.plan)
                 if self.as_json:
-                    from iosched.render.fleet_json import compressed_text
-
-                    found = found.replace(plans=(), text=compressed_text(self.kb, found))
+                    found = found.replace(plans=(), text=compressed_text(found, self.documents))
                 new.append((key, found))
         if len(self.planner.plan_sets) >= MAX_PLAN_SETS:
-            self.planner = Planner(self.kb)
+            if self.planner.device_plans < MAX_DEVICE_PLANS:
+                self.planner.forget_hosts()
+            else:
+                self.planner = Planner(self.kb)
+                self.documents = Documents(self.kb, self.planner)
         return outcome(host, key)
 
 

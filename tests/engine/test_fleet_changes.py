@@ -4,6 +4,7 @@ target reads ``check X (assumed)`` in every fleet format, never ``X -> X``."""
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from engine_strategies import KB
 
@@ -14,6 +15,7 @@ from iosched.fleet import FleetHost, change_lines, outcome, plan_set, plan_set_k
 from iosched.host import HostPlan, Skipped
 from iosched.render import fleet_json
 from iosched.render.fleet_markdown import render
+from iosched.render.plan_json import document as plan_document
 
 CONTEXTS = [Context(hw=hw, workload=w) for hw in ("nvme", "ssd", "hdd", "virtual", "raid") for w in ("db", "streaming")]
 
@@ -37,9 +39,12 @@ def test_an_assumed_value_at_its_target_is_a_check_and_a_change_stays_a_change()
     sets = {plan_set_key(h.plan): plan_set(h.plan) for h in hosts if h.plan is not None}
     outcomes = [outcome(h, plan_set_key(h.plan) if h.plan is not None else None) for h in hosts]
     summary = summarise(outcomes, sets)
-    texts = {key: found.replace(plans=(), text=fleet_json.compressed_text(KB, found)) for key, found in sets.items()}
-    document = json.loads(b"".join(fleet_json.lines(outcomes, texts, summary)))
-    outputs = {"markdown": render(outcomes, sets, summary), "json": json.dumps(document["summary"])}
+    documents = partial(plan_document, KB)
+    texts = {
+        key: found.replace(plans=(), text=fleet_json.compressed_text(found, documents)) for key, found in sets.items()
+    }
+    written = json.loads(b"".join(fleet_json.lines(outcomes, texts, summary)))
+    outputs = {"markdown": render(outcomes, sets, summary), "json": json.dumps(written["summary"])}
     for name, text in outputs.items():
         for step in checks:
             assert f"{step.value} -> {step.value}" not in text, name

@@ -18,6 +18,9 @@ from iosched.fleet import Planner, plan_set_key
 from iosched.grammar import SERIAL
 from iosched.host import plan_host
 from iosched.kernel import KernelVersion
+from iosched.plan import Plan
+from iosched.render.fleet_json import Documents
+from iosched.render.plan_json import document
 from iosched.system.ansible import read_facts
 from iosched.system.classify import classified
 from iosched.system.host import KERNEL_RELEASE
@@ -68,12 +71,15 @@ def test_serials_and_wwns_are_planned_once_with_their_own_udev_match(
     ctx: Context, ids: list[tuple[str | None, str | None]], suffix: str
 ) -> None:
     planner = Planner(KB)
+    documents = Documents(KB, planner)
     for serial, wwn in ids:
         host = ctx.replace(serial=serial, wwn=wwn, kernel=(ctx.kernel or "5.14") + suffix)
         found = planned(planner, host)
         assert found == advised(host)
-        if not isinstance(found, str):
-            assert planned(planner, host) is found  # one object per plan, release, serial and WWN
+        if not isinstance(found, Plan):
+            continue
+        assert planned(planner, host) is found  # one object per plan, release, serial and WWN
+        assert documents(found) == document(KB, found)  # a copy's document is made from its origin's
     assert len(planner._plans) <= 1
 
 

@@ -274,15 +274,15 @@ def test_an_interrupted_apply_rolls_back_and_says_so(tmp_path: Path) -> None:
     while scheduler.read_text().strip() != plan.scheduler and time.monotonic() < deadline:
         time.sleep(0.05)
     assert scheduler.read_text().strip() == plan.scheduler, "the script never reached the blocking read"
-    proc.send_signal(signal.SIGTERM)
-    while True:  # release the blocked reader so the trap can run (ENXIO until it has the FIFO open)
+    while True:  # ENXIO until the script has opened the FIFO to read it: only then is it waiting on the read
         try:
             fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
             break
         except OSError:
             assert time.monotonic() < deadline, "the script never opened the FIFO"
             time.sleep(0.05)
-    os.write(fd, b"20\n")
+    proc.send_signal(signal.SIGTERM)
+    os.write(fd, b"20\n")  # release the blocked reader, so that the trap runs
     os.close(fd)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode != 0 and "interrupted" in err and "rolling back" in err

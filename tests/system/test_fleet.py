@@ -185,9 +185,13 @@ def test_a_pool_plans_every_kind_of_input_as_one_process_does(tmp_path: Path) ->
     assert errors >= (POOL_MIN_UNITS + 40) // 50 and planned_hosts > POOL_MIN_UNITS
 
 
-def test_a_worker_that_starts_a_new_planner_plans_as_one_that_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker's memo is bounded: after MAX_PLAN_SETS plan sets it starts a new Planner, and the keys it gave
-    (plans by identity) are the planner's; the outcomes and texts are those of a worker that never does."""
+@pytest.mark.parametrize("device_plans", [0, 10_000], ids=["new-planner", "forget-hosts"])
+def test_a_worker_that_bounds_its_memo_plans_as_one_that_does_not(
+    monkeypatch: pytest.MonkeyPatch, device_plans: int
+) -> None:
+    """A worker's memo is bounded: after MAX_PLAN_SETS plan sets its Planner forgets its hosts, or, past
+    MAX_DEVICE_PLANS, it starts a new one; the keys it gave plan sets (plans by identity) are the planner's. The
+    outcomes and texts are those of a worker that never does."""
     from iosched import fleet_pool
     from iosched.kbcache import load_checked
 
@@ -199,9 +203,15 @@ def test_a_worker_that_starts_a_new_planner_plans_as_one_that_does_not(monkeypat
 
     whole = planned()
     monkeypatch.setattr(fleet_pool, "MAX_PLAN_SETS", 2)
-    made = []
+    monkeypatch.setattr(fleet_pool, "MAX_DEVICE_PLANS", device_plans)
+    made, forgot = [], []
     monkeypatch.setattr(fleet_pool, "Planner", lambda kb: made.append(1) or Planner(kb))
-    assert planned() == whole and len(made) > 3
+    monkeypatch.setattr(Planner, "forget_hosts", lambda self, f=Planner.forget_hosts: forgot.append(1) or f(self))
+    assert planned() == whole
+    if device_plans == 0:
+        assert len(made) > 3 and not forgot
+    else:
+        assert len(made) == 1 and len(forgot) > 3
 
 
 def test_json_output_in_another_encoding_is_the_same_text(capsys) -> None:
