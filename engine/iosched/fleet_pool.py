@@ -6,13 +6,14 @@ console output). Worker processes, forked with the checked KB already loaded, do
 - read a chunk of units: convert each host to the System of its shape (hosts alike share one), and send back
   per host its name, workload and the digest of its shape and workload, and the shapes this worker meets first;
 - plan shapes, with the worker's own memoising :class:`~iosched.fleet.Planner`: send back the
-  :class:`~iosched.fleet.Outcome` of each and the :class:`~iosched.fleet.PlanSet` (with its JSON text) the
-  first time the worker makes one.
+  :class:`~iosched.fleet.Outcome` of each and the :class:`~iosched.fleet.PlanSet` the first time the worker
+  makes one (for the JSON output, with its compressed text instead of its plans).
 
 This process hands out both, shapes to plan first, and has each shape planned once, by one worker, however many
 hosts and workers meet it. It holds a small record per host, each shape's outcome and each distinct plan set
-once per worker; outcomes come back in input order. A small input is planned in this process, which costs no
-start-up.
+once per worker; outcomes come back in input order. A worker's memo is bounded (:data:`MAX_SENT`,
+:data:`MAX_PLAN_SETS`), so a fleet whose hosts share nothing costs memory only in this process, a few KiB a
+host. A small input is planned in this process, which costs no start-up.
 """
 
 from __future__ import annotations
