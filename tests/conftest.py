@@ -32,6 +32,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group("root"))
         elif "built_site" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("site"))
+    # the two groups, minutes of tests each on one worker, start first: the other workers share the rest meanwhile
+    items.sort(key=lambda item: 0 if item.get_closest_marker("root") else 1 if _group(item) == "site" else 2)
+
+
+def _group(item: pytest.Item) -> str | None:
+    marker = item.get_closest_marker("xdist_group")
+    return str(marker.args[0]) if marker and marker.args else None
 
 
 @pytest.fixture(scope="session")
