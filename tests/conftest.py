@@ -24,9 +24,12 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``-n auto --dist loadgroup``), tests that share the machine's loop devices and
-    /run/iosched run one after another on one worker, and the site is built by one worker only."""
+    /run/iosched run one after another on one worker, and the site is built by one worker only. First: xdist's
+    own hook, registered after this file on a worker and so called before it, names each test's group from
+    these marks (tests/test_groups.py)."""
     for item in items:
         if item.get_closest_marker("root"):
             item.add_marker(pytest.mark.xdist_group("root"))
