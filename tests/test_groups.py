@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.root  # what it runs touches the machine too: in the root group, it runs alone
 @pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="runs tests marked root")
 def test_tests_marked_root_run_in_their_group_on_one_worker() -> None:
