@@ -12,7 +12,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 TINY = {  # script: (arguments for a tiny run, a line its output must have)
-    "fleet_files.py": (["--hosts", "40", "--repeat", "1"], "paired with an advise run"),
+    "fleet_files.py": (["--hosts", "40", "--repeat", "1", "--serials"], "paired with an advise run"),
     "fleet_plan.py": (["--hosts", "40"], "hosts planned in"),
     "fleet_read.py": (["--hosts", "40"], "read_facts (files to System)"),
     "probe.py": (["--runs", "1"], "bare interpreter"),
