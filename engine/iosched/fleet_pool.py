@@ -161,8 +161,7 @@ class Worker:
 
     def __init__(self, kb: Kb, request: Request, as_json: bool) -> None:
         self.kb = kb
-        self.planner = Planner(kb)
-        self.documents = Documents(kb, self.planner)
+        self.start_planner()
         self.request = request
         self.as_json = as_json
         self.made = 0
@@ -171,6 +170,11 @@ class Worker:
         self.sent: dict[tuple[int, str | None], tuple[bytes, System]] = {}
         """The digest of each shape this worker has sent the parent, by the identity of its System and workload
         (the System is kept alive, so that its identity is not reused)."""
+
+    def start_planner(self) -> None:
+        """A new Planner, whose memo grows from nothing, and the documents of its plans, which go with it."""
+        self.planner = Planner(self.kb)
+        self.documents = Documents(self.kb, self.planner)
 
     def workload(self, name: str) -> str | None:
         r = self.request
@@ -243,8 +247,7 @@ class Worker:
             if self.planner.device_plans < MAX_DEVICE_PLANS:
                 self.planner.forget_hosts()
             else:
-                self.planner = Planner(self.kb)
-                self.documents = Documents(self.kb, self.planner)
+                self.start_planner()
         return outcome(host, key)
 
 

@@ -15,7 +15,9 @@ from typing import Any
 
 from iosched.fleet import Outcome, Planner, PlanSet, Summary
 from iosched.kb import Kb
+from iosched.persist import files
 from iosched.plan import Plan
+from iosched.render.plan_json import document
 
 NO_PLANS = '"plans": [], "skipped": []'
 _encode = json.JSONEncoder(ensure_ascii=False).encode
@@ -38,9 +40,6 @@ class Documents:
         """Documents by the identity of their plan, which is kept alive with them."""
 
     def __call__(self, plan: Plan) -> dict[str, Any]:
-        from iosched.persist import files
-        from iosched.render.plan_json import document
-
         origin = self.planner.origin(plan)
         found = self._made.get(id(origin))
         if found is None:

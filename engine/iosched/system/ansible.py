@@ -23,7 +23,7 @@ from iosched.system.ansible_docs import (
     file_documents,
     not_a_document,
 )
-from iosched.system.ansible_system import system_shape, to_system
+from iosched.system.ansible_system import named, system_shape
 from iosched.system.model import System
 
 __all__ = [
@@ -68,7 +68,7 @@ def host_facts(doc: FactDoc, known_distros: Collection[str] = ()) -> HostFacts:
     shape, error = host_shape(doc, known_distros)
     if shape is None or doc.facts is None:
         return HostFacts(doc.name, doc.source, error=error)
-    return HostFacts(doc.name, doc.source, system=to_system(doc.facts, known_distros, doc.source, doc.from_json))
+    return HostFacts(doc.name, doc.source, system=named(shape, doc.facts, doc.source))
 
 
 def host_shape(doc: FactDoc, known_distros: Collection[str] = ()) -> tuple[System | None, str | None]:

@@ -80,7 +80,11 @@ def to_system(
 
     ``from_json``: the facts hold only JSON's types, which keys the memo of Systems faster.
     """
-    shape = system_shape(facts, known_distros, from_json)
+    return named(system_shape(facts, known_distros, from_json), facts, source)
+
+
+def named(shape: System, facts: Mapping[str, Any], source: str) -> System:
+    """The System of the host whose facts have this shape (:func:`system_shape`): its hostname and source."""
     hostname = token(facts.get("ansible_hostname"), HOSTNAME)
     return shape.replace(host=shape.host.replace(hostname=hostname), source=source)
 
