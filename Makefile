@@ -36,7 +36,7 @@ lint: $(VENV)/.dev
 
 # One pytest worker per core; tests marked root (loop devices, /run/iosched) run one at a time on one worker.
 test: system-deps lint
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup --durations=10
 
 site: $(VENV)/.dev
 	$(BIN)/mkdocs build --strict
