@@ -325,10 +325,13 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
                       queues: int | None = None) -> tuple[str | None, str]:  # fmt: skip
     """The scheduler a device gets with no tuning, and why: the most specific default of the distribution
     that applies (udev rules before driver and kernel defaults), else the kernel's default for the hardware
-    and, where it is known, its number of hardware queues (several give none, as elevator_get_default())."""
+    and, where it is known, its number of hardware queues (several give none, as elevator_get_default(), unless
+    the driver requires an elevator on this kernel, as zoned devices did before 6.10)."""
     if io_path == "bio":
         return None, "the device has no elevator"
-    several = io_path == "blk-mq" and queues is not None and queues > 1 and not hardware.facts.get("hw.intelligent")
+    required = hardware.required_on(io_path, kernel)
+    several = (io_path == "blk-mq" and queues is not None and queues > 1 and required is None
+               and not hardware.facts.get("hw.intelligent"))  # fmt: skip
     several_why = f"the kernel gives none to a device with {queues} hardware queues (elevator_get_default)"
     if distro is not None:
         rotational = bool(hardware.facts.get("hw.rotational"))
@@ -340,11 +343,13 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
                 return "none", several_why
             name = resolve_alias(kb, row.elevator, offered)
             return name, f"{distro.name}: {row.devices} get {row.elevator} ({row.via})"
-    default = next((name for path, name in hardware.default_elevator.items() if path == io_path), None)
+    default = hardware.kernel_default(io_path, kernel)
     if default not in offered and "none" in offered and io_path == "blk-mq":
         return "none", f"kernel {kernel} has no blk-mq schedulers but none"
     if several:
         return "none", several_why
+    if required is not None:
+        return default, f"kernel {kernel} requires {default} for a {hardware.title} on {io_path}"
     return default, f"the kernel's default for a {hardware.title} on {io_path}"
 
 
