@@ -108,7 +108,7 @@ def rule(match_terms: str, steps: Iterable[Step]) -> str:
 def content(comment: str, match_terms: str, steps: Iterable[Step]) -> str:
     """One device's file: what it is for, and its rule."""
     lines = ["# Written by iosched for one device; remove this file (and reload udev) to undo.",
-             "# udev applies rule files in name order: 90- comes after the packages' rules that set these files.",
+             "# udev applies rule files in name order: 90- comes after the rules of packages that set these files.",
              f"# {sh_comment(comment)}", rule(match_terms, steps)]  # fmt: skip
     return "\n".join(lines)
 
