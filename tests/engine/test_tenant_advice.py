@@ -42,3 +42,31 @@ def test_a_dirty_stall_gets_per_device_writeback_limits_where_the_kernel_has_the
     assert "/sys/class/bdi/" in next(a.text for a in new.advice if a.id == "IOS510")
     old = advise(kb, Context(hw="hdd", workload="batch", kernel="5.15", symptoms="dirty-stall"))
     assert "IOS510" not in old.fired
+
+
+def _per_device_rules(kb: Kb) -> set[str]:
+    return {r.id for r in kb.section("rules") if "/sys/class/bdi/" in r.rationale}
+
+
+def test_a_dirty_stall_gets_writeback_advice_on_every_release(kb: Kb) -> None:
+    """Per-device limits where the kernel has them (max_ratio since 2.6.24, max_bytes since 6.2) and the byte
+    thresholds on every release: a RHEL 9 or Ubuntu 20.04 host once heard nothing."""
+    per_device = _per_device_rules(kb)
+    bytes_rules = {r.id for r in kb.section("rules") if "vm.dirty_background_bytes" in r.summary}
+    assert len(per_device) >= 2 and bytes_rules
+    for distro in kb.section("distributions"):
+        plan = advise(kb, Context(hw="hdd", workload="db", distro=distro.id, symptoms="dirty-stall"))
+        advice = {a.id: a.text for a in plan.advice}
+        assert len(per_device & set(advice)) == 1, distro.id
+        assert bytes_rules & set(advice), distro.id
+        quiet = advise(kb, Context(hw="hdd", workload="db", distro=distro.id))
+        assert not (per_device | bytes_rules) & set(quiet.fired), distro.id
+
+
+def test_per_device_rules_name_only_files_the_kernel_has(kb: Kb) -> None:
+    """Before 6.2 the advice names max_ratio and says max_bytes and strict_limit are missing; from 6.2 it offers them."""
+    for kernel in ("5.14", "6.1", "6.2", "6.12"):
+        plan = advise(kb, Context(hw="hdd", workload="db", kernel=kernel, symptoms="dirty-stall"))
+        (text,) = [a.text for a in plan.advice if a.id in _per_device_rules(kb)]
+        assert "max_ratio" in text
+        assert ("has no max_bytes" in text) == (kernel in ("5.14", "6.1")), kernel
