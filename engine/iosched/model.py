@@ -365,9 +365,10 @@ class Distribution(Sourced):
     """Architectures that boot another way (IBM Z); the GRUB fields hold for the others."""
     persistence: tuple[Id, ...] = ()
     notes: tuple[Text, ...] = ()
-    cgroup_default: Literal["v1", "v2"] | None = None
-    """The cgroup hierarchy systemd mounts by default (v1 includes the hybrid layout); None where not stated by a
-    source. It decides which io.* or blkio.* files exist."""
+    cgroup_default: Literal["v1", "hybrid", "v2"] | None = None
+    """The cgroup hierarchy systemd mounts by default: v1 (legacy), hybrid (the controllers, blkio among them, on v1
+    and only systemd's own tree on v2) or v2; None where no source states it. Where the io controller is decides
+    which io.* or blkio.* files exist."""
 
     @property
     def elevator_param_rule(self) -> UdevRuleFile | None:

@@ -3,6 +3,8 @@ the per-device writeback limits of the kernel."""
 
 from __future__ import annotations
 
+import pytest
+
 from iosched.context import Context
 from iosched.engine import advise
 from iosched.kb import Kb
@@ -14,21 +16,40 @@ def _tenant_workloads(kb: Kb) -> list[str]:
     return found
 
 
-def test_shared_hosts_are_told_which_cgroup_io_controls_their_release_has(kb: Kb) -> None:
+V2_IO_SINCE = (4, 5)
+"""The cgroup v2 io controller (Documentation/admin-guide/cgroup-v2.rst); before it only blkio on v1 exists."""
+
+
+@pytest.mark.parametrize("goal", [None, "fairness"])
+def test_shared_hosts_are_told_which_cgroup_io_controls_their_release_has(kb: Kb, goal: str | None) -> None:
+    """v2 advice only where the release mounts v2; v1 or the hybrid layout (io controller on v1) gets blkio advice;
+    a release whose default is not known is told how to check, never v2-only advice. A host that asks for fairness
+    hears the same as a tenant workload."""
+    workloads = _tenant_workloads(kb) if goal is None else ["db"]
     for distro in kb.section("distributions"):
-        for workload in _tenant_workloads(kb):
-            plan = advise(kb, Context(hw="ssd", workload=workload, distro=distro.id, device="sda"))
+        for workload in workloads:
+            plan = advise(kb, Context(hw="ssd", workload=workload, distro=distro.id, device="sda", goal=goal))
             advice = {a.id for a in plan.advice}
-            if distro.cgroup_default == "v1":
-                assert "IOS141" in advice and "IOS140" not in advice, distro.id
-            elif distro.kernel >= (5, 4):
-                assert "IOS140" in advice and "IOS141" not in advice, distro.id
+            if distro.cgroup_default in ("v1", "hybrid") or distro.kernel < V2_IO_SINCE:
+                assert "IOS141" in advice and not {"IOS140", "IOS142"} & advice, distro.id
+            elif distro.cgroup_default == "v2":
+                assert ("IOS140" in advice) == (distro.kernel >= (5, 4)), distro.id
+                assert not {"IOS141", "IOS142"} & advice, distro.id
             else:
-                assert "IOS140" not in advice, distro.id
+                assert "IOS142" in advice and not {"IOS140", "IOS141"} & advice, distro.id
+
+
+def test_ubuntu_before_21_10_keeps_the_io_controller_on_v1(kb: Kb) -> None:
+    """Ubuntu 18.04 and 20.04 mount the hybrid layout (io on v1) until 21.10 switched to v2."""
+    for distro in kb.section("distributions"):
+        if distro.family == "ubuntu" and distro.kernel >= V2_IO_SINCE:
+            release = tuple(int(p) for p in distro.name.split()[1].split("."))
+            assert distro.cgroup_default == ("v2" if release >= (21, 10) else "hybrid"), distro.id
 
 
 def test_the_cgroup_advice_names_files_the_kb_describes(kb: Kb) -> None:
-    plan = advise(kb, Context(hw="nvme", workload="container-host", kernel="6.8", device="nvme0n1"))
+    v2 = next(d.id for d in kb.section("distributions") if d.cgroup_default == "v2" and d.kernel >= (5, 4))
+    plan = advise(kb, Context(hw="nvme", workload="container-host", distro=v2, device="nvme0n1"))
     (advice,) = [a for a in plan.advice if a.id == "IOS140"]
     for name in ("io.weight", "io.cost.qos", "io.bfq.weight", "io.max", "io.latency"):
         assert kb.get(name) is not None and name in advice.text, name
