@@ -451,6 +451,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         facts["distro.udev_elevator_param"] = distro.elevator_param_rule is not None
         if distro.cgroup_default is not None:
             facts["cgroup.version"] = distro.cgroup_default
+        if distro.nvme_multipath is not None:
+            facts["distro.nvme_multipath"] = distro.nvme_multipath
     return Resolved(
         context=ctx, facts=facts, kernel=kernel, io_path=io_path, device=device, device_class=cls,
         hardware=hardware, workload=workload, distribution=distro, previous=previous, previous_why=previous_why,

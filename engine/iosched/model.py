@@ -365,6 +365,10 @@ class Distribution(Sourced):
     """Architectures that boot another way (IBM Z); the GRUB fields hold for the others."""
     persistence: tuple[Id, ...] = ()
     notes: tuple[Text, ...] = ()
+    nvme_multipath: bool | None = None
+    """The default of nvme_core.multipath on the release's kernel: true (native multipathing: a namespace shared by
+    several controllers is one bio-based nvmeXnY head over hidden paths nvmeXcYnZ), false (one nvmeXnY per
+    controller, which DM Multipath maps into a dm-N device that schedules I/O); None where no source states it."""
     cgroup_default: Literal["v1", "hybrid", "v2"] | None = None
     """The cgroup hierarchy systemd mounts by default: v1 (legacy), hybrid (the controllers, blkio among them, on v1
     and only systemd's own tree on v2) or v2; None where no source states it. Where the io controller is decides

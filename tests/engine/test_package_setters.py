@@ -15,10 +15,10 @@ from iosched.context import Context
 from iosched.engine import advise
 from iosched.host import package_rules, plan_host
 from iosched.kb import Kb
+from iosched.system import udev
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.model import Device, Host, System
 from iosched.system.source import TreeSource
-from iosched.system import udev
 from iosched.system.udev import cmdline_imports, logical_lines, read_udev_tuners, rule_settings
 
 OFFERED = ("mq-deadline", "kyber", "bfq", "none")
@@ -169,8 +169,8 @@ def _imported(text: str) -> list[str]:
 def test_iosched_rules_sort_after_every_package_rule_that_writes_a_queue_setting(kb: Kb) -> None:
     """udev applies rule files in file-name order and the last assignment wins: a package rule that sorts after
     iosched's file (btrfs-progs' 64-btrfs-zoned.rules over a 60- file) would undo the plan at every add/change."""
-    competing = [p for p, written in _package_rule_files(kb)
-                 if any(w == "scheduler" or w.startswith(("queue.", "queue/", "iosched/")) for w in written)]  # fmt: skip
+    queue = ("scheduler", "queue.", "queue/", "iosched/")
+    competing = [p for p, written in _package_rule_files(kb) if any(w.startswith(queue) for w in written)]
     assert any(basename(p).startswith("64-btrfs-zoned") for p in competing)
     for device in {h.example_device for h in kb.section("hardware")}:
         ours = basename(udev.path(device))

@@ -85,9 +85,20 @@ def test_a_dirty_stall_gets_writeback_advice_on_every_release(kb: Kb) -> None:
 
 
 def test_per_device_rules_name_only_files_the_kernel_has(kb: Kb) -> None:
-    """Before 6.2 the advice names max_ratio and says max_bytes and strict_limit are missing; from 6.2 it offers them."""
+    """Before 6.2 the advice names max_ratio and says max_bytes and strict_limit are missing; from 6.2 it has them."""
     for kernel in ("5.14", "6.1", "6.2", "6.12"):
         plan = advise(kb, Context(hw="hdd", workload="db", kernel=kernel, symptoms="dirty-stall"))
         (text,) = [a.text for a in plan.advice if a.id in _per_device_rules(kb)]
         assert "max_ratio" in text
         assert ("has no max_bytes" in text) == (kernel in ("5.14", "6.1")), kernel
+
+
+def test_nvme_plans_follow_the_release_default_of_native_multipathing(kb: Kb) -> None:
+    """Where a release ships nvme_core.multipath=N (RHEL 8) an NVMe plan says the DM Multipath map is what a shared
+    namespace is scheduled on; where it is on, or not known, it says nothing of it."""
+    rule = next(r for r in kb.section("rules") if any(c.fact == "distro.nvme_multipath" for c in r.when.comparisons()))
+    stated = {d.id: d.nvme_multipath for d in kb.section("distributions") if d.nvme_multipath is not None}
+    assert False in stated.values() and True in stated.values()
+    for distro in kb.section("distributions"):
+        plan = advise(kb, Context(hw="nvme", workload="db", distro=distro.id))
+        assert (rule.id in {a.id for a in plan.advice}) == (stated.get(distro.id) is False), distro.id
