@@ -27,6 +27,10 @@ _E = TypeVar("_E")
 PARTITION = r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+"
 
 
+CGROUP_LAYOUTS = ("v1", "hybrid", "v2")
+"""The cgroup hierarchies a host can mount (:attr:`iosched.model.Distribution.cgroup_default`)."""
+
+
 class ContextError(ValueError):
     """A context the KB cannot resolve (unknown hardware, malformed kernel ...): exit 2 in the CLI."""
 
@@ -59,6 +63,9 @@ class Context(Struct):
     offered: str | None = None
     """The elevators the device's scheduler file lists, comma-separated, when read from the system (they beat
     what the KB says the kernel offers)."""
+    cgroup: str | None = None
+    """The cgroup hierarchy the host mounts (``v1``, ``hybrid``, ``v2``), when read from it or said by the user (it
+    beats the release's default)."""
     persist: str | None = None
     """How to persist the plan: ``auto`` (nothing said), or the methods to use (``udev,sysctl``; see
     :func:`iosched.persist.method_for`)."""
@@ -453,6 +460,12 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
             facts["cgroup.version"] = distro.cgroup_default
         if distro.nvme_multipath is not None:
             facts["distro.nvme_multipath"] = distro.nvme_multipath
+    if ctx.cgroup is not None:
+        if ctx.cgroup not in CGROUP_LAYOUTS:
+            raise ContextError(f"refusing cgroup {ctx.cgroup!r}: one of {', '.join(CGROUP_LAYOUTS)} "
+                               "(stat -fc %T /sys/fs/cgroup: cgroup2fs is v2; tmpfs is v1, or hybrid beside "
+                               "/sys/fs/cgroup/unified)")  # fmt: skip
+        facts["cgroup.version"] = ctx.cgroup
     return Resolved(
         context=ctx, facts=facts, kernel=kernel, io_path=io_path, device=device, device_class=cls,
         hardware=hardware, workload=workload, distribution=distro, previous=previous, previous_why=previous_why,

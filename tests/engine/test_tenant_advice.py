@@ -3,11 +3,16 @@ the per-device writeback limits of the kernel."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from iosched.context import Context
+from iosched.cli import main
+from iosched.context import Context, ContextError
 from iosched.engine import advise
 from iosched.kb import Kb
+from iosched.system.mounts import cgroup_layout, parse_mounts
 
 
 def _tenant_workloads(kb: Kb) -> list[str]:
@@ -102,3 +107,46 @@ def test_nvme_plans_follow_the_release_default_of_native_multipathing(kb: Kb) ->
     for distro in kb.section("distributions"):
         plan = advise(kb, Context(hw="nvme", workload="db", distro=distro.id))
         assert (rule.id in {a.id for a in plan.advice}) == (stated.get(distro.id) is False), distro.id
+
+
+CAPTURES = Path(__file__).resolve().parents[1] / "system" / "captures"
+
+
+def test_the_hierarchy_read_from_a_host_decides_its_cgroup_advice(capsys: pytest.CaptureFixture[str]) -> None:
+    """A guest booted with the hybrid layout (its /proc/mounts: blkio on v1 beside systemd's cgroup2 tree) hears
+    the v1 controls, not how to find out."""
+    root = CAPTURES / "debian12-vm-live"
+    mounts = parse_mounts((root / "proc" / "mounts").read_text())
+    assert any(m.fstype == "cgroup" and "blkio" in m.options for m in mounts)
+    assert any(m.fstype == "cgroup2" and m.mountpoint != "/sys/fs/cgroup" for m in mounts)
+    layout = cgroup_layout(mounts)
+    assert main(["advise", "--root", str(root), "--workload", "container-host", "--format", "json"]) == 0
+    plans = json.loads(capsys.readouterr().out)["plans"]
+    assert layout == "hybrid" and plans
+    for plan in plans:
+        assert plan["context"]["cgroup"] == plan["facts"]["cgroup.version"] == layout
+        assert "IOS141" in {a["id"] for a in plan["advice"]} and not {"IOS140", "IOS142"} & set(plan["fired"])
+
+
+def test_a_layout_said_for_the_host_beats_the_release_default(kb: Kb) -> None:
+    for distro in kb.section("distributions"):
+        if distro.cgroup_default is None:
+            continue
+        other = "v1" if distro.cgroup_default == "v2" else "v2"
+        plan = advise(kb, Context(hw="ssd", workload="vm-host", distro=distro.id, cgroup=other))
+        assert plan.facts["cgroup.version"] == other, distro.id
+
+
+def test_the_layout_read_is_the_one_the_kernel_mounted() -> None:
+    """On this machine: v2 exactly where /sys/fs/cgroup/cgroup.controllers exists (runc's test), hybrid where the
+    v2 tree sits beside v1 controllers."""
+    layout = cgroup_layout(parse_mounts(Path("/proc/mounts").read_text()))
+    assert (layout == "v2") == Path("/sys/fs/cgroup/cgroup.controllers").exists()
+    if layout != "v2":
+        assert (layout == "hybrid") == Path("/sys/fs/cgroup/unified/cgroup.controllers").exists()
+
+
+@pytest.mark.parametrize("value", ["v3", "cgroup2", "V2; touch x"])
+def test_a_cgroup_layout_outside_the_three_is_refused(kb: Kb, value: str) -> None:
+    with pytest.raises(ContextError, match="refusing cgroup"):
+        advise(kb, Context(hw="ssd", workload="vm-host", cgroup=value))
