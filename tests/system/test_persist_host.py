@@ -1,7 +1,8 @@
 """Persistence chosen for an observed host: the RHEL 8 capture runs TuneD's virtual-guest profile and has an
-admin's udev rule that sets vdb to none (before iosched's 90- file; renamed to sort after it, it wins). advise keeps vdb's scheduler in a TuneD
-profile under auto and in a udev rule when asked, saying which tuner then wins; verify flips as the profile
-is installed; the sh plan writes and journals the profile and its undo removes it; the playbook lints."""
+admin's udev rule that sets vdb to none (before iosched's 90- file; renamed to sort after it, it wins). advise
+keeps vdb's scheduler in a TuneD profile under auto and in a udev rule when asked, saying which tuner then wins;
+verify flips as the profile is installed; the sh plan writes and journals the profile and its undo removes it;
+the playbook lints."""
 
 from __future__ import annotations
 
