@@ -27,6 +27,10 @@ _E = TypeVar("_E")
 PARTITION = r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+)(?=p))p?\d+"
 
 
+CGROUP_LAYOUTS = ("v1", "hybrid", "v2")
+"""The cgroup hierarchies a host can mount (:attr:`iosched.model.Distribution.cgroup_default`)."""
+
+
 class ContextError(ValueError):
     """A context the KB cannot resolve (unknown hardware, malformed kernel ...): exit 2 in the CLI."""
 
@@ -59,6 +63,9 @@ class Context(Struct):
     offered: str | None = None
     """The elevators the device's scheduler file lists, comma-separated, when read from the system (they beat
     what the KB says the kernel offers)."""
+    cgroup: str | None = None
+    """The cgroup hierarchy the host mounts (``v1``, ``hybrid``, ``v2``), when read from it or said by the user (it
+    beats the release's default)."""
     persist: str | None = None
     """How to persist the plan: ``auto`` (nothing said), or the methods to use (``udev,sysctl``; see
     :func:`iosched.persist.method_for`)."""
@@ -325,10 +332,13 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
                       queues: int | None = None) -> tuple[str | None, str]:  # fmt: skip
     """The scheduler a device gets with no tuning, and why: the most specific default of the distribution
     that applies (udev rules before driver and kernel defaults), else the kernel's default for the hardware
-    and, where it is known, its number of hardware queues (several give none, as elevator_get_default())."""
+    and, where it is known, its number of hardware queues (several give none, as elevator_get_default(), unless
+    the driver requires an elevator on this kernel, as zoned devices did before 6.10)."""
     if io_path == "bio":
         return None, "the device has no elevator"
-    several = io_path == "blk-mq" and queues is not None and queues > 1 and not hardware.facts.get("hw.intelligent")
+    required = hardware.required_on(io_path, kernel)
+    several = (io_path == "blk-mq" and queues is not None and queues > 1 and required is None
+               and not hardware.facts.get("hw.intelligent"))  # fmt: skip
     several_why = f"the kernel gives none to a device with {queues} hardware queues (elevator_get_default)"
     if distro is not None:
         rotational = bool(hardware.facts.get("hw.rotational"))
@@ -340,11 +350,13 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
                 return "none", several_why
             name = resolve_alias(kb, row.elevator, offered)
             return name, f"{distro.name}: {row.devices} get {row.elevator} ({row.via})"
-    default = next((name for path, name in hardware.default_elevator.items() if path == io_path), None)
+    default = hardware.kernel_default(io_path, kernel)
     if default not in offered and "none" in offered and io_path == "blk-mq":
         return "none", f"kernel {kernel} has no blk-mq schedulers but none"
     if several:
         return "none", several_why
+    if required is not None:
+        return default, f"kernel {kernel} requires {default} for a {hardware.title} on {io_path}"
     return default, f"the kernel's default for a {hardware.title} on {io_path}"
 
 
@@ -446,6 +458,14 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         facts["distro.udev_elevator_param"] = distro.elevator_param_rule is not None
         if distro.cgroup_default is not None:
             facts["cgroup.version"] = distro.cgroup_default
+        if distro.nvme_multipath is not None:
+            facts["distro.nvme_multipath"] = distro.nvme_multipath
+    if ctx.cgroup is not None:
+        if ctx.cgroup not in CGROUP_LAYOUTS:
+            raise ContextError(f"refusing cgroup {ctx.cgroup!r}: one of {', '.join(CGROUP_LAYOUTS)} "
+                               "(stat -fc %T /sys/fs/cgroup: cgroup2fs is v2; tmpfs is v1, or hybrid beside "
+                               "/sys/fs/cgroup/unified)")  # fmt: skip
+        facts["cgroup.version"] = ctx.cgroup
     return Resolved(
         context=ctx, facts=facts, kernel=kernel, io_path=io_path, device=device, device_class=cls,
         hardware=hardware, workload=workload, distribution=distro, previous=previous, previous_why=previous_why,

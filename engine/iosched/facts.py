@@ -39,7 +39,11 @@ FACTS: dict[str, tuple[FactType, str]] = {
         "bool",
         "a udev rule of the distribution applies elevator= from the command line to every disk (RHEL 8/9)",
     ),
-    "cgroup.version": ("str", "cgroup hierarchy mounted by default: v1 or v2 (absent when not known)"),
+    "distro.nvme_multipath": (
+        "bool",
+        "native NVMe multipathing on by default (nvme_core.multipath; absent: not known)",
+    ),
+    "cgroup.version": ("str", "cgroup hierarchy mounted by default: v1, hybrid or v2 (absent when not known)"),
     "cache": ("str", "write cache protection: volatile, battery-backed or none"),
     "fs": ("str", "file system on the device: ext4, xfs, btrfs"),
     "measured.best": ("str", "scheduler that measurements show significantly better (absent if none)"),

@@ -27,6 +27,7 @@ from iosched.steps import kind_of
 from iosched.struct import Struct
 from iosched.system import loops, udev
 from iosched.system.model import Device, Mount, System, Tuner
+from iosched.system.mounts import cgroup_layout
 
 _BEFORE_UDEV = ("kernel-cmdline", "sysctl.d")
 _USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist", "rehearse")
@@ -178,6 +179,7 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
         "serial": device.serial if device.serial and compiled(SERIAL).fullmatch(device.serial) else None,
         "wwn": device.wwn if device.wwn and compiled(SERIAL).fullmatch(device.wwn) else None,
         "hw_queues": str(device.nr_hw_queues) if device.nr_hw_queues else None,
+        "cgroup": cgroup_layout(system.mounts),
     }  # fmt: skip
     if fs in filesystems:
         values |= {"fs": fs, "mountpoint": mountpoint, "mount_options": options}

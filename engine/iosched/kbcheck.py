@@ -146,6 +146,40 @@ def _check_default_schedulers(kb: Kb) -> Iterator[Diagnostic]:
                     )
 
 
+def _kernel_gives(kb: Kb, distro: Any, preset: Any, kernel: Any) -> str | None:
+    """What the blk-mq code of ``kernel`` gives a device of ``preset`` on ``distro``: its default (or the elevator
+    its driver requires there), or none where the kernel's scheduler file offers nothing else (before 4.11, or
+    where the release's own kernel says so)."""
+    expected = preset.kernel_default("blk-mq", kernel)
+    rotational = bool(preset.facts.get("hw.rotational"))
+    vendor = [row.offered for row in distro.io_paths
+              if row.io_path == "blk-mq" and row.offered and row.match.matches(preset.id, "", rotational)
+              and not row.match.kernel_names]  # fmt: skip
+    offered = vendor[0] if vendor else tuple(kb.offered_on(kernel, "blk-mq"))
+    return "none" if expected is not None and expected not in offered else expected
+
+
+def _check_kernel_rows(kb: Kb) -> Iterator[Diagnostic]:
+    """KB116: a blk-mq row that says the kernel itself picks the elevator (``via: kernel``) names what the kernel
+    facts of the release's kernel give each device the row covers (the preset's default, or the elevator its
+    driver requires there): a row copied from an older release is caught where the kernel changed (zoned 6.10).
+    On the legacy path the kernel's default is its Kconfig, the distribution's choice, so rows there are not
+    compared."""
+    presets = kb.section("hardware")
+    for distro in kb.section("distributions"):
+        for n, row in enumerate(distro.default_schedulers, 1):
+            kernel = distro.kernel if row.holds_on(distro.kernel) else row.since
+            if row.via != "kernel" or row.io_path != "blk-mq" or kernel is None or not row.holds_on(kernel):
+                continue
+            for preset in presets:
+                if not _covers_preset(row.match, preset) or (preset.since and kernel < preset.since):
+                    continue
+                expected = _kernel_gives(kb, distro, preset, kernel)
+                if expected is not None and expected != row.elevator:
+                    yield _diag(kb, distro.id, "KB116", f"default_schedulers row {n} gives {preset.id} "
+                                f"{row.elevator} on blk-mq, but kernel {kernel} gives it {expected}")  # fmt: skip
+
+
 def _check_facts(kb: Kb) -> Iterator[Diagnostic]:
     for entity in (*kb.section("hardware"), *kb.section("workloads")):
         for name in sorted(set(entity.facts) - set(FACTS)):
@@ -239,7 +273,8 @@ def _check_caveat_releases(kb: Kb) -> Iterator[Diagnostic]:
 def check(kb: Kb) -> list[Diagnostic]:
     """All cross-entity problems, sorted by file and line."""
     found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb), *_check_reachable(kb),
-             *_check_default_schedulers(kb), *_check_synonyms(kb), *_check_caveat_releases(kb)]  # fmt: skip
+             *_check_default_schedulers(kb), *_check_kernel_rows(kb), *_check_synonyms(kb),
+             *_check_caveat_releases(kb)]  # fmt: skip
     if kb.section("rules") and not any(d.code == "KB105" for d in found):
         found += [*_check_rules(kb), *_check_examples(kb)]
     return sorted(set(found), key=lambda d: (d.file, d.line, d.code, d.message))

@@ -365,9 +365,14 @@ class Distribution(Sourced):
     """Architectures that boot another way (IBM Z); the GRUB fields hold for the others."""
     persistence: tuple[Id, ...] = ()
     notes: tuple[Text, ...] = ()
-    cgroup_default: Literal["v1", "v2"] | None = None
-    """The cgroup hierarchy systemd mounts by default (v1 includes the hybrid layout); None where not stated by a
-    source. It decides which io.* or blkio.* files exist."""
+    nvme_multipath: bool | None = None
+    """The default of nvme_core.multipath on the release's kernel: true (native multipathing: a namespace shared by
+    several controllers is one bio-based nvmeXnY head over hidden paths nvmeXcYnZ), false (one nvmeXnY per
+    controller, which DM Multipath maps into a dm-N device that schedules I/O); None where no source states it."""
+    cgroup_default: Literal["v1", "hybrid", "v2"] | None = None
+    """The cgroup hierarchy systemd mounts by default: v1 (legacy), hybrid (the controllers, blkio among them, on v1
+    and only systemd's own tree on v2) or v2; None where no source states it. Where the io controller is decides
+    which io.* or blkio.* files exist."""
 
     @property
     def elevator_param_rule(self) -> UdevRuleFile | None:
@@ -453,6 +458,16 @@ class DeviceClass(Sourced):
     were that hardware, and the plan says so."""
 
 
+class RequiredElevator(Sourced, KernelRange):
+    """An elevator the kernel itself gives a class of device on a path whatever its number of hardware queues,
+    within a kernel range: the driver requires a feature only it provides (zoned write ordering from 5.4 to 6.9,
+    elevator_init_mq() and ELEVATOR_F_ZBD_SEQ_WRITE). Outside the range elevator_get_default() holds."""
+
+    io_path: ElevatorPath
+    elevator: Id
+    note: Text | None = None
+
+
 class HardwarePreset(Sourced):
     """A class of device for ``--hw``: the facts rules see, and how its driver reaches the block layer."""
 
@@ -465,10 +480,24 @@ class HardwarePreset(Sourced):
     """The first kernel that can drive this class of device (host-managed zoned disks: 4.10)."""
     blk_mq_since: KernelVersion | None = None
     default_elevator: dict[ElevatorPath, Id] = {}  # noqa: RUF012 - Structs are frozen
+    """What the kernel gives such a device on each path when nothing is required of it (elevator_get_default())."""
+    required_elevator: tuple[RequiredElevator, ...] = ()
     udev_match: tuple[UdevMatch, ...]
     example_device: Annotated[str, Constrain(r"[a-z][a-z0-9]{0,15}(?:-[0-9]{1,4})?")]
     notes: tuple[Text, ...] = ()
     caveats: tuple[Id, ...] = ()
+
+    def required_on(self, io_path: str, kernel: KernelVersion) -> RequiredElevator | None:
+        """The elevator the kernel requires for such a device on this path and kernel, if any."""
+        return next((r for r in self.required_elevator if r.io_path == io_path and r.holds_on(kernel)), None)
+
+    def kernel_default(self, io_path: str, kernel: KernelVersion) -> str | None:
+        """The upstream kernel's elevator for such a device on this path and kernel (its queue count as the
+        preset's facts say): the required one where the driver requires one, else the plain default."""
+        required = self.required_on(io_path, kernel)
+        if required is not None:
+            return required.elevator
+        return next((name for path, name in self.default_elevator.items() if path == io_path), None)
 
 
 class Workload(Sourced):

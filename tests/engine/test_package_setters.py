@@ -4,7 +4,9 @@ not offer is reported instead of trusted."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from posixpath import basename
 from typing import Any
 
 import pytest
@@ -13,10 +15,11 @@ from iosched.context import Context
 from iosched.engine import advise
 from iosched.host import package_rules, plan_host
 from iosched.kb import Kb
+from iosched.system import udev
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.model import Device, Host, System
 from iosched.system.source import TreeSource
-from iosched.system.udev import cmdline_imports, read_udev_tuners, rule_settings
+from iosched.system.udev import cmdline_imports, logical_lines, read_udev_tuners, rule_settings
 
 OFFERED = ("mq-deadline", "kyber", "bfq", "none")
 
@@ -145,3 +148,31 @@ def test_an_observed_elevator_param_the_kernel_ignores_is_reported_where_nothing
             assert "elevator=none" in found[0].text
         (quiet,) = plan_host(kb, _system(distro, "ro quiet"), Context(workload="db")).plans
         assert "elevator-param-ignored-on-blk-mq" not in {w.id for w in quiet.warnings}
+
+
+def _package_rule_files(kb: Kb) -> list[tuple[str, set[str]]]:
+    """Every udev rule file a package ships that the KB knows (the distributions' and the vendors'), with the
+    settings it writes (a value from the command line counted as written)."""
+    found = [(r.path, {s.target for s in r.sets}) for r in kb.section("vendor_rules")]
+    for distro in kb.section("distributions"):
+        for rule in distro.udev_rules:
+            env = dict.fromkeys(cmdline_imports(rule.content, "") or _imported(rule.content), "x")
+            written = {k for _, line in logical_lines(rule.content) for k in rule_settings(line, env)}
+            found.append((rule.path, written))
+    return found
+
+
+def _imported(text: str) -> list[str]:
+    return re.findall(r'IMPORT\{cmdline\}="(\w+)"', text)
+
+
+def test_iosched_rules_sort_after_every_package_rule_that_writes_a_queue_setting(kb: Kb) -> None:
+    """udev applies rule files in file-name order and the last assignment wins: a package rule that sorts after
+    iosched's file (btrfs-progs' 64-btrfs-zoned.rules over a 60- file) would undo the plan at every add/change."""
+    queue = ("scheduler", "queue.", "queue/", "iosched/")
+    competing = [p for p, written in _package_rule_files(kb) if any(w.startswith(queue) for w in written)]
+    assert any(basename(p).startswith("64-btrfs-zoned") for p in competing)
+    for device in {h.example_device for h in kb.section("hardware")}:
+        ours = basename(udev.path(device))
+        for path in competing:
+            assert basename(path) < ours, (path, ours)

@@ -127,6 +127,11 @@ def test_hardware_kernel_releases_are_stated_by_a_cited_source(kb: Kb) -> None:
         for version in (preset.blk_mq_since, preset.since):
             if version is not None:
                 assert re.search(VERSION_WORD.format(re.escape(str(version))), texts), (preset.id, str(version))
+        for required in preset.required_elevator:
+            cited = " ".join(f"{kb.get(s).title} {kb.get(s).note or ''}" for s in required.sources)
+            for version in (required.since, required.until):
+                if version is not None:
+                    assert re.search(VERSION_WORD.format(re.escape(str(version))), cited), (preset.id, str(version))
 
 
 def test_only_driver_chosen_presets_differ_from_the_common_legacy_default(kb: Kb) -> None:

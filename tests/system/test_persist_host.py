@@ -1,7 +1,8 @@
 """Persistence chosen for an observed host: the RHEL 8 capture runs TuneD's virtual-guest profile and has an
-admin's udev rule that sets vdb to none after iosched's would. advise keeps vdb's scheduler in a TuneD
-profile under auto and in a udev rule when asked, saying which tuner then wins; verify flips as the profile
-is installed; the sh plan writes and journals the profile and its undo removes it; the playbook lints."""
+admin's udev rule that sets vdb to none (before iosched's 90- file; renamed to sort after it, it wins). advise
+keeps vdb's scheduler in a TuneD profile under auto and in a udev rule when asked, saying which tuner then wins;
+verify flips as the profile is installed; the sh plan writes and journals the profile and its undo removes it;
+the playbook lints."""
 
 from __future__ import annotations
 
@@ -65,14 +66,28 @@ def test_auto_keeps_the_scheduler_in_a_tuned_profile_that_includes_the_active_on
     assert not any(w["id"] in ("later-tuner-wins", "tuned-overrides-udev") for w in plan["warnings"])
 
 
-def test_persist_udev_keeps_it_in_a_udev_rule_and_says_the_admins_later_rule_wins(capture: Path, capsys) -> None:
+def test_persist_udev_keeps_it_in_a_udev_rule_after_the_admins_earlier_rule(capture: Path, capsys) -> None:
+    """The capture's rule sorts before iosched's file, so iosched's value holds and nothing is said of it."""
+    assert os.path.basename(admin_rule()) < os.path.basename(udev.path("vdb"))
     plan = plan_of(capsys, capture, "vdb", "--persist", "udev")
     assert {s["persist_method"] for s in plan["steps"]} == {"udev-rule"}
     assert list(plan["files"]) == [udev.path("vdb")]
+    assert not [w for w in plan["warnings"] if w["id"] == "later-tuner-wins"]
+
+
+def test_persist_udev_says_an_admin_rule_that_sorts_after_it_wins(capture: Path, tmp_path: Path, capsys) -> None:
+    """The same rule as Red Hat's documented example name, 99-scheduler.rules, sorts after iosched's file."""
+    root = tmp_path / "host"
+    shutil.copytree(capture, root, symlinks=True)
+    later = root / admin_rule().lstrip("/")
+    later.rename(later.with_name("99-scheduler.rules"))
+    rule = "/" + str(later.with_name("99-scheduler.rules").relative_to(root))
+    assert os.path.basename(rule) > os.path.basename(udev.path("vdb"))
+    plan = plan_of(capsys, root, "vdb", "--persist", "udev")
     (notice,) = [w for w in plan["warnings"] if w["id"] == "later-tuner-wins"]
-    assert admin_rule() in notice["text"] and notice["sources"]
-    code, out, _ = run(capsys, "advise", "--root", str(capture), "--persist", "udev", "--format", "markdown")
-    assert code == 0 and "later-tuner-wins" in out and admin_rule() in out
+    assert rule in notice["text"] and notice["sources"]
+    code, out, _ = run(capsys, "advise", "--root", str(root), "--persist", "udev", "--format", "markdown")
+    assert code == 0 and "later-tuner-wins" in out and rule in out
 
 
 @pytest.mark.parametrize(

@@ -665,6 +665,15 @@ def hardware_preset(kb: Kb, item: HardwarePreset, style: Style) -> str:
                     "Kernel default elevator",
                     ", ".join(f"{path}: {ref(kb, style, e)}" for path, e in defaults.items()),
                 ),
+                (
+                    "Required by its driver",
+                    "; ".join(
+                        f"{r.io_path}: {ref(kb, style, r.elevator)}"
+                        + (f" from {r.since}" if r.since else "")
+                        + (f" until {r.until}" if r.until else "")
+                        for r in getattr(item, "required_elevator", ())
+                    ),
+                ),
             ]
         ),
         _facts_table(item.facts),

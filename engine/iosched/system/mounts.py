@@ -30,6 +30,19 @@ def parse_mounts(text: str) -> tuple[Mount, ...]:
     return tuple(mounts)
 
 
+CGROUP_ROOT = "/sys/fs/cgroup"
+
+
+def cgroup_layout(mounts: tuple[Mount, ...]) -> str | None:
+    """The cgroup hierarchy the mounts show: ``v2`` (cgroup2 on /sys/fs/cgroup), ``hybrid`` (v1 controllers beside
+    systemd's cgroup2 tree), ``v1``; None when no cgroup file system is mounted (or the mounts were not read)."""
+    if any(m.fstype == "cgroup2" and m.mountpoint == CGROUP_ROOT for m in mounts):
+        return "v2"
+    if any(m.fstype == "cgroup" for m in mounts):
+        return "hybrid" if any(m.fstype == "cgroup2" for m in mounts) else "v1"
+    return None
+
+
 def read_mounts(src: Source) -> tuple[tuple[Mount, ...], list[str]]:
     found = src.first(MOUNT_FILES)
     if found is None:

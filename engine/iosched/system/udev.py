@@ -2,7 +2,7 @@
 
 Files: udev reads ``*.rules`` from /etc/udev/rules.d, /run, /usr/local/lib, /usr/lib and /lib (udev(7)); a file in
 /etc replaces a same-named one further down, and a file that is empty or a link to /dev/null masks it. iosched
-writes one file per device (``60-iosched-sdb.rules``), so that plans of different devices never replace each
+writes one file per device (``90-iosched-sdb.rules``), so that plans of different devices never replace each
 other's rules and each undo removes only its own.
 
 Reading: ``ATTR{queue/scheduler}="..."`` and ``echo ... > .../queue/...`` assignments, as tuners. A value taken
@@ -11,9 +11,11 @@ in RHEL 8/9's 40-elevator.rules) is the host's command-line value; without it th
 
 Writing: one rule per device, scheduler first (a switch resets the tunables), matched on its WWN or serial.
 
-Precedence: udev applies the rule files in file-name order as it adds each device, and the last assignment wins;
-``60-`` sorts iosched's before the rules of later tuners. TuneD sets its ``[disk]`` options after udev's rules
-ran (:func:`acts_after`).
+Precedence: udev applies the rule files in file-name order as it adds each device, and the last assignment wins.
+``90-`` sorts iosched's after every package rule the KB knows that writes a queue attribute (the distributions'
+``60-io-scheduler``, ``60-block-scheduler`` and ``60-ssd-scheduler``, s390-tools' ``60-readahead``, btrfs-progs'
+``64-btrfs-zoned``, amazon-ec2-utils' ``70-ec2-nvme-devices``: a ``60-`` file lost to the last four), and before
+an administrator's ``99-`` rules. TuneD sets its ``[disk]`` options after udev's rules ran (:func:`acts_after`).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
 # Files and precedence
 
 DIRECTORY = "/etc/udev/rules.d/"
-PREFIX, SUFFIX = "60-iosched-", ".rules"
+PREFIX, SUFFIX = "90-iosched-", ".rules"
 FILE = f"{DIRECTORY}{PREFIX}DEVICE{SUFFIX}"
 """How the files are named (the documentation's spelling); :func:`path` gives one device's."""
 
@@ -106,6 +108,7 @@ def rule(match_terms: str, steps: Iterable[Step]) -> str:
 def content(comment: str, match_terms: str, steps: Iterable[Step]) -> str:
     """One device's file: what it is for, and its rule."""
     lines = ["# Written by iosched for one device; remove this file (and reload udev) to undo.",
+             "# udev applies rule files in name order: 90- comes after the rules of packages that set these files.",
              f"# {sh_comment(comment)}", rule(match_terms, steps)]  # fmt: skip
     return "\n".join(lines)
 

@@ -266,7 +266,8 @@ FOUND_1=$LAST
 
 # persist: a file is written only where it differs and would change what the device gets at boot
 if [ "${FOUND_1:-ok}" = changed ]; then
-  persist_file /etc/udev/rules.d/60-iosched-dasda.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+  persist_file /etc/udev/rules.d/90-iosched-dasda.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# udev applies rule files in name order: 90- comes after the rules of packages that set these files.
 # dasda: dasd disk, db workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="dasda", ATTR{queue/scheduler}="none"'
 fi

@@ -261,7 +261,8 @@ trap 'on_signal HUP' HUP
 converge scheduler "$R"/sys/block/dm-2/queue/scheduler none || die 'Use the none elevator on dm-2: failed'
 
 # persist: a file is written only where it differs and would change what the device gets at boot
-persist_file /etc/udev/rules.d/60-iosched-dm-2.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+persist_file /etc/udev/rules.d/90-iosched-dm-2.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# udev applies rule files in name order: 90- comes after the rules of packages that set these files.
 # dm-2: san disk, db workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="dm-2", ATTR{queue/scheduler}="none"'
 

@@ -266,7 +266,8 @@ fi
 
 # persist: a file is written only where it differs and would change what the device gets at boot
 if [ "$APPLY_CONSIDER" = 1 ]; then
-  persist_file /etc/udev/rules.d/60-iosched-dm-0.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+  persist_file /etc/udev/rules.d/90-iosched-dm-0.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# udev applies rule files in name order: 90- comes after the rules of packages that set these files.
 # dm-0: san disk, db workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="dm-0", ATTR{queue/scheduler}="deadline"'
 fi

@@ -274,7 +274,8 @@ if [ "$APPLY_CONSIDER" = 1 ]; then
 fi
 
 # persist: a file is written only where it differs and would change what the device gets at boot
-persist_file /etc/udev/rules.d/60-iosched-sdb.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+persist_file /etc/udev/rules.d/90-iosched-sdb.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# udev applies rule files in name order: 90- comes after the rules of packages that set these files.
 # sdb: hdd disk, batch workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdb", ATTR{queue/scheduler}="deadline"'
 if [ "$APPLY_CONSIDER" = 1 ]; then

@@ -262,7 +262,8 @@ trap 'on_signal HUP' HUP
 converge scheduler "$R"/sys/block/sda/queue/scheduler bfq || die 'Use the bfq elevator on sda: failed'
 
 # persist: a file is written only where it differs and would change what the device gets at boot
-persist_file /etc/udev/rules.d/60-iosched-sda.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+persist_file /etc/udev/rules.d/90-iosched-sda.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# udev applies rule files in name order: 90- comes after the rules of packages that set these files.
 # sda: hdd disk, fileserver workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sda", ATTR{queue/scheduler}="bfq"'
 

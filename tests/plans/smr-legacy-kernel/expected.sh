@@ -262,7 +262,8 @@ trap 'on_signal HUP' HUP
 converge scheduler "$R"/sys/block/sdc/queue/scheduler deadline || die 'Use the deadline elevator on sdc: failed'
 
 # persist: a file is written only where it differs and would change what the device gets at boot
-persist_file /etc/udev/rules.d/60-iosched-sdc.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+persist_file /etc/udev/rules.d/90-iosched-sdc.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# udev applies rule files in name order: 90- comes after the rules of packages that set these files.
 # sdc: smr disk, batch workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdc", ATTR{queue/scheduler}="deadline"'
 

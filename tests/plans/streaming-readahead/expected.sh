@@ -272,12 +272,14 @@ fi
 
 # persist: a file is written only where it differs and would change what the device gets at boot
 if [ "$APPLY_CONSIDER" = 1 ]; then
-  persist_file /etc/udev/rules.d/60-iosched-sdb.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+  persist_file /etc/udev/rules.d/90-iosched-sdb.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# udev applies rule files in name order: 90- comes after the rules of packages that set these files.
 # sdb: hdd disk, streaming workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdb", ATTR{queue/scheduler}="mq-deadline", ATTR{queue/read_ahead_kb}="4096"'
 else
   if [ "${FOUND_1:-ok}" = changed ]; then
-    persist_file /etc/udev/rules.d/60-iosched-sdb.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+    persist_file /etc/udev/rules.d/90-iosched-sdb.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# udev applies rule files in name order: 90- comes after the rules of packages that set these files.
 # sdb: hdd disk, streaming workload
 ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sdb", ATTR{queue/scheduler}="mq-deadline"'
   fi

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from iosched.model import Example
 
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
-                 "mount_options", "goal", "io_path", "hw_queues", "symptoms", "scheduler", "persist",
+                 "mount_options", "goal", "io_path", "hw_queues", "symptoms", "scheduler", "cgroup", "persist",
                  "rehearse")  # fmt: skip
 PERSIST_HELP = ("how to persist: auto (default: a TuneD profile where the host runs TuneD, else udev rules and "
                 "sysctl.d; the boot loader for boot parameters), or udev, tuned, sysctl, grub, zipl, or a list "
@@ -67,6 +67,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
         "--io-path", dest="io_path", type=option("I/O path", IO_PATHS), choices=IO_PATHS, help="override the block path"
     )
     p.add_argument("--hw-queues", dest="hw_queues", metavar="N", help="its hardware queues (ls /sys/block/DEV/mq)")
+    p.add_argument("--cgroup", metavar="LAYOUT",
+                   help="the cgroup hierarchy the host mounts: v1, hybrid or v2 (default: the release's)")  # fmt: skip
     p.add_argument(
         "--symptom",
         dest="symptoms",
