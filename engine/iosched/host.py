@@ -18,15 +18,17 @@ from typing import Any
 from iosched import persist
 from iosched.context import Context, ContextError, device_class
 from iosched.engine import advise
+from iosched.escape import one_line
 from iosched.evidence import Evidence
 from iosched.grammar import MOUNT_POINT, SERIAL, compiled, device_name
 from iosched.kb import Kb
 from iosched.model import Distribution
-from iosched.plan import Plan, Step, Unchanged
+from iosched.plan import Assumption, Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
 from iosched.system import loops, udev
-from iosched.system.model import Device, Mount, System, Tuner
+from iosched.system.classify import listed
+from iosched.system.model import Device, Host, Mount, System, Tuner
 
 _BEFORE_UDEV = ("kernel-cmdline", "sysctl.d")
 _USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist", "rehearse")
@@ -208,12 +210,26 @@ def package_rules(kb: Kb, system: System) -> tuple[Tuner, ...]:
     return tuple(tuners)
 
 
+def nearest_release(kb: Kb, host: Host) -> Assumption | None:
+    """What a plan assumes of a host whose release the KB does not list, planned as the nearest of its family."""
+    distro = kb.get(host.distro) if host.distro else None
+    if distro is None or listed(host.os_release, distro.id, host.kernel):
+        return None
+    read = host.os_release.get("PRETTY_NAME") or " ".join(
+        filter(None, (host.os_release.get("ID"), host.os_release.get("VERSION_ID")))
+    )
+    text = (f"{one_line(read)} is not in the KB: planned with the facts of {distro.name}, the nearest release of "
+            "its family it lists")  # fmt: skip
+    return Assumption(fact="distro", value=distro.id, text=text, sources=tuple(distro.sources))
+
+
 def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None = None,
               only: Iterable[str] = (), plan: Callable[..., Plan] = advise) -> HostPlan:  # fmt: skip
     """A plan for every relevant device of ``system`` (or only the named ones); ``plan`` is advise, or a
     memoising stand-in for it. Raises PersistError when the user's ``persist`` cannot keep a plan here."""
     devices = {d.name: d for d in system.devices}
     tuners = package_rules(kb, system)
+    release = nearest_release(kb, system.host)
     wanted = set(only)
     plans: list[Plan] = []
     skipped: list[Skipped] = []
@@ -231,7 +247,8 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
             continue
         try:
             ctx = context_for(kb, system, device, user)
-            plans.append(plan(kb, ctx, evidence, current_values(system, device), tuners))
+            found = plan(kb, ctx, evidence, current_values(system, device), tuners)
+            plans.append(found.replace(assumptions=(release, *found.assumptions)) if release else found)
         except ContextError as exc:
             skipped.append(Skipped(device=device.name, reason=str(exc)))
     host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,
