@@ -10,6 +10,7 @@ from iosched.system.source import Source
 
 MOUNT_FILES = ("proc/mounts", "proc/self/mounts", "etc/mtab")
 MAX_MOUNTS = 10_000
+_OPTION = re.compile(r'(?:[^,"]|"[^"]*(?:"|$))+')
 _OCTAL = re.compile(r"\\([0-7]{3})")
 _UNSEEN = frozenset(c for first, last in UNSEEN_RANGES for c in range(first, last + 1))
 
@@ -22,12 +23,16 @@ def parse_mounts(text: str) -> tuple[Mount, ...]:
         if len(fields) < 4 or not fields[1].startswith("/"):
             continue
         device, mountpoint, fstype, options = (_unescape(f) for f in fields[:4])
-        mounts.append(
-            Mount(
-                device=device, mountpoint=mountpoint, fstype=fstype, options=tuple(o for o in options.split(",") if o)
-            )
-        )
+        mounts.append(Mount(device=device, mountpoint=mountpoint, fstype=fstype, options=split_options(options)))
     return tuple(mounts)
+
+
+def split_options(text: str) -> tuple[str, ...]:
+    """Mount options as the kernel and mount(8) separate them: at commas outside double quotes, so that
+    ``context="system_u:object_r:container_file_t:s0:c184,c371"`` (SELinux quotes a value that holds a comma,
+    security/selinux/hooks.c) stays one option, kept as written, quotes and all (libmount's
+    ``mnt_optstr_next_option`` reads them so)."""
+    return tuple(o for o in _OPTION.findall(text) if o)
 
 
 def read_mounts(src: Source) -> tuple[tuple[Mount, ...], list[str]]:
