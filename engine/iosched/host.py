@@ -145,10 +145,11 @@ def _mount_names(device: Device) -> set[str]:
 
 def _mount(system: System, device: Device) -> tuple[str | None, str | None, tuple[str, ...]]:
     """The file system, mount point and options a device carries: of the nearest mount on it or on anything
-    stacked on it (a partition, an LV, a multipath map, md) whose mount point a plan can name (``/`` or a path
-    of plain names); a data file system before ``/`` (the workload's own, where the device has one), ``/``
-    before /boot, and never /boot when the device carries other mounts; of a device mounted more than once (btrfs
-    subvolumes, bind mounts), the mount at ``/`` or else its first."""
+    stacked on it (a partition, an LV, a multipath map, md); a data file system before ``/`` (the workload's own,
+    where the device has one), one whose mount point a plan can name (``/`` or a path of plain names) before one
+    it cannot, ``/`` before /boot, and never /boot when the device carries other mounts; of a device mounted more
+    than once (btrfs subvolumes, bind mounts), the mount at ``/`` or else its first. A mount point no command may
+    name is None: the file system and its options still count, and a step asks for the mount point."""
     mounts: dict[str, list[Mount]] = {}
     for mount in system.mounts:
         mounts.setdefault(mount.device.removeprefix("/dev/"), []).append(mount)
@@ -156,14 +157,14 @@ def _mount(system: System, device: Device) -> tuple[str | None, str | None, tupl
     known = {d.name for d in system.devices}
     names = [n for d in stacked for n in sorted(_mount_names(d))]
     names += [n for d in stacked for h in d.holders if h not in known for n in (h, f"mapper/{h}")]  # a dm name
-    nameable = [m for name in names for m in mounts.get(name, []) if compiled(MOUNT_POINT).fullmatch(m.mountpoint)]
-    found = list(_file_systems(nameable).values())
+    found = list(_file_systems([m for name in names for m in mounts.get(name, [])]).values())
     data = [m for m in found if not (m.mountpoint == "/boot" or m.mountpoint.startswith("/boot/"))]
-    data.sort(key=lambda m: m.mountpoint == "/")
+    data.sort(key=lambda m: (m.mountpoint == "/", not compiled(MOUNT_POINT).fullmatch(m.mountpoint)))
     chosen = next(iter(data or found), None)
     if chosen is None:
         return None, None, ()
-    return chosen.fstype, chosen.mountpoint, chosen.options
+    nameable = compiled(MOUNT_POINT).fullmatch(chosen.mountpoint) is not None
+    return chosen.fstype, chosen.mountpoint if nameable else None, chosen.options
 
 
 def _file_systems(mounts: list[Mount]) -> dict[str, Mount]:

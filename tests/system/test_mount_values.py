@@ -166,3 +166,25 @@ def test_every_device_of_the_sles_btrfs_capture_with_a_file_system_is_planned(kb
     disks = {d.name for d in system.devices if d.kind == "disk"}
     assert disks == {p.device for p in planned.plans}
     assert all(p.context.get("fs") for p in planned.plans)
+
+
+def test_a_mount_point_no_command_may_name_still_gives_its_file_system_and_barrier_state(
+    kb: Kb, tmp_path: Path
+) -> None:
+    """vdb mounted where a plan cannot write the path into a command (a space, octal-escaped as the kernel does):
+    its file system and options still reach the plan, and the barrier step asks for the mount point."""
+    root = tmp_path / "root"
+    shutil.copytree(RHEL8, root, symlinks=True)
+    lines = (root / "proc/mounts").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("/dev/vdb "))
+    fields = lines[at].split()
+    fields[1], fields[2], fields[3] = r"/srv/pg\040data", "ext4", "rw,nobarrier"
+    lines[at] = " ".join(fields)
+    (root / "proc/mounts").write_text("\n".join(lines) + "\n")
+    system = probed(root, kb)
+    assert [m.mountpoint for m in system.mounts if m.device == "/dev/vdb"] == ["/srv/pg data"]
+    ctx = context_for(kb, system, system.device("vdb"), Context(workload="db"))
+    assert (ctx.fs, ctx.mountpoint, ctx.mount_options) == ("ext4", None, "rw,nobarrier")
+    (plan,) = [p for p in plan_host(kb, system, Context(workload="db")).plans if p.device == "vdb"]
+    assert plan.facts["mount.barriers"] is False
+    assert [s.mountpoint for s in plan.steps if s.kind == "mount-option"] == [None]
