@@ -12,6 +12,7 @@ from iosched.context import Context
 from iosched.host import plan_host
 from iosched.kb import Kb
 from iosched.system.classify import classified
+from iosched.system.model import Device, Mount
 from iosched.system.reader import read_root
 
 _UNDER = re.compile(r"under it \(([^)]*)\) decide(?P<fate>.*)$")
@@ -47,3 +48,20 @@ def test_an_lv_on_multipath_maps_names_the_maps(kb: Kb) -> None:
     named = {m for r in reasons for m in re.findall(r"multipath device (dm-\d+)", r)}
     assert len(maps) == 3 and named == maps
     assert maps <= {p.device for p in planned.plans}
+
+
+def test_a_bcache_device_is_planned_through_the_disk_under_it(kb: Kb) -> None:
+    """bcache0 (a bio-based device whose scheduler file says none) over the Debian capture's vda, mounted
+    nobarrier: skipped naming vda, and vda planned with that file system and its barriers off."""
+    system = classified(read_root(capture("debian12-vm-live")), {d.id for d in kb.section("distributions")},
+                        {h.id for h in kb.section("hardware")})  # fmt: skip
+    disk = next(d for d in system.devices if d.name == "vda")
+    bcache = Device(name="bcache0", kind="other", scheduler="none", schedulers=("none",), slaves=("vda",))
+    devices = tuple(d.replace(holders=(*d.holders, "bcache0")) if d is disk else d for d in system.devices)
+    mount = Mount(device="/dev/bcache0", mountpoint="/srv/cache", fstype="ext4", options=("rw", "nobarrier"))
+    stacked = system.replace(devices=(*devices, bcache), mounts=(*system.mounts, mount))
+    planned = plan_host(kb, stacked, Context(workload="db"))
+    (reason,) = [s.reason for s in planned.skipped if s.device == "bcache0"]
+    assert "under it (vda) decide and are planned" in reason
+    (plan,) = [p for p in planned.plans if p.device == "vda"]
+    assert plan.context["mountpoint"] == "/srv/cache" and plan.facts["mount.barriers"] is False
