@@ -23,7 +23,7 @@ from iosched.evidence import Evidence
 from iosched.grammar import MOUNT_POINT, SERIAL, compiled, device_name
 from iosched.kb import Kb
 from iosched.model import Distribution
-from iosched.plan import Assumption, Plan, Step, Unchanged
+from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
 from iosched.system import loops, udev
@@ -238,17 +238,16 @@ def package_rules(kb: Kb, system: System) -> tuple[Tuner, ...]:
     return tuple(tuners)
 
 
-def nearest_release(kb: Kb, host: Host) -> Assumption | None:
-    """What a plan assumes of a host whose release the KB does not list, planned as the nearest of its family."""
+def nearest_release(kb: Kb, host: Host) -> str | None:
+    """What the plans of a host assume when the KB does not list its release and plans it as the nearest of its
+    family (:func:`iosched.system.classify.distro_id`), or None."""
     distro = kb.get(host.distro) if host.distro else None
     if distro is None or listed(host.os_release, distro.id, host.kernel):
         return None
     read = host.os_release.get("PRETTY_NAME") or " ".join(
         filter(None, (host.os_release.get("ID"), host.os_release.get("VERSION_ID")))
     )
-    text = (f"{one_line(read)} is not in the KB: planned with the facts of {distro.name}, the nearest release of "
-            "its family it lists")  # fmt: skip
-    return Assumption(fact="distro", value=distro.id, text=text, sources=tuple(distro.sources))
+    return f"{one_line(read)} is not in the KB: planned with the facts of {distro.name}, the nearest release it lists"
 
 
 def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None = None,
@@ -257,7 +256,6 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
     memoising stand-in for it. Raises PersistError when the user's ``persist`` cannot keep a plan here."""
     devices = {d.name: d for d in system.devices}
     tuners = package_rules(kb, system)
-    release = nearest_release(kb, system.host)
     wanted = set(only)
     plans: list[Plan] = []
     skipped: list[Skipped] = []
@@ -275,12 +273,13 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
             continue
         try:
             ctx = context_for(kb, system, device, user)
-            found = plan(kb, ctx, evidence, current_values(system, device), tuners)
-            plans.append(found.replace(assumptions=(release, *found.assumptions)) if release else found)
+            plans.append(plan(kb, ctx, evidence, current_values(system, device), tuners))
         except ContextError as exc:
             skipped.append(Skipped(device=device.name, reason=str(exc)))
     host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,
             "virtualization": system.host.virtualization, "arch": system.host.arch}  # fmt: skip
+    if assumed := nearest_release(kb, system.host):
+        host["distro_assumed"] = assumed
     return HostPlan(host=host, plans=tuple(plans), skipped=tuple(skipped), source=system.source)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from probe_helpers import capture
 
+from iosched.cli import main
 from iosched.context import Context
 from iosched.host import plan_host
 from iosched.kb import Kb
@@ -44,22 +45,24 @@ def test_every_service_pack_resolves_and_says_what_it_takes_from_another(tmp_pat
     distro = kb.get(f"sles{major}sp{sp}")
     assert system.host.distro == distro.id and distro.kernel is not None
     planned = plan_host(kb, system, Context(workload="db"))
-    assert planned.plans
+    assert planned.plans and "distro_assumed" not in planned.host
     for plan in planned.plans:
         facts = [a for a in plan.assumptions if a.fact == "distro.facts"]
         assert [a.value for a in facts] == ([distro.facts_from] if distro.facts_from else [])
         assert all(distro.name in a.text and kb.get(distro.facts_from).name in a.text for a in facts)
-        assert not [a for a in plan.assumptions if a.fact == "distro"]
 
 
 @pytest.mark.parametrize("version", ["15.9", "16.0"])
 def test_a_release_the_kb_does_not_list_is_planned_as_the_nearest_and_says_so(
-    tmp_path: Path, kb: Kb, version: str
+    tmp_path: Path, kb: Kb, version: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     system = host_on(tmp_path, kb, version)
     nearest = kb.get(system.host.distro)
     assert nearest is not None and nearest.family == "sles"
-    for plan in plan_host(kb, system, Context(workload="db")).plans:
-        (said,) = [a for a in plan.assumptions if a.fact == "distro"]
-        assert said.value == nearest.id and system.host.os_release["PRETTY_NAME"] in said.text
-        assert nearest.name in said.text
+    planned = plan_host(kb, system, Context(workload="db"))
+    said = planned.host["distro_assumed"]
+    assert system.host.os_release["PRETTY_NAME"] in said and nearest.name in said
+    assert main(["advise", "--root", str(tmp_path / f"sles-{version}"), "--workload", "db"]) == 0
+    assert f"Assumed: {said}" in capsys.readouterr().out
+    assert main(["probe", "--root", str(tmp_path / f"sles-{version}")]) == 0
+    assert f"(KB: {nearest.id}, the nearest release of its family)" in capsys.readouterr().out
