@@ -13,7 +13,7 @@ from iosched.grammar import MOUNT_OPTIONS, MOUNT_POINT, SERIAL, compiled, device
 from iosched.hints import TypeVar
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
-from iosched.model import DeviceClass, Distribution, HardwarePreset, IoPathRow, Workload
+from iosched.model import DeviceClass, Distribution, HardwarePreset, IoPathRow, Workload, shared
 from iosched.plan import Assumption
 from iosched.struct import Struct
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
@@ -193,6 +193,17 @@ def normalised(kb: Kb, ctx: Context) -> tuple[Context, list[Assumption]]:
         if ",".join(symptoms) != ctx.symptoms:
             changes["symptoms"] = ",".join(symptoms)
     return (ctx.replace(**changes) if changes else ctx), notes
+
+
+def _shared_facts(kb: Kb, distro: Distribution) -> Assumption:
+    """What a release that takes its I/O facts from another (``facts_from``) assumes of itself."""
+    base = kb.get(str(distro.facts_from))
+    assert isinstance(base, Distribution), "kbcheck: facts_from names a distribution"
+    words = shared(distro, base) or ["nothing"]
+    taken = " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+    text = (f"{distro.name} (kernel {distro.kernel}) is planned with the {taken} of {base.name}, the nearest "
+            "release whose files were read; this release's own were not")  # fmt: skip
+    return Assumption(fact="distro.facts", value=base.id, text=text, sources=tuple(distro.sources))
 
 
 def _assumption(kb: Kb, fact: str) -> Assumption:
@@ -386,6 +397,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     workload = _named(kb, Workload, ctx.workload or str(assumed[-1].value))
     assert hardware is not None and workload is not None, "normalised() checked both ids"
     distro = kb.get(ctx.distro) if ctx.distro else None
+    if distro is not None and distro.facts_from:
+        assumed.append(_shared_facts(kb, distro))
     try:
         if ctx.kernel is not None:
             kernel = KernelVersion.parse(ctx.kernel)
@@ -451,7 +464,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     for symptom in (s.strip() for s in (ctx.symptoms or "").split(",") if s.strip()):
         facts["symptom." + symptom.replace("-", "_")] = True
     if options:
-        facts["mount.barriers"] = not any(o in ("nobarrier", "barrier=0") for o in options)
+        off = {o.option for o in kb.section("mount_options") if o.disables_barriers}
+        facts["mount.barriers"] = not off.intersection(options)
     if distro is not None:
         facts["distro"] = distro.id
         facts["distro.family"] = distro.family

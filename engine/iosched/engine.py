@@ -56,10 +56,10 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
 def _scoped_default(setting: Setting, r: Resolved) -> Any:
     """The default for this distribution, kernel and device (a scope whose ``when`` the facts satisfy, or one
     with no condition the facts cannot decide), else the upstream one."""
-    distro = r.distribution.id if r.distribution else None
+    lineage = r.distribution.lineage if r.distribution else frozenset()
     for scoped in setting.defaults:
         scope = scoped.scope
-        if scope.distributions and distro not in scope.distributions:
+        if scope.distributions and not lineage.intersection(scope.distributions):
             continue
         if not scope.holds_on(r.kernel):
             continue
@@ -280,8 +280,8 @@ def holds(caveat: Any, r: Resolved) -> bool:
     scope = caveat.scope
     if scope is None:
         return True
-    distro = r.distribution.id if r.distribution is not None else None
-    if scope.distributions and distro not in scope.distributions:
+    lineage = r.distribution.lineage if r.distribution is not None else frozenset()
+    if scope.distributions and not lineage.intersection(scope.distributions):
         return False
     return scope.holds_on(r.kernel) and (scope.when is None or scope.when.evaluate(r.facts))
 
@@ -292,10 +292,11 @@ def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | Non
     persistence method used); any other reaches plans for its related hardware or device class."""
     device = {r.hardware.id, *([r.device_class.id] if r.device_class is not None else [])}
     involved = device | {scheduler, r.previous, *(s.target for s in steps), *(s.persist_method for s in steps)}
-    distro = r.distribution.id if r.distribution is not None else None
+    lineage = r.distribution.lineage if r.distribution is not None else frozenset()
     found = []
     for ident, distributions, related in kb.caveat_scopes():
-        if (distro in distributions or not distributions) and (involved if distributions else device) & set(related):
+        reaches = involved if distributions else device
+        if (lineage.intersection(distributions) or not distributions) and reaches & set(related):
             caveat = kb.get(ident)
             if caveat is not None and holds(caveat, r):
                 found.append(ident)

@@ -18,6 +18,7 @@ from typing import Any
 from iosched import persist
 from iosched.context import Context, ContextError, device_class
 from iosched.engine import advise
+from iosched.escape import one_line
 from iosched.evidence import Evidence
 from iosched.grammar import MOUNT_POINT, SERIAL, compiled, device_name
 from iosched.kb import Kb
@@ -26,7 +27,8 @@ from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
 from iosched.system import loops, udev
-from iosched.system.model import Device, Mount, System, Tuner
+from iosched.system.classify import listed
+from iosched.system.model import Device, Host, Mount, System, Tuner
 from iosched.system.mounts import cgroup_layout
 
 _BEFORE_UDEV = ("kernel-cmdline", "sysctl.d")
@@ -76,10 +78,14 @@ def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | No
         return f"{cls.title}, not planned: {cls.note or 'nothing to tune'}"
     members = cls is not None and cls.plan == "members"
     if (device.kind == "dm" and not _multipath(device)) or device.kind == "md" or device.scheduler is None or members:
-        disks = dict.fromkeys(_disks_under(device, devices))
-        under = ", ".join(disks) or "its member disks"
+        deciding = dict.fromkeys(_disks_under(device, devices))
+        maps = [name for name in deciding if name in devices and _multipath(devices[name])]
+        under = ", ".join(f"multipath device {n}" if n in maps else n for n in deciding) or "its member disks"
+        what = "devices" if maps else "disks"
         kind = cls.id if members and cls is not None else device.kind
-        return f"no elevator of its own (bio-based {kind}): the disks under it ({under}) decide and are planned"
+        unplanned = [n for n in deciding if n in devices and _skip_reason(kb, devices[n], devices) is not None]
+        fate = f"; {', '.join(unplanned)} not planned (see why)" if unplanned else " and are planned"
+        return f"no elevator of its own (bio-based {kind}): the {what} under it ({under}) decide{fate}"
     if device.kind == "other" and device.size_bytes == 0:
         return "size 0 (an nbd device with no connection, a reader with no medium): nothing to plan"
     if not device_name(device.name):
@@ -92,11 +98,12 @@ def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | No
 
 
 def _disks_under(device: Device, devices: dict[str, Device], depth: int = 0) -> list[str]:
-    """The whole disks a stacked device is built on (through partitions, LVM, dm-crypt, md)."""
+    """The devices whose elevators decide for a stacked device: the whole disks it is built on (through
+    partitions, LVM, dm-crypt, md), or the multipath map whose paths they are (the map is planned, not its paths)."""
     found: list[str] = []
     for name in device.slaves:
         below = devices.get(name)
-        if below is None or depth > 8:
+        if below is None or depth > 8 or _multipath(below):
             found.append(name)
         elif below.parent:
             found.append(below.parent)
@@ -137,11 +144,13 @@ def _mount_names(device: Device) -> set[str]:
     return names
 
 
-def _mount(system: System, device: Device) -> tuple[str | None, str | None, str | None]:
+def _mount(system: System, device: Device) -> tuple[str | None, str | None, tuple[str, ...]]:
     """The file system, mount point and options a device carries: of the nearest mount on it or on anything
-    stacked on it (a partition, an LV, a multipath map, md) whose mount point a plan can name (``/`` or a path
-    of plain names); a data file system before ``/`` (the workload's own, where the device has one), ``/``
-    before /boot, and never /boot when the device carries other mounts."""
+    stacked on it (a partition, an LV, a multipath map, md); a data file system before ``/`` (the workload's own,
+    where the device has one), one whose mount point a plan can name (``/`` or a path of plain names) before one
+    it cannot, ``/`` before /boot, and never /boot when the device carries other mounts; of a device mounted more
+    than once (btrfs subvolumes, bind mounts), the mount at ``/`` or else its first. A mount point no command may
+    name is None: the file system and its options still count, and a step asks for the mount point."""
     mounts: dict[str, list[Mount]] = {}
     for mount in system.mounts:
         mounts.setdefault(mount.device.removeprefix("/dev/"), []).append(mount)
@@ -149,13 +158,34 @@ def _mount(system: System, device: Device) -> tuple[str | None, str | None, str 
     known = {d.name for d in system.devices}
     names = [n for d in stacked for n in sorted(_mount_names(d))]
     names += [n for d in stacked for h in d.holders if h not in known for n in (h, f"mapper/{h}")]  # a dm name
-    found = [m for name in names for m in mounts.get(name, [])]
+    found = list(_file_systems([m for name in names for m in mounts.get(name, [])]).values())
     data = [m for m in found if not (m.mountpoint == "/boot" or m.mountpoint.startswith("/boot/"))]
-    data.sort(key=lambda m: m.mountpoint == "/")
-    chosen = next((m for m in data or found if compiled(MOUNT_POINT).fullmatch(m.mountpoint)), None)
+    data.sort(key=lambda m: (m.mountpoint == "/", not compiled(MOUNT_POINT).fullmatch(m.mountpoint)))
+    chosen = next(iter(data or found), None)
     if chosen is None:
-        return None, None, None
-    return chosen.fstype, chosen.mountpoint, ",".join(chosen.options)
+        return None, None, ()
+    nameable = compiled(MOUNT_POINT).fullmatch(chosen.mountpoint) is not None
+    return chosen.fstype, chosen.mountpoint if nameable else None, chosen.options
+
+
+def _file_systems(mounts: list[Mount]) -> dict[str, Mount]:
+    """One mount per file system, keyed by the device mounted: ``/`` where that device is mounted there (the
+    btrfs subvolumes SLES mounts beside it, ``/.snapshots``, ``/var``, ``/home``, and bind mounts show the same
+    device), else the first mount of it."""
+    chosen: dict[str, Mount] = {}
+    for mount in mounts:
+        if chosen.setdefault(mount.device, mount) is not mount and mount.mountpoint == "/":
+            chosen[mount.device] = mount
+    return chosen
+
+
+def _known_options(kb: Kb, fs: str, options: tuple[str, ...]) -> str | None:
+    """The mount options a plan decides from, comma-separated: the access mode (``rw``/``ro``, which the kernel
+    always shows) and those the KB describes for ``fs`` (``nobarrier``, ``barrier=0`` ...). The others
+    (``subvol=/@/.snapshots/1/snapshot``, SELinux's ``context="..."``) are the machine's own and decide nothing."""
+    known = {"rw", "ro"} | {o.option for o in kb.section("mount_options") if o.filesystem == fs}
+    kept = [o for o in options if o in known]
+    return ",".join(dict.fromkeys(kept)) or None
 
 
 def current_values(system: System, device: Device) -> dict[str, str]:
@@ -181,8 +211,8 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
         "hw_queues": str(device.nr_hw_queues) if device.nr_hw_queues else None,
         "cgroup": cgroup_layout(system.mounts),
     }  # fmt: skip
-    if fs in filesystems:
-        values |= {"fs": fs, "mountpoint": mountpoint, "mount_options": options}
+    if fs is not None and fs in filesystems:
+        values |= {"fs": fs, "mountpoint": mountpoint, "mount_options": _known_options(kb, fs, options)}
     return Context(**{k: v for k, v in values.items() if v is not None})
 
 
@@ -208,6 +238,18 @@ def package_rules(kb: Kb, system: System) -> tuple[Tuner, ...]:
                          and (t.kind != "udev" or basename(t.name) > name))  # fmt: skip
                 tuners.insert(next(later, len(tuners)), tuner)
     return tuple(tuners)
+
+
+def nearest_release(kb: Kb, host: Host) -> str | None:
+    """What the plans of a host assume when the KB does not list its release and plans it as the nearest of its
+    family (:func:`iosched.system.classify.distro_id`), or None."""
+    distro = kb.get(host.distro) if host.distro else None
+    if distro is None or listed(host.os_release, distro.id, host.kernel):
+        return None
+    read = host.os_release.get("PRETTY_NAME") or " ".join(
+        filter(None, (host.os_release.get("ID"), host.os_release.get("VERSION_ID")))
+    )
+    return f"{one_line(read)} is not in the KB: planned with the facts of {distro.name}, the nearest release it lists"
 
 
 def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None = None,
@@ -238,6 +280,8 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
             skipped.append(Skipped(device=device.name, reason=str(exc)))
     host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,
             "virtualization": system.host.virtualization, "arch": system.host.arch}  # fmt: skip
+    if assumed := nearest_release(kb, system.host):
+        host["distro_assumed"] = assumed
     return HostPlan(host=host, plans=tuple(plans), skipped=tuple(skipped), source=system.source)
 
 

@@ -80,7 +80,12 @@ def _check_references(kb: Kb) -> Iterator[Diagnostic]:
             if tunable.twin and tunable.twin not in names:
                 yield _diag(kb, elevator.id, "KB106", f"tunable {tunable.name} names twin {tunable.twin!r}")
     presets = {h.id for h in kb.section("hardware")}
-    for distro in kb.section("distributions"):
+    releases = {d.id: d for d in kb.section("distributions")}
+    for distro in releases.values():
+        base = releases.get(distro.facts_from) if distro.facts_from else None
+        if distro.facts_from and (base is None or base.facts_from or base.family != distro.family):
+            yield _diag(kb, distro.id, "KB106", f"facts_from {distro.facts_from!r} is not a release of the "
+                        f"{distro.family} family that states its own facts")  # fmt: skip
         for ref in distro.persistence:
             if ref not in persistence:
                 yield _diag(kb, distro.id, "KB106", f"unknown persistence method {ref!r}")

@@ -10,6 +10,7 @@ from iosched.diagnostics import Diagnostic
 from iosched.kb import Kb
 from iosched.kbfiles import AnyPath, content_version, display, kb_files
 from iosched.kinds import BY_SECTION, KINDS
+from iosched.model import inherited
 from iosched.struct import Invalid
 from iosched.yamlsrc import YamlError, read
 
@@ -118,9 +119,18 @@ def load(layers: Sequence[AnyPath]) -> tuple[Kb, list[Diagnostic]]:
         layer: dict[str, dict[str, Any]] = {}
         for path in kb_files(directory):
             _collect_file(path, layer, out)
+    _inherit(out.entities.get("distributions", {}))
     kb = Kb(
         sections={k.section: tuple(out.entities[k.section].values()) for k in KINDS if k.section in out.entities},
         origins=out.origins,
         version=content_version(d for d in directories if d.is_dir()),
     )
     return kb, out.diagnostics + check(kb)
+
+
+def _inherit(distributions: dict[str, Any]) -> None:
+    """Each release that names ``facts_from`` completed from that release (one level: kbcheck refuses a chain)."""
+    for ident, distro in distributions.items():
+        base = distributions.get(distro.facts_from) if distro.facts_from else None
+        if base is not None and base.facts_from is None and base.family == distro.family:
+            distributions[ident] = inherited(distro, base)

@@ -373,6 +373,16 @@ class Distribution(Sourced):
     """The cgroup hierarchy systemd mounts by default: v1 (legacy), hybrid (the controllers, blkio among them, on v1
     and only systemd's own tree on v2) or v2; None where no source states it. Where the io controller is decides
     which io.* or blkio.* files exist."""
+    facts_from: Id | None = None
+    """The release of the same family whose default schedulers, I/O paths, udev rules, boot loaders, persistence
+    methods and cgroup hierarchy this one shares where it states none of its own: a service pack whose own files
+    were not read names the nearest one that was. Its own name, kernel, ``scsi_blk_mq`` and GRUB command stand; a
+    plan on it says what it takes from the other (see :func:`inherited`)."""
+
+    @property
+    def lineage(self) -> frozenset[str]:
+        """The ids a scope may name this release by: its own, and the release it takes its facts from."""
+        return frozenset((self.id, self.facts_from) if self.facts_from else (self.id,))
 
     @property
     def elevator_param_rule(self) -> UdevRuleFile | None:
@@ -387,6 +397,29 @@ class Distribution(Sourced):
         arches = [b.arch for b in self.boot_loaders]
         if len(arches) != len(set(arches)):
             raise Invalid("boot_loaders name an architecture twice")
+
+
+INHERITED = {
+    "default_schedulers": "default schedulers",
+    "io_paths": "I/O paths",
+    "udev_rules": "udev rules",
+    "boot_loaders": "boot loaders",
+    "persistence": "persistence methods",
+    "cgroup_default": "cgroup hierarchy",
+    "nvme_multipath": "NVMe multipath default",
+}
+"""What a release with ``facts_from`` takes from the release it names, where it leaves the field empty, in words."""
+
+
+def inherited(distro: Distribution, base: Distribution) -> Distribution:
+    """``distro`` with each of the :data:`INHERITED` fields it leaves empty taken from ``base``."""
+    return distro.replace(**{f: getattr(base, f) for f in INHERITED if getattr(distro, f) in ((), None)})
+
+
+def shared(distro: Distribution, base: Distribution) -> list[str]:
+    """The :data:`INHERITED` facts ``distro`` holds as ``base`` states them, in words."""
+    return [words for f, words in INHERITED.items() if getattr(distro, f) not in ((), None)
+            and getattr(distro, f) == getattr(base, f)]  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------------ caveats and evidence

@@ -30,3 +30,10 @@ def scratch() -> tempfile.TemporaryDirectory[str]:
     """A temporary directory, in memory (/dev/shm) when the machine has it: fuzzing copies many small trees."""
     shm = Path("/dev/shm")
     return tempfile.TemporaryDirectory(dir=shm if shm.is_dir() and os.access(shm, os.W_OK) else None)
+
+
+def decisive(kb: object, fs: str, options: str) -> str:
+    """What a plan's context keeps of a mount's options (``rw,noatime,nobarrier`` -> ``rw,nobarrier``): the access
+    mode and the options the KB describes for ``fs``, in the order the kernel showed them."""
+    known = {"rw", "ro"} | {o.option for o in kb.section("mount_options") if o.filesystem == fs}  # type: ignore[attr-defined]
+    return ",".join(o for o in options.split(",") if o in known)

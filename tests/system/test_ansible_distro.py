@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from ansible_helpers import FIXTURES, kb_ids
 
+from iosched.kb import Kb
+from iosched.system.classify import SUSE_IDS, listed
 from iosched.system.classify import distro_id as os_release_distro_id
 from iosched.system.distro import distro_id, os_release
 from iosched.system.release import parse_os_release
@@ -33,7 +36,10 @@ CANDIDATES = {
     "sles_11.4": "sles11sp4",
     "sles_12_sp0": "sles12",
     "sles_12_sp1": "sles12sp1",
+    "sles4sap_12_sp2": "sles12sp2",
+    "sles4sap_12_sp3": "sles12sp3",
     "sles_15_6": "sles15sp6",
+    "sles_16_0": "sles16",
     "ubuntu_14.04": "ubuntu1404",
     "ubuntu_16.04": "ubuntu1604",
     "ubuntu_18.04": "ubuntu1804",
@@ -56,9 +62,15 @@ def test_every_fixture_has_an_expectation() -> None:
 
 @pytest.mark.parametrize("path", ANSIBLE_FIXTURES, ids=lambda p: p.stem)
 def test_ansible_distribution_facts(path: Path, distros: set[str]) -> None:
+    """The release's own id where the KB lists it, else the nearest release of its family, never listed as it."""
     candidate = CANDIDATES[path.stem]
-    assert distro_id(*ansible_result(path), distros) == (candidate if candidate in distros else None)
+    found = distro_id(*ansible_result(path), distros)
     assert distro_id(*ansible_result(path), {candidate}) == candidate
+    if candidate in distros:
+        assert found == candidate
+    elif found is not None:
+        assert found.rstrip("0123456789sp") == candidate.rstrip("0123456789sp")
+        assert not listed(os_release(*ansible_result(path)), found)
 
 
 @pytest.mark.parametrize("path", WITH_OS_RELEASE, ids=lambda p: p.stem)
@@ -67,7 +79,8 @@ def test_the_same_id_as_the_hosts_own_os_release(path: Path) -> None:
     fields = parse_os_release(json.loads(path.read_text())["input"]["/etc/os-release"])
     candidate = CANDIDATES[path.stem]
     assert os_release_distro_id(fields, {candidate}) == distro_id(*ansible_result(path), {candidate}) == candidate
-    assert os_release(*ansible_result(path))["ID"] == fields["ID"].lower()
+    ids = {os_release(*ansible_result(path))["ID"], fields["ID"].lower()}
+    assert len(ids) == 1 or ids <= SUSE_IDS  # SLES for SAP 12 SP3 says ID="sles"; Ansible reads SLES_SAP from its CPE
 
 
 @pytest.mark.parametrize(
@@ -96,11 +109,50 @@ def test_releases_the_kb_describes(name: str, version: str, expected: str, distr
 
 
 @pytest.mark.parametrize(
-    ("name", "version"),
-    [("SLED", "15.5"), ("Ubuntu", "24"), ("RedHat", "nine"), ("RedHat", ""), ("", "9.3"), ("Fedora", "12")],
+    ("name", "version"), [("SLED", "15.5"), ("RedHat", "nine"), ("RedHat", ""), ("", "9.3"), ("Gentoo", "2.17")]
 )
 def test_releases_without_a_kb_id(name: str, version: str, distros: set[str]) -> None:
     assert distro_id(name, version, distros) is None
+
+
+def _family(kb: Kb, prefix: str, major: str | None = None) -> list[str]:
+    """The KB's releases of a family (of one major version), oldest first, ordered by the numbers in their ids."""
+    ids = [d.id for d in kb.section("distributions") if re.fullmatch(rf"{prefix}\d+(?:sp\d+)?", d.id)]
+    if major is not None:
+        ids = [i for i in ids if re.fullmatch(rf"{prefix}{major}(?:sp\d+)?", i)]
+    return sorted(ids, key=lambda i: [int(n) for n in re.findall(r"\d+", i)])
+
+
+@pytest.mark.parametrize(
+    ("name", "version", "prefix", "major", "pick"),
+    [
+        ("SLES", "15.9", "sles", "15", -1),  # a later service pack: the last one the KB lists
+        ("SLES", "16.0", "sles", None, -1),  # a major release the KB lacks: the family's latest
+        ("SLES", "12", "sles", "12", 0),  # SLES 12 GA: the first SLES 12 service pack the KB lists
+        ("RedHat", "11.0", "rhel", None, -1),
+        ("Debian", "7.9", "debian", None, 0),
+        ("Fedora", "12", "fedora", None, 0),
+        ("Ubuntu", "24", "ubuntu", None, None),
+    ],
+)
+def test_a_release_the_kb_does_not_list_is_the_nearest_of_its_family(
+    kb: Kb, name: str, version: str, prefix: str, major: str | None, pick: int | None
+) -> None:
+    found = distro_id(name, version, kb_ids(kb, "distributions"))
+    assert found is not None and not listed(os_release(name, version), found)
+    if pick is not None:
+        assert found == _family(kb, prefix, major)[pick]
+
+
+def test_every_sles_service_pack_from_sp1_resolves_to_itself(kb: Kb) -> None:
+    """SLES 12 SP1-SP5 and 15 SP1-SP7, as os-release and as Ansible name them, each its own KB release."""
+    distros = kb_ids(kb, "distributions")
+    for major, last in (("12", 5), ("15", 7)):
+        for sp in range(1, last + 1):
+            for name in ("SLES", "SLES_SAP"):
+                found = distro_id(name, f"{major}.{sp}", distros)
+                assert found == f"sles{major}sp{sp}" and listed(os_release(name, f"{major}.{sp}"), found)
+                assert kb.get(found).kernel is not None
 
 
 @pytest.mark.parametrize(

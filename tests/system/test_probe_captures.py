@@ -22,11 +22,13 @@ DISTRIBUTIONS = {
     "sos-rhel9-nvme-links": "rhel9",
     "scc-sles15sp5-zvm-dasd": "sles15sp5",
     "sos-rhel7-physical-hdd": "rhel7",
+    "scc-sles15sp4-btrfs-lvm": "sles15sp4",
 }
 LAYOUTS = {
     "debian12-vm-live": "tree",
     "scc-sles15sp5-sap-vmware": "supportconfig",
     "scc-sles15sp5-zvm-dasd": "supportconfig",
+    "scc-sles15sp4-btrfs-lvm": "supportconfig",
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from iosched.system.classify import distro_id, hardware_preset
+from iosched.system.classify import distro_id, hardware_preset, listed
 from iosched.system.model import Device, Host
 
 RELEASES = [
@@ -43,8 +43,12 @@ def test_unknown_releases(release: dict[str, str], distro_ids: set[str]) -> None
 
 
 def test_only_ids_the_kb_has() -> None:
-    assert distro_id({"ID": "rhel", "VERSION_ID": "9.4"}, {"rhel8"}) is None
-    assert distro_id({"ID": "rhel", "VERSION_ID": "9.4"}, {"rhel9"}) == "rhel9"
+    """The release's own id, else the nearest release of its family the KB has, never another family's."""
+    rhel94 = {"ID": "rhel", "VERSION_ID": "9.4"}
+    assert distro_id(rhel94, {"rhel9"}) == "rhel9" and listed(rhel94, "rhel9")
+    assert distro_id(rhel94, {"rhel8", "rhel10"}) == "rhel8" and not listed(rhel94, "rhel8")
+    assert distro_id(rhel94, {"rhel10"}) == "rhel10"
+    assert distro_id(rhel94, {"ubuntu2404", "sles15sp5"}) is None
 
 
 BARE, VM = Host(virtualization="none"), Host(virtualization="kvm")

@@ -221,6 +221,7 @@ def render_host(kb: Kb, host: HostPlan, style: Style | None = None) -> str:
              f"Kernel {markdown_text(str(facts.get('kernel') or '?'))}, distribution "
              f"{markdown_text(str(facts.get('distro') or 'not in the KB'))}, virtualization "
              f"{markdown_text(str(facts.get('virtualization') or '?'))}.", ""]  # fmt: skip
+    lines += [f"Assumed: {markdown_text(str(facts['distro_assumed']))}.", ""] if facts.get("distro_assumed") else []
     lines += [f"Reproduce: {code_span(host.reproduce)}", ""] if host.reproduce else []
     rows = []
     for plan in host.plans:

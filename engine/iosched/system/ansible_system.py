@@ -37,6 +37,7 @@ from iosched.system.distro import distro_id, os_release
 from iosched.system.host import ARCHES, HOSTNAME, KERNEL_RELEASE, MAX_CMDLINE
 from iosched.system.listings import DEVICE_NAME
 from iosched.system.model import Device, DeviceKind, Host, Mount, System
+from iosched.system.mounts import split_options
 from iosched.system.text import printable, token
 from iosched.vocab import IoPath
 
@@ -342,4 +343,4 @@ def _mount(entry: dict[str, Any]) -> Mount | None:
     options = printable(entry.get("options"), MAX_MOUNT_TEXT) or ""
     if device is None or fstype is None or mountpoint is None or not mountpoint.startswith("/"):
         return None
-    return Mount(device=device, mountpoint=mountpoint, fstype=fstype, options=tuple(o for o in options.split(",") if o))
+    return Mount(device=device, mountpoint=mountpoint, fstype=fstype, options=split_options(options))

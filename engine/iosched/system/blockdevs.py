@@ -328,8 +328,9 @@ def _lsblk_cells(f: Facts, cells: dict[str, str]) -> None:
         f.setdefault("queue", {}).update({k: v for k, v in queue.items() if k not in f["queue"]})
     if cells.get("SCHED") and ELEVATOR.fullmatch(cells["SCHED"]):
         f.setdefault("scheduler", cells["SCHED"])
-    if cells.get("TYPE") in DM_TYPES and cells.get("NAME"):
-        f.setdefault("dm_name", cells["NAME"])
+    name, kname = cells.get("NAME", ""), cells.get("KNAME", "")
+    if name and (cells.get("TYPE") in DM_TYPES or (kname.startswith("dm-") and name != kname)):
+        f.setdefault("dm_name", name)  # a table without TYPE (supportconfig's) names a map beside its dm-N
 
 
 def _relate(found: dict[str, Facts], child: str, parent: str, kind: str | None) -> None:

@@ -29,7 +29,8 @@ RAID_VOLUME = re.compile(
 
 
 def distro_id(os_release: Mapping[str, str], known_ids: Iterable[str], kernel: str | None = None) -> str | None:
-    """The KB id of an os-release (``sles12sp5``, ``rhel9``, ``ubuntu2404``), or None when the KB lacks it.
+    """The KB id of an os-release (``sles12sp5``, ``rhel9``, ``ubuntu2404``); for a release the KB does not list,
+    the nearest release of its family (SLES 15 SP8 is ``sles15sp7``; see :func:`listed`); None for other systems.
 
     RHEL rebuilds (Rocky, Alma, CentOS, Oracle Linux) map to ``rhelN`` when the KB has no entry of their own;
     openSUSE Leap 15.3 and later, built from SLE 15 binaries, to the matching ``sles15spN``. Oracle Linux's own
@@ -37,7 +38,33 @@ def distro_id(os_release: Mapping[str, str], known_ids: Iterable[str], kernel: s
     Red Hat Compatible Kernel (no ``uek`` in it) is the RHEL release it rebuilds.
     """
     known = set(known_ids)
-    return next((c for c in _distro_candidates(os_release, kernel) if c in known), None)
+    candidates = _distro_candidates(os_release, kernel)
+    exact = next((c for c in candidates if c in known), None)
+    return exact or (_nearest(candidates[-1], known) if candidates else None)
+
+
+def listed(os_release: Mapping[str, str], ident: str, kernel: str | None = None) -> bool:
+    """Whether the KB id ``ident`` names the release itself, not the nearest of its family (:func:`distro_id`)."""
+    return ident in _distro_candidates(os_release, kernel)
+
+
+_RELEASE_ID = re.compile(r"([a-z][a-z-]*?)(\d+)(?:sp(\d+))?")
+
+
+def _nearest(wanted: str, known: Collection[str]) -> str | None:
+    """The known release of ``wanted``'s family (``sles``, ``rhel``, ``ubuntu`` ...) nearest to it, of its own major
+    version where the KB has one: the latest at or before it (a release keeps what the one before it did unless a
+    source says otherwise), else the first after."""
+    match = _RELEASE_ID.fullmatch(wanted)
+    if match is None:
+        return None
+    family, version = match[1], (int(match[2]), int(match[3] or 0))
+    ordered = sorted((v, ident) for ident in known if (m := _RELEASE_ID.fullmatch(ident)) and m[1] == family
+                     for v in [(int(m[2]), int(m[3] or 0))])  # fmt: skip
+    same = [(v, ident) for v, ident in ordered if v[0] == version[0]]
+    before = [ident for v, ident in same or ordered if v <= version]
+    after = [ident for v, ident in same or ordered if v > version]
+    return before[-1] if before else next(iter(after), None)
 
 
 def _distro_candidates(os_release: Mapping[str, str], kernel: str | None = None) -> list[str]:

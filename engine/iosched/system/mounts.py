@@ -10,6 +10,7 @@ from iosched.system.source import Source
 
 MOUNT_FILES = ("proc/mounts", "proc/self/mounts", "etc/mtab")
 MAX_MOUNTS = 10_000
+_OPTION = re.compile(r'(?:[^,"]|"[^"]*(?:"|$))+')
 _OCTAL = re.compile(r"\\([0-7]{3})")
 _UNSEEN = frozenset(c for first, last in UNSEEN_RANGES for c in range(first, last + 1))
 
@@ -22,11 +23,7 @@ def parse_mounts(text: str) -> tuple[Mount, ...]:
         if len(fields) < 4 or not fields[1].startswith("/"):
             continue
         device, mountpoint, fstype, options = (_unescape(f) for f in fields[:4])
-        mounts.append(
-            Mount(
-                device=device, mountpoint=mountpoint, fstype=fstype, options=tuple(o for o in options.split(",") if o)
-            )
-        )
+        mounts.append(Mount(device=device, mountpoint=mountpoint, fstype=fstype, options=split_options(options)))
     return tuple(mounts)
 
 
@@ -41,6 +38,14 @@ def cgroup_layout(mounts: tuple[Mount, ...]) -> str | None:
     if any(m.fstype == "cgroup" for m in mounts):
         return "hybrid" if any(m.fstype == "cgroup2" for m in mounts) else "v1"
     return None
+
+
+def split_options(text: str) -> tuple[str, ...]:
+    """Mount options as the kernel and mount(8) separate them: at commas outside double quotes, so that
+    ``context="system_u:object_r:container_file_t:s0:c184,c371"`` (SELinux quotes a value that holds a comma,
+    security/selinux/hooks.c) stays one option, kept as written, quotes and all (libmount's
+    ``mnt_optstr_next_option`` reads them so)."""
+    return tuple(o for o in _OPTION.findall(text) if o)
 
 
 def read_mounts(src: Source) -> tuple[tuple[Mount, ...], list[str]]:

@@ -12,7 +12,7 @@ from iosched.errors import UsageError
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from iosched.system.model import Device, System
+    from iosched.system.model import Device, Host, System
 
 FORMATS = ("text", "json", "yaml")
 
@@ -75,7 +75,7 @@ def render_text(system: System, layout_name: str, width: int | None = None) -> s
     lines = [
         f"Source          {printable(system.source)} ({layout_name})",
         f"Host            {printable(host.hostname or '?')}",
-        f"Distribution    {printable(release)}" + (f" (KB: {host.distro})" if host.distro else " (not in the KB)"),
+        f"Distribution    {printable(release)}" + _kb_release(host),
         f"Kernel          {printable(host.kernel or '?')} {printable(host.arch or '')}".rstrip(),
         f"Virtualization  {printable(host.virtualization or '?')}",
         f"Command line    {printable(host.cmdline or '?')}",
@@ -128,3 +128,13 @@ def _table(devices: Sequence[Device], width: int | None) -> str:
     if len(rows) == 1:
         return "\n".join(below or ["No block devices found."])
     return "\n".join([text_table([[printable(c) for c in row] for row in rows], width), *_fill(below, width, 4)])
+
+
+def _kb_release(host: Host) -> str:
+    """How the KB knows the host's release: by its id, as the nearest release of its family, or not at all."""
+    from iosched.system.classify import listed
+
+    if not host.distro:
+        return " (not in the KB)"
+    nearest = "" if listed(host.os_release, host.distro, host.kernel) else ", the nearest release of its family"
+    return f" (KB: {host.distro}{nearest})"
