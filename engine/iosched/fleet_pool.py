@@ -19,6 +19,7 @@ host. A small input is planned in this process, which costs no start-up.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -60,6 +61,12 @@ CHUNK = 64
 QUEUED_TASKS = 2
 """Tasks queued per worker: enough that none waits for the next, few enough that a shape met is planned soon."""
 SHAPES_PER_TASK = 8
+POLL_SECONDS = 0.5
+"""How long the parent waits for a result before it looks for workers that ended without theirs."""
+IDLE_POLLS = 20
+"""Polls with tasks running and no worker at work, after which those tasks are taken as lost."""
+SPARE_PLACES = 64
+"""Places of :data:`_busy` beyond one per worker, for workers that replace ended ones before the parent notices."""
 MAX_SENT = 4096
 """Shapes a worker remembers having sent; it sends again a shape it has forgotten, which the parent knows."""
 MAX_PLAN_SETS = 1024
@@ -271,9 +278,34 @@ def _plan_shapes(shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, O
     return _worker.plan_shapes(shapes)
 
 
-def _leave_interrupts_to_the_parent() -> None:
-    """Ctrl-C stops the parent, which ends the pool; a worker prints no traceback of its own."""
+_busy: Any = None
+"""Shared by the pool's processes: two numbers per worker, its pid and the number of the task it runs (0: none),
+so that the parent knows which task a worker that ended without a result took with it."""
+_slot: int | None = None
+"""This worker's place in :data:`_busy`."""
+
+
+def _start_worker(busy: Any) -> None:
+    """Ctrl-C stops the parent, which ends the pool; a worker prints no traceback of its own. The worker takes a
+    free place in ``busy``."""
+    global _busy, _slot
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _busy = busy
+    with busy.get_lock():
+        _slot = next((i for i in range(0, len(busy), 2) if busy[i] == 0), None)
+        if _slot is not None:
+            busy[_slot] = os.getpid()
+
+
+def _numbered(number: int, task: Callable[[Any], Any], argument: Any) -> Any:
+    """``task(argument)``, with its number in this worker's place while it runs."""
+    if _slot is not None:
+        _busy[_slot + 1] = number
+    try:
+        return task(argument)
+    finally:
+        if _slot is not None:
+            _busy[_slot + 1] = 0
 
 
 def default_jobs() -> int:
@@ -282,12 +314,14 @@ def default_jobs() -> int:
 
 def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs: int | None = None,
         advance: Callable[[int], None] | None = None, started: Callable[[int], None] | None = None,
+        lost: Callable[[int], None] | None = None,
         ) -> tuple[list[Outcome], dict[Hashable, PlanSet]]:  # fmt: skip
     """Every host's outcome in input order, and the plan sets their keys name (with their compressed JSON text and
     without their plans when ``as_json``).
 
     ``started(total units)`` is called once the work is cut (and the pool, if any, has forked); ``advance(n)``
-    as units are done.
+    as units are done; ``lost(workers)`` at the end when worker processes ended (killed: the out-of-memory killer);
+    a host whose unit or shape was lost twice has the error :data:`LOST`.
     """
     global _worker
     todo = list(units(paths))
@@ -300,10 +334,15 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
 
     try:
         if jobs > 1 and len(todo) >= POOL_MIN_UNITS:
-            with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts_to_the_parent) as pool:
+            context = multiprocessing.get_context("fork")
+            busy = context.Array("q", 2 * (jobs + SPARE_PLACES))
+            with context.Pool(jobs, initializer=_start_worker, initargs=(busy,)) as pool:
                 if started is not None:
                     started(len(todo))  # after the fork, which would copy a progress bar's thread into every worker
-                outcomes = _pooled(pool, jobs, todo, keep, advance)
+                tasks = Tasks(pool, busy)
+                outcomes = _pooled(tasks, jobs, todo, keep, advance)
+                if lost is not None and tasks.workers_lost:
+                    lost(tasks.workers_lost)
         else:
             if started is not None:
                 started(len(todo))
@@ -320,7 +359,7 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
     return outcomes, sets
 
 
-def _pooled(pool: Any, jobs: int, todo: list[Unit], keep: Callable[[list[NewSet]], None],
+def _pooled(tasks: Tasks, jobs: int, todo: list[Unit], keep: Callable[[list[NewSet]], None],
             advance: Callable[[int], None] | None) -> list[Outcome]:  # fmt: skip
     """The outcomes of the units' hosts. The workers read chunks of units and send the shapes they meet first;
     each shape is planned once, by one worker, as soon as it is met (a few tasks are queued at a time, shapes to
@@ -330,35 +369,153 @@ def _pooled(pool: Any, jobs: int, todo: list[Unit], keep: Callable[[list[NewSet]
     planned: dict[bytes, Outcome] = {}
     queued: set[bytes] = set()
     shapes: list[tuple[bytes, bytes]] = []
-    running: deque[tuple[int, Any]] = deque()
-    """(units read by the task, or 0 for a task that plans shapes; the task)."""
     while True:
-        while len(running) < QUEUED_TASKS * jobs:
+        while len(tasks.running) < QUEUED_TASKS * jobs:
             if shapes:
-                running.append((0, pool.apply_async(_plan_shapes, (shapes[:SHAPES_PER_TASK],))))
+                tasks.submit(_plan_shapes, shapes[:SHAPES_PER_TASK])
                 del shapes[:SHAPES_PER_TASK]
             elif chunk := next(reads, None):
-                running.append((len(chunk), pool.apply_async(_read_chunk, (chunk,))))
+                tasks.submit(_read_chunk, chunk)
             else:
                 break
-        if not running:
+        if not tasks.running:
             break
-        read, task = running.popleft()
-        if not read:
-            done, made = task.get()
+        task, result = tasks.next_result()
+        if task.function is _plan_shapes:
+            done, made = result
             keep(made)
             planned.update(done)
             continue
-        found, new = task.get()
+        found, new = result
         hosts += found
         for digest, data in new:
             if digest not in queued:
                 queued.add(digest)
                 shapes.append((digest, data))
         if advance is not None:
-            advance(read)
+            advance(len(task.argument))
     return [Outcome(name=name, workload=workload, error=error) if digest is None else _named(planned[digest], name)
             for name, workload, error, digest in hosts]  # fmt: skip
+
+
+class Task:
+    """A task given to the pool: what it runs on what, its number, its result to come and how often it was
+    given before."""
+
+    def __init__(self, number: int, function: Callable[[Any], Any], argument: list[Any], tries: int,
+                 result: Any) -> None:  # fmt: skip
+        self.number = number
+        self.function = function
+        self.argument = argument
+        self.tries = tries
+        self.result = result
+
+
+LOST = "not planned: the process reading it ended without a result twice (killed: out of memory?)"
+
+
+class Tasks:
+    """The pool's tasks, oldest first, and what became of those whose worker ended without a result (the pool
+    replaces the worker, but never answers its task). Such a task is given again once, a unit or shape a task;
+    a unit or shape lost again is reported: its hosts have an error, never another host's result."""
+
+    def __init__(self, pool: Any, busy: Any) -> None:
+        self.pool = pool
+        self.busy = busy
+        self.running: deque[Task] = deque()
+        self.numbers = itertools.count(1)
+        self.workers_lost = 0
+        self._idle = 0
+
+    def submit(self, function: Callable[[Any], Any], argument: list[Any]) -> None:
+        self.running.append(self._task(function, argument, 0))
+
+    def _task(self, function: Callable[[Any], Any], argument: list[Any], tries: int) -> Task:
+        number = next(self.numbers)
+        return Task(number, function, argument, tries, self.pool.apply_async(_numbered, (number, function, argument)))
+
+    def next_result(self) -> tuple[Task, Any]:
+        """The oldest task and its result, once it has one; a lost task gives way to what replaces it."""
+        while True:
+            task = self.running[0]
+            task.result.wait(POLL_SECONDS)
+            if task.result.ready():
+                self.running.popleft()
+                return task, task.result.get()
+            for number in self._lost():
+                place = next((i for i, t in enumerate(self.running) if t.number == number), None)
+                if place is not None:
+                    self._replace(place)
+
+    def _lost(self) -> set[int]:
+        """The numbers of the tasks of workers that ended; of every task still running, when no worker has had
+        one for a while (a worker may end after it took a task and before it said so)."""
+        lost: set[int] = set()
+        working = False
+        with self.busy.get_lock():
+            for i in range(0, len(self.busy), 2):
+                pid, number = self.busy[i], self.busy[i + 1]
+                if pid and not _alive(pid):
+                    self.workers_lost += 1
+                    lost.add(number)
+                    self.busy[i] = self.busy[i + 1] = 0
+                working = working or bool(pid and number)
+        self._idle = 0 if working or lost else self._idle + 1
+        if self._idle >= IDLE_POLLS:
+            self._idle = 0
+            lost = {task.number for task in self.running if not task.result.ready()}
+        return lost
+
+    def _replace(self, place: int) -> None:
+        """The lost task at ``place`` given again, each of its units or shapes alone; or given up."""
+        task = self.running[place]
+        del self.running[place]
+        if task.tries:
+            self.running.insert(place, self._given_up(task))
+            return
+        for offset, item in enumerate(task.argument):
+            self.running.insert(place + offset, self._task(task.function, [item], 1))
+
+    def _given_up(self, task: Task) -> Task:
+        """A task whose result is an error for each host of its one unit or shape."""
+        result: Any
+        if task.function is _plan_shapes:
+            ((digest, data),) = task.argument
+            _, workload = pickle.loads(data)
+            result = ([(digest, Outcome(name="", workload=workload, error=LOST))], [])
+        else:
+            ((_, path, name),) = task.argument
+            host = name or path.name
+            assert _worker is not None
+            result = ([(host, _worker.workload(host), LOST, None)], [])
+        return Task(task.number, task.function, task.argument, task.tries, _Done(result))
+
+
+class _Done:
+    """The result of a task given up, as the pool gives results."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def wait(self, timeout: float | None = None) -> None:
+        return None
+
+    def ready(self) -> bool:
+        return True
+
+    def get(self) -> Any:
+        return self.value
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process ``pid`` exists (the pool reaps a worker that ended within a tenth of a second)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _chunks(todo: list[Unit]) -> Iterator[list[Unit]]:
