@@ -18,9 +18,10 @@ host. A small input is planned in this process, which costs no start-up.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import itertools
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
 import signal
@@ -61,12 +62,8 @@ CHUNK = 64
 QUEUED_TASKS = 2
 """Tasks queued per worker: enough that none waits for the next, few enough that a shape met is planned soon."""
 SHAPES_PER_TASK = 8
-POLL_SECONDS = 0.5
-"""How long the parent waits for a result before it looks for workers that ended without theirs."""
-IDLE_POLLS = 20
-"""Polls with tasks running and no worker at work, after which those tasks are taken as lost."""
-SPARE_PLACES = 64
-"""Places of :data:`_busy` beyond one per worker, for workers that replace ended ones before the parent notices."""
+MAX_LOST_WORKERS = 64
+"""Workers that may end without their results (killed) before the run gives up."""
 MAX_SENT = 4096
 """Shapes a worker remembers having sent; it sends again a shape it has forgotten, which the parent knows."""
 MAX_PLAN_SETS = 1024
@@ -278,34 +275,28 @@ def _plan_shapes(shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, O
     return _worker.plan_shapes(shapes)
 
 
-_busy: Any = None
-"""Shared by the pool's processes: two numbers per worker, its pid and the number of the task it runs (0: none),
-so that the parent knows which task a worker that ended without a result took with it."""
-_slot: int | None = None
-"""This worker's place in :data:`_busy`."""
-
-
-def _start_worker(busy: Any) -> None:
-    """Ctrl-C stops the parent, which ends the pool; a worker prints no traceback of its own. The worker takes a
-    free place in ``busy``."""
-    global _busy, _slot
+def _serve(conn: Any, others: list[Any]) -> None:
+    """A worker: runs each task it is sent and sends back its result, until the parent sends None or has gone.
+    Ctrl-C stops the parent, which ends the workers; a worker prints no traceback of its own."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _busy = busy
-    with busy.get_lock():
-        _slot = next((i for i in range(0, len(busy), 2) if busy[i] == 0), None)
-        if _slot is not None:
-            busy[_slot] = os.getpid()
-
-
-def _numbered(number: int, task: Callable[[Any], Any], argument: Any) -> Any:
-    """``task(argument)``, with its number in this worker's place while it runs."""
-    if _slot is not None:
-        _busy[_slot + 1] = number
-    try:
-        return task(argument)
-    finally:
-        if _slot is not None:
-            _busy[_slot + 1] = 0
+    for other in others:  # the parent's ends of the other workers' pipes, which a fork copied
+        other.close()
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        function, argument = task
+        try:
+            reply = (True, function(argument))
+        except Exception as exc:  # the parent raises it, as the function would have
+            reply = (False, exc)
+        try:
+            conn.send(reply)
+        except OSError:  # the parent has gone
+            return
 
 
 def default_jobs() -> int:
@@ -334,12 +325,9 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
 
     try:
         if jobs > 1 and len(todo) >= POOL_MIN_UNITS:
-            context = multiprocessing.get_context("fork")
-            busy = context.Array("q", 2 * (jobs + SPARE_PLACES))
-            with context.Pool(jobs, initializer=_start_worker, initargs=(busy,)) as pool:
+            with Tasks(jobs) as tasks:
                 if started is not None:
                     started(len(todo))  # after the fork, which would copy a progress bar's thread into every worker
-                tasks = Tasks(pool, busy)
                 outcomes = _pooled(tasks, jobs, todo, keep, advance)
                 if lost is not None and tasks.workers_lost:
                     lost(tasks.workers_lost)
@@ -399,123 +387,136 @@ def _pooled(tasks: Tasks, jobs: int, todo: list[Unit], keep: Callable[[list[NewS
 
 
 class Task:
-    """A task given to the pool: what it runs on what, its number, its result to come and how often it was
-    given before."""
+    """What a worker runs on what, how often it was given before, and its result once it has one."""
 
-    def __init__(self, number: int, function: Callable[[Any], Any], argument: list[Any], tries: int,
-                 result: Any) -> None:  # fmt: skip
-        self.number = number
+    def __init__(self, function: Callable[[Any], Any], argument: list[Any], tries: int) -> None:
         self.function = function
         self.argument = argument
         self.tries = tries
-        self.result = result
+        self.done = False
+        self.result: Any = None
 
 
 LOST = "not planned: the process reading it ended without a result twice (killed: out of memory?)"
 
 
-class Tasks:
-    """The pool's tasks, oldest first, and what became of those whose worker ended without a result (the pool
-    replaces the worker, but never answers its task). Such a task is given again once, a unit or shape a task;
-    a unit or shape lost again is reported: its hosts have an error, never another host's result."""
+class PoolLost(Exception):
+    """Worker processes keep ending without their results."""
 
-    def __init__(self, pool: Any, busy: Any) -> None:
-        self.pool = pool
-        self.busy = busy
+
+class Tasks:
+    """Worker processes, forked, each with a pipe of its own (no lock or queue shared between workers, which a
+    killed worker would leave held or half written), and their tasks, oldest first. A worker runs one task at a
+    time; when one ends without its result (killed: the out-of-memory killer) another takes its place, and its
+    task is given again once, a unit or shape a task; a unit or shape lost again is reported: its hosts have the
+    error :data:`LOST`, never another host's result."""
+
+    def __init__(self, jobs: int) -> None:
+        self.context = multiprocessing.get_context("fork")
+        self.jobs = jobs
         self.running: deque[Task] = deque()
-        self.numbers = itertools.count(1)
+        self.waiting: deque[Task] = deque()
+        self.workers: dict[Any, tuple[Any, Task | None]] = {}
+        """Each worker's end of the pipe, to its process and the task it runs."""
         self.workers_lost = 0
-        self._idle = 0
+        for _ in range(jobs):
+            self._start()
+
+    def __enter__(self) -> Tasks:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for conn in self.workers:
+            with contextlib.suppress(OSError):  # a worker that has ended
+                conn.send(None)
+        for conn, (process, _task) in self.workers.items():
+            process.join(1)
+            if process.is_alive():
+                process.kill()
+                process.join()
+            conn.close()
+
+    def _start(self) -> None:
+        mine, theirs = self.context.Pipe()
+        process = self.context.Process(target=_serve, args=(theirs, [*self.workers, mine]), daemon=True)
+        process.start()
+        theirs.close()
+        self.workers[mine] = (process, None)
 
     def submit(self, function: Callable[[Any], Any], argument: list[Any]) -> None:
-        self.running.append(self._task(function, argument, 0))
+        task = Task(function, argument, 0)
+        self.running.append(task)
+        self.waiting.append(task)
+        self._dispatch()
 
-    def _task(self, function: Callable[[Any], Any], argument: list[Any], tries: int) -> Task:
-        number = next(self.numbers)
-        return Task(number, function, argument, tries, self.pool.apply_async(_numbered, (number, function, argument)))
+    def _dispatch(self) -> None:
+        """Waiting tasks to idle workers."""
+        for conn, (process, task) in self.workers.items():
+            if not self.waiting:
+                return
+            if task is None:
+                task = self.waiting.popleft()
+                self.workers[conn] = (process, task)
+                conn.send((task.function, task.argument))
 
     def next_result(self) -> tuple[Task, Any]:
         """The oldest task and its result, once it has one; a lost task gives way to what replaces it."""
-        while True:
-            task = self.running[0]
-            task.result.wait(POLL_SECONDS)
-            if task.result.ready():
-                self.running.popleft()
-                return task, task.result.get()
-            for number in self._lost():
-                place = next((i for i, t in enumerate(self.running) if t.number == number), None)
-                if place is not None:
-                    self._replace(place)
+        while not self.running[0].done:
+            sentinels = {process.sentinel: conn for conn, (process, _) in self.workers.items()}
+            for ready in multiprocessing.connection.wait([*self.workers, *sentinels]):
+                conn = sentinels.get(ready, ready)
+                if conn in self.workers:
+                    self._receive(conn)
+            self._dispatch()
+        task = self.running.popleft()
+        return task, task.result
 
-    def _lost(self) -> set[int]:
-        """The numbers of the tasks of workers that ended; of every task still running, when no worker has had
-        one for a while (a worker may end after it took a task and before it said so)."""
-        lost: set[int] = set()
-        working = False
-        with self.busy.get_lock():
-            for i in range(0, len(self.busy), 2):
-                pid, number = self.busy[i], self.busy[i + 1]
-                if pid and not _alive(pid):
-                    self.workers_lost += 1
-                    lost.add(number)
-                    self.busy[i] = self.busy[i + 1] = 0
-                working = working or bool(pid and number)
-        self._idle = 0 if working or lost else self._idle + 1
-        if self._idle >= IDLE_POLLS:
-            self._idle = 0
-            lost = {task.number for task in self.running if not task.result.ready()}
-        return lost
-
-    def _replace(self, place: int) -> None:
-        """The lost task at ``place`` given again, each of its units or shapes alone; or given up."""
-        task = self.running[place]
-        del self.running[place]
-        if task.tries:
-            self.running.insert(place, self._given_up(task))
+    def _receive(self, conn: Any) -> None:
+        process, task = self.workers[conn]
+        try:
+            ok, result = conn.recv()
+        except (EOFError, OSError, pickle.UnpicklingError):  # the worker ended, perhaps halfway through a reply
+            self._lose(conn)
             return
-        for offset, item in enumerate(task.argument):
-            self.running.insert(place + offset, self._task(task.function, [item], 1))
+        self.workers[conn] = (process, None)
+        if task is not None:
+            if not ok:
+                raise result
+            task.done, task.result = True, result
 
-    def _given_up(self, task: Task) -> Task:
-        """A task whose result is an error for each host of its one unit or shape."""
-        result: Any
-        if task.function is _plan_shapes:
-            ((digest, data),) = task.argument
-            _, workload = pickle.loads(data)
-            result = ([(digest, Outcome(name="", workload=workload, error=LOST))], [])
-        else:
-            ((_, path, name),) = task.argument
-            host = name or path.name
-            assert _worker is not None
-            result = ([(host, _worker.workload(host), LOST, None)], [])
-        return Task(task.number, task.function, task.argument, task.tries, _Done(result))
-
-
-class _Done:
-    """The result of a task given up, as the pool gives results."""
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def wait(self, timeout: float | None = None) -> None:
-        return None
-
-    def ready(self) -> bool:
-        return True
-
-    def get(self) -> Any:
-        return self.value
+    def _lose(self, conn: Any) -> None:
+        """A worker that ended: another takes its place, and its task is given again or given up."""
+        process, task = self.workers.pop(conn)
+        conn.close()
+        process.join()
+        self.workers_lost += 1
+        if self.workers_lost > MAX_LOST_WORKERS:
+            raise PoolLost(f"{self.workers_lost} worker processes ended without their results (killed: out of memory?)")
+        self._start()
+        if task is None:
+            return
+        place = self.running.index(task)
+        del self.running[place]
+        again = [_given_up(task)] if task.tries else [Task(task.function, [item], 1) for item in task.argument]
+        for offset, new in enumerate(again):
+            self.running.insert(place + offset, new)
+        self.waiting.extendleft(reversed([new for new in again if not new.done]))
 
 
-def _alive(pid: int) -> bool:
-    """Whether the process ``pid`` exists (the pool reaps a worker that ended within a tenth of a second)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def _given_up(task: Task) -> Task:
+    """The lost ``task`` of one unit or shape, done: its result is an error for each host."""
+    done = Task(task.function, task.argument, task.tries)
+    if task.function is _plan_shapes:
+        ((digest, data),) = task.argument
+        _, workload = pickle.loads(data)
+        done.result = ([(digest, Outcome(name="", workload=workload, error=LOST))], [])
+    else:
+        ((_, path, name),) = task.argument
+        host = name or path.name
+        assert _worker is not None
+        done.result = ([(host, _worker.workload(host), LOST, None)], [])
+    done.done = True
+    return done
 
 
 def _chunks(todo: list[Unit]) -> Iterator[list[Unit]]:
