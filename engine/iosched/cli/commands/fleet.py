@@ -58,7 +58,7 @@ def _progress() -> Any:
 
 def cmd_fleet(args: argparse.Namespace) -> int:
     from iosched.fleet import one_per_name, summarise
-    from iosched.fleet_pool import LOST, Request, run
+    from iosched.fleet_pool import LOST, PoolLost, Request, run
     from iosched.kbcache import load_checked
     from iosched.normalise import spelt, unknown, workload_spellings
 
@@ -98,6 +98,9 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     try:
         found, sets = run(kb, args.paths, request, as_json=args.format == "json", jobs=args.jobs,
                           started=started, advance=advance, lost=lost)  # fmt: skip
+    except PoolLost as exc:
+        print(f"iosched: fleet: {exc}; nothing was written", file=sys.stderr)
+        return 1
     finally:
         if bar is not None:
             bar.stop()
