@@ -18,8 +18,10 @@ host. A small input is planned in this process, which costs no start-up.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
 import signal
@@ -60,6 +62,8 @@ CHUNK = 64
 QUEUED_TASKS = 2
 """Tasks queued per worker: enough that none waits for the next, few enough that a shape met is planned soon."""
 SHAPES_PER_TASK = 8
+MAX_LOST_WORKERS = 64
+"""Workers that may end without their results (killed) before the run gives up."""
 MAX_SENT = 4096
 """Shapes a worker remembers having sent; it sends again a shape it has forgotten, which the parent knows."""
 MAX_PLAN_SETS = 1024
@@ -271,9 +275,28 @@ def _plan_shapes(shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, O
     return _worker.plan_shapes(shapes)
 
 
-def _leave_interrupts_to_the_parent() -> None:
-    """Ctrl-C stops the parent, which ends the pool; a worker prints no traceback of its own."""
+def _serve(conn: Any, others: list[Any]) -> None:
+    """A worker: runs each task it is sent and sends back its result, until the parent sends None or has gone.
+    Ctrl-C stops the parent, which ends the workers; a worker prints no traceback of its own."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for other in others:  # the parent's ends of the other workers' pipes, which a fork copied
+        other.close()
+    while True:
+        try:
+            task = conn.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        function, argument = task
+        try:
+            reply = (True, function(argument))
+        except Exception as exc:  # the parent raises it, as the function would have
+            reply = (False, exc)
+        try:
+            conn.send(reply)
+        except OSError:  # the parent has gone
+            return
 
 
 def default_jobs() -> int:
@@ -282,12 +305,14 @@ def default_jobs() -> int:
 
 def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs: int | None = None,
         advance: Callable[[int], None] | None = None, started: Callable[[int], None] | None = None,
+        lost: Callable[[int], None] | None = None,
         ) -> tuple[list[Outcome], dict[Hashable, PlanSet]]:  # fmt: skip
     """Every host's outcome in input order, and the plan sets their keys name (with their compressed JSON text and
     without their plans when ``as_json``).
 
     ``started(total units)`` is called once the work is cut (and the pool, if any, has forked); ``advance(n)``
-    as units are done.
+    as units are done; ``lost(workers)`` at the end when worker processes ended (killed: the out-of-memory killer);
+    a host whose unit or shape was lost twice has the error :data:`LOST`.
     """
     global _worker
     todo = list(units(paths))
@@ -300,10 +325,12 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
 
     try:
         if jobs > 1 and len(todo) >= POOL_MIN_UNITS:
-            with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts_to_the_parent) as pool:
+            with Tasks(jobs) as tasks:
                 if started is not None:
                     started(len(todo))  # after the fork, which would copy a progress bar's thread into every worker
-                outcomes = _pooled(pool, jobs, todo, keep, advance)
+                outcomes = _pooled(tasks, jobs, todo, keep, advance)
+                if lost is not None and tasks.workers_lost:
+                    lost(tasks.workers_lost)
         else:
             if started is not None:
                 started(len(todo))
@@ -320,7 +347,7 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
     return outcomes, sets
 
 
-def _pooled(pool: Any, jobs: int, todo: list[Unit], keep: Callable[[list[NewSet]], None],
+def _pooled(tasks: Tasks, jobs: int, todo: list[Unit], keep: Callable[[list[NewSet]], None],
             advance: Callable[[int], None] | None) -> list[Outcome]:  # fmt: skip
     """The outcomes of the units' hosts. The workers read chunks of units and send the shapes they meet first;
     each shape is planned once, by one worker, as soon as it is met (a few tasks are queued at a time, shapes to
@@ -330,35 +357,166 @@ def _pooled(pool: Any, jobs: int, todo: list[Unit], keep: Callable[[list[NewSet]
     planned: dict[bytes, Outcome] = {}
     queued: set[bytes] = set()
     shapes: list[tuple[bytes, bytes]] = []
-    running: deque[tuple[int, Any]] = deque()
-    """(units read by the task, or 0 for a task that plans shapes; the task)."""
     while True:
-        while len(running) < QUEUED_TASKS * jobs:
+        while len(tasks.running) < QUEUED_TASKS * jobs:
             if shapes:
-                running.append((0, pool.apply_async(_plan_shapes, (shapes[:SHAPES_PER_TASK],))))
+                tasks.submit(_plan_shapes, shapes[:SHAPES_PER_TASK])
                 del shapes[:SHAPES_PER_TASK]
             elif chunk := next(reads, None):
-                running.append((len(chunk), pool.apply_async(_read_chunk, (chunk,))))
+                tasks.submit(_read_chunk, chunk)
             else:
                 break
-        if not running:
+        if not tasks.running:
             break
-        read, task = running.popleft()
-        if not read:
-            done, made = task.get()
+        task, result = tasks.next_result()
+        if task.function is _plan_shapes:
+            done, made = result
             keep(made)
             planned.update(done)
             continue
-        found, new = task.get()
+        found, new = result
         hosts += found
         for digest, data in new:
             if digest not in queued:
                 queued.add(digest)
                 shapes.append((digest, data))
         if advance is not None:
-            advance(read)
+            advance(len(task.argument))
     return [Outcome(name=name, workload=workload, error=error) if digest is None else _named(planned[digest], name)
             for name, workload, error, digest in hosts]  # fmt: skip
+
+
+class Task:
+    """What a worker runs on what, how often it was given before, and its result once it has one."""
+
+    def __init__(self, function: Callable[[Any], Any], argument: list[Any], tries: int) -> None:
+        self.function = function
+        self.argument = argument
+        self.tries = tries
+        self.done = False
+        self.result: Any = None
+
+
+LOST = "not planned: the process reading it ended without a result twice (killed: out of memory?)"
+
+
+class PoolLost(Exception):
+    """Worker processes keep ending without their results."""
+
+
+class Tasks:
+    """Worker processes, forked, each with a pipe of its own (no lock or queue shared between workers, which a
+    killed worker would leave held or half written), and their tasks, oldest first. A worker runs one task at a
+    time; when one ends without its result (killed: the out-of-memory killer) another takes its place, and its
+    task is given again once, a unit or shape a task; a unit or shape lost again is reported: its hosts have the
+    error :data:`LOST`, never another host's result."""
+
+    def __init__(self, jobs: int) -> None:
+        self.context = multiprocessing.get_context("fork")
+        self.jobs = jobs
+        self.running: deque[Task] = deque()
+        self.waiting: deque[Task] = deque()
+        self.workers: dict[Any, tuple[Any, Task | None]] = {}
+        """Each worker's end of the pipe, to its process and the task it runs."""
+        self.workers_lost = 0
+        for _ in range(jobs):
+            self._start()
+
+    def __enter__(self) -> Tasks:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for conn in self.workers:
+            with contextlib.suppress(OSError):  # a worker that has ended
+                conn.send(None)
+        for conn, (process, _task) in self.workers.items():
+            process.join(1)
+            if process.is_alive():
+                process.kill()
+                process.join()
+            conn.close()
+
+    def _start(self) -> None:
+        mine, theirs = self.context.Pipe()
+        process = self.context.Process(target=_serve, args=(theirs, [*self.workers, mine]), daemon=True)
+        process.start()
+        theirs.close()
+        self.workers[mine] = (process, None)
+
+    def submit(self, function: Callable[[Any], Any], argument: list[Any]) -> None:
+        task = Task(function, argument, 0)
+        self.running.append(task)
+        self.waiting.append(task)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Waiting tasks to idle workers."""
+        for conn, (process, task) in self.workers.items():
+            if not self.waiting:
+                return
+            if task is None:
+                task = self.waiting.popleft()
+                self.workers[conn] = (process, task)
+                conn.send((task.function, task.argument))
+
+    def next_result(self) -> tuple[Task, Any]:
+        """The oldest task and its result, once it has one; a lost task gives way to what replaces it."""
+        while not self.running[0].done:
+            sentinels = {process.sentinel: conn for conn, (process, _) in self.workers.items()}
+            for ready in multiprocessing.connection.wait([*self.workers, *sentinels]):
+                conn = sentinels.get(ready, ready)
+                if conn in self.workers:
+                    self._receive(conn)
+            self._dispatch()
+        task = self.running.popleft()
+        return task, task.result
+
+    def _receive(self, conn: Any) -> None:
+        process, task = self.workers[conn]
+        try:
+            ok, result = conn.recv()
+        except (EOFError, OSError, pickle.UnpicklingError):  # the worker ended, perhaps halfway through a reply
+            self._lose(conn)
+            return
+        self.workers[conn] = (process, None)
+        if task is not None:
+            if not ok:
+                raise result
+            task.done, task.result = True, result
+
+    def _lose(self, conn: Any) -> None:
+        """A worker that ended: another takes its place, and its task is given again or given up."""
+        process, task = self.workers.pop(conn)
+        conn.close()
+        process.join()
+        self.workers_lost += 1
+        if self.workers_lost > MAX_LOST_WORKERS:
+            raise PoolLost(f"{self.workers_lost} worker processes ended without their results (killed: out of memory?)")
+        self._start()
+        if task is None:
+            return
+        place = self.running.index(task)
+        del self.running[place]
+        again = [_given_up(task)] if task.tries else [Task(task.function, [item], 1) for item in task.argument]
+        for offset, new in enumerate(again):
+            self.running.insert(place + offset, new)
+        self.waiting.extendleft(reversed([new for new in again if not new.done]))
+
+
+def _given_up(task: Task) -> Task:
+    """The lost ``task`` of one unit or shape, done: its result is an error for each host."""
+    done = Task(task.function, task.argument, task.tries)
+    if task.function is _plan_shapes:
+        ((digest, data),) = task.argument
+        _, workload = pickle.loads(data)
+        done.result = ([(digest, Outcome(name="", workload=workload, error=LOST))], [])
+    else:
+        ((_, path, name),) = task.argument
+        host = name or path.name
+        assert _worker is not None
+        done.result = ([(host, _worker.workload(host), LOST, None)], [])
+    done.done = True
+    return done
 
 
 def _chunks(todo: list[Unit]) -> Iterator[list[Unit]]:

@@ -42,7 +42,7 @@ LINK_SCHEMES = ("http", "https", "mailto")
 """The only schemes a link in KB prose may have; any other link is relative (no scheme)."""
 _LINK_TARGETS = (
     r"(?m)\]\(\s*<?([^)>\s]*)"  # an inline link or image: [text](target), ![alt](<target>)
-    r"|^ {0,3}\[[^\]\n]+\]:[ \t]*<?([^>\s]*)"  # a reference definition: [id]: target
+    r"|^ {0,3}\[[^\]\n]+\]:\s*<?([^>\s]*)"  # a reference definition: [id]: target (on the next line too)
     r"|<([A-Za-z][A-Za-z0-9+.\-]*:[^>\s]*)>"  # an autolink: <scheme:...>
 )
 _SCHEME = r"([A-Za-z][A-Za-z0-9+.\-]*):"
@@ -55,12 +55,63 @@ NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 """A plain name that is also a file name: a TuneD profile (``virtual-guest``)."""
 
 
+SITE_EXTENSIONS = ("admonition", "attr_list", "md_in_html", "tables", "toc", "pymdownx.details", "pymdownx.highlight",
+                   "pymdownx.inlinehilite", "pymdownx.superfences", "pymdownx.tabbed")  # fmt: skip
+"""The Markdown extensions of the site (``markdown_extensions`` in mkdocs.yml), which KB prose is rendered with."""
+URL_ATTRIBUTES = frozenset({"href", "src", "srcset", "xlink:href", "action", "formaction", "data", "poster", "cite",
+                            "background", "ping", "manifest"})  # fmt: skip
+
+
 def link_problem(text: str) -> str | None:
-    """Why Markdown ``text`` may not reach a page: a link whose target has a scheme other than
-    :data:`LINK_SCHEMES` (``javascript:``, ``data:`` ...), as a browser reads it (character references decoded,
-    tabs, newlines and spaces dropped); None when every link is http(s), mailto or relative."""
-    if "](" not in text and "]:" not in text and "<" not in text:
+    """Why Markdown ``text`` may not reach a page: an element of its HTML, rendered as the site renders it,
+    with an event handler attribute (``onmouseover``, from ``attr_list``) or a link or source whose scheme is
+    not in :data:`LINK_SCHEMES` (``javascript:``, ``data:`` ...), as a browser reads it (character references
+    decoded, tabs, newlines and spaces dropped); None when every link is http(s), mailto or relative. The
+    source is read by pattern first (what a browser may make a link of, though Markdown does not), and alone
+    where Python-Markdown, installed with the site's extra, is not."""
+    if "[" not in text and "<" not in text and "{" not in text:
         return None
+    found = _source_link_problem(text)
+    if found is not None:
+        return found
+    try:
+        import markdown
+    except ImportError:
+        return None
+    return _html_link_problem(markdown.markdown(text, extensions=list(SITE_EXTENSIONS)))
+
+
+def _html_link_problem(html: str) -> str | None:
+    """Why an element of ``html`` may not reach a page (see :func:`link_problem`)."""
+    from html.parser import HTMLParser
+
+    problems: list[str] = []
+
+    class Elements(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            for name, value in attrs:
+                if name.startswith("on"):
+                    problems.append(f"<{tag}> attribute {name!r}: no event handlers")
+                elif name in URL_ATTRIBUTES and not all(link_allowed(v) for v in _urls(name, value or "")):
+                    problems.append(f"link to {(value or '')[:60]!r}: only http(s), mailto and relative links")
+
+        handle_startendtag = handle_starttag
+
+    Elements(convert_charrefs=True).feed(html)
+    return problems[0] if problems else None
+
+
+def _urls(name: str, value: str) -> list[str]:
+    """The URLs of an attribute's value: a ``srcset`` lists several, each before its size."""
+    if name != "srcset":
+        return [value]
+    return [part.split()[0] for part in value.split(",") if part.split()]
+
+
+def _source_link_problem(text: str) -> str | None:
+    """:func:`link_problem` by pattern on the Markdown source."""
+    if "{" in text and compiled(r"\{:?[^}]*\bon[A-Za-z]+\s*=").search(text):
+        return "an attribute list with an event handler: no event handlers"
     for found in compiled(_LINK_TARGETS).finditer(text):
         target = next(group for group in found.groups() if group is not None)
         if not link_allowed(target):

@@ -175,6 +175,9 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
     return revive
 
 
+DAMAGE = Exception
+"""What reading a cache file's text may raise. Any error, not only those the decoder documents (a span in the
+wrong place has been seen to raise SystemError), gives way to the KB's YAML, which is checked."""
 HEAD = b'{"head":'
 INDEX = b'"index":'
 SECTIONS = b',"sections":{'
@@ -334,7 +337,7 @@ class IndexQueries:
         if name not in self._read:
             try:
                 self._read[name] = read(loads(self._parts[name]))
-            except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+            except DAMAGE:
                 self._read[name] = None
         return self._read[name]
 
@@ -366,7 +369,7 @@ class IndexQueries:
             return None
         try:
             return [ident for ident, terms in rules[0].items() if all(compares(facts, *t) for t in terms)]
-        except (ValueError, TypeError):
+        except DAMAGE:
             return None
 
     def rule_named(self, name: str) -> str | None:
@@ -454,7 +457,7 @@ class LazySections(Mapping[str, tuple[object, ...]]):
                 built = tuple(self._decode(*self._spans[name]))
                 if any(type(entity) is not BY_SECTION[name].schema for entity in built):
                     raise ValueError(f"the cached {name} section holds other entities")
-            except (ValueError, KeyError, TypeError, RecursionError):
+            except DAMAGE:
                 if self._rebuild is None:
                     raise
                 self._built = dict(self._rebuild().sections)
@@ -472,7 +475,7 @@ class LazySections(Mapping[str, tuple[object, ...]]):
             return None
         try:
             found = self._decode(*extent)
-        except (ValueError, KeyError, TypeError, RecursionError):
+        except DAMAGE:
             return None
         return found if type(found) is BY_SECTION[section].schema else None
 
@@ -496,7 +499,7 @@ class LazyOrigins(Mapping[str, str]):
         if self._read is None:
             try:
                 found = loads(self._text)
-            except (ValueError, RecursionError):
+            except DAMAGE:
                 found = None
             if not _texts(found):
                 if self._rebuild is None:
@@ -540,5 +543,5 @@ def read(path: AnyPath, rebuild: Callable[[], Kb] | None = None) -> Kb | None:
     try:
         with open(path, "rb") as fh:
             return from_plain(fh.read(), rebuild)
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+    except DAMAGE:
         return None

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from cache_files import put_together, take_apart
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from iosched import kbcache
 from iosched.cli import main
@@ -150,3 +152,34 @@ def test_damaged_origins_give_way_to_the_yaml(cache: Path) -> None:
     start = text.index(',"origins":') + len(',"origins":')
     path.write_text(text[:start] + "[" + text[start + 1 :])
     assert dict(kbcache.load_checked().origins) == dict(kb.origins) != {}
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_span_in_the_wrong_place_gives_way_to_the_yaml(cache: Path, data: st.DataObject, capsys) -> None:
+    """A section's span of the right shape (two numbers within the sections' text) placed anywhere, and the
+    starts of its entities moved with it: every command still works, with the KB's own entities, and a cache
+    whose damaged section a command read is written anew."""
+    for old in cache.glob(f"{kbcache.PREFIX}*.json"):
+        old.unlink()
+    kb = kbcache.load_checked()
+    (path,) = cache.glob(f"{kbcache.PREFIX}*.json")
+    text = path.read_text()
+    index, parts, sections = take_apart(text)
+    size = len(sections) - len(',"sections":{') - len("}}")
+    section = data.draw(st.sampled_from(list(index["spans"])), label="section")
+    first, last = index["spans"][section]
+    start = data.draw(st.integers(0, size), label="start")
+    end = data.draw(st.integers(start, min(size, start + (last - first) + 64)), label="end")
+    shift = start - first
+    index["spans"][section] = [start, end]
+    index["places"][section][1] = [place + shift for place in index["places"][section][1]]
+    path.write_text(put_together(index, parts, sections))
+    damaged = kbcache.load_checked()
+    assert dict(damaged.sections) == dict(kb.sections)
+    assert all(damaged.get(ident) == kb.get(ident) for ident in kb.id_sections())
+    for argv in (["advise", "--example", "pg-vm-ubuntu2404"], ["explain", "mq-deadline"], ["list", "rules"]):
+        assert main(argv) == 0, argv
+    capsys.readouterr()
+    if (start, end) != (first, last):
+        assert path.read_text() == text, "the cache file is written anew"

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from iosched.cli import main
 from iosched.kbfiles import bundled_kb
@@ -79,3 +81,65 @@ def test_http_mailto_and_relative_links_pass(tmp_path: Path, text: str) -> None:
 def test_the_site_drops_a_link_of_another_scheme(attribute: str) -> None:
     page = f'<p><a {attribute} title="t">x</a> <a href="https://kernel.org/">k</a> <a href="../x/#y">r</a></p>'
     assert safe_links(page) == '<p><a title="t">x</a> <a href="https://kernel.org/">k</a> <a href="../x/#y">r</a></p>'
+
+
+AFTER_PARSING = [
+    "See [the docs][r].\n\n[r]:\n    javascript:alert(1)",  # the target on the line after its label
+    "See [the docs][r].\n\n[r]:\n\tJaVaScRiPt:alert(1) 'title'",
+    'See [the docs](https://kernel.org/){: onmouseover="alert(1)" }.',
+    "See [the docs](https://kernel.org/){ onclick='alert(1)' }.",
+    'A paragraph with an attribute list.\n{: onmouseover="alert(1)" }',
+]
+
+
+@pytest.mark.parametrize("text", AFTER_PARSING)
+def test_kb_check_reads_links_and_attributes_as_the_site_renders_them(tmp_path: Path, text: str, capsys) -> None:
+    """Forms a pattern on the source missed: the rendered page's href and every attribute are checked."""
+    _, diagnostics = load([bundled_kb(), _layer(tmp_path, text)])
+    assert diagnostics and all(("only http(s)" in d.message or "event handler" in d.message) for d in diagnostics)
+    assert main(["kb", "check", "--kb", str(tmp_path / "layer")]) == 1
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("text", AFTER_PARSING + HOSTILE)
+def test_without_python_markdown_the_source_is_read_by_pattern(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """kb check without the site's extra: the same texts are refused."""
+    import sys
+
+    from iosched.grammar import link_problem
+
+    monkeypatch.setitem(sys.modules, "markdown", None)  # import markdown raises ImportError
+    assert link_problem(text) is not None
+    for harmless in HARMLESS:
+        assert link_problem(harmless) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    scheme=st.sampled_from(["javascript", "JavaScript", "vbscript", "data", "file", "http", "https", "mailto"]),
+    gap=st.sampled_from([" ", "\n    ", "\n\t", "  \n   "]),
+    attribute=st.sampled_from(["", ' title="t"', " onmouseover=alert(1)", " .note", ' onClick="x"']),
+)
+def test_a_link_is_refused_exactly_when_its_page_would_run_script(scheme: str, gap: str, attribute: str) -> None:
+    """A reference-style link and an inline one with an attribute list: refused when the rendered page has a
+    link of a scheme other than http(s) and mailto, or an event handler."""
+    from iosched.grammar import link_problem
+
+    reference = f"See [the docs][r].\n\n[r]:{gap}{scheme}:x/y"
+    inline = f"See [the docs](https://kernel.org/){{:{attribute} }}."
+    assert (link_problem(reference) is None) == (scheme.lower() in ("http", "https", "mailto"))
+    assert (link_problem(inline) is None) == ("on" not in attribute.lower())
+
+
+def test_the_prose_is_rendered_with_the_sites_extensions() -> None:
+    from iosched.grammar import SITE_EXTENSIONS
+
+    config = (Path(__file__).parents[2] / "mkdocs.yml").read_text()
+    listed = config.split("markdown_extensions:\n", 1)[1].split("\n\n", 1)[0]
+    names = [line.strip()[2:].rstrip(":") for line in listed.splitlines() if line.strip().startswith("- ")]
+    assert tuple(names) == SITE_EXTENSIONS
+
+
+def test_the_site_drops_an_event_handler() -> None:
+    page = '<p><a href="https://kernel.org/" onmouseover="alert(1)" ONCLICK=x>k</a></p>'
+    assert safe_links(page) == '<p><a href="https://kernel.org/">k</a></p>'

@@ -237,9 +237,36 @@ def test_a_file_hard_linked_many_times_is_read_once(tmp_path: Path, monkeypatch:
     for i in range(1, 300):
         os.link(big, queue / f"a{i}")
     sizes = counting_reads(monkeypatch)
+    decoded = counting_decodes(monkeypatch)
     system = read_root(tmp_path / "c")
     assert system.device("sda") is not None
     assert sum(sizes) < 2 * MAX_BYTES, f"{sum(sizes) // MAX_BYTES} MiB read"
+    assert sum(decoded) < 2 * MAX_BYTES, f"{sum(decoded) // MAX_BYTES} MiB decoded"
+
+
+def counting_decodes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The characters of every text a capture's reader makes of a file's bytes."""
+    from iosched.system import source
+
+    sizes: list[int] = []
+    real = source.clean
+
+    def counted(text: str) -> str:
+        sizes.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(source, "clean", counted)
+    return sizes
+
+
+def test_a_refused_file_is_refused_under_each_of_its_names(tmp_path: Path) -> None:
+    from iosched.system.source import TreeSource
+
+    (tmp_path / "a").write_bytes(b"1\0")
+    os.link(tmp_path / "a", tmp_path / "b")
+    source = TreeSource(tmp_path)
+    assert source.text("a") is None and source.text("b") is None
+    assert source.refused == ["a: binary", "b: binary"]
 
 
 def test_the_bytes_read_from_one_capture_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

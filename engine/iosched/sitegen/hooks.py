@@ -84,15 +84,20 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 _LINK_ATTRIBUTE = r"""\s(?:href|src|xlink:href|action|formaction)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))"""
 
 
+_EVENT_ATTRIBUTE = r"""\son[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>"']+)"""
+"""An event handler attribute (``onmouseover="..."``), which no page of the site has."""
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     """Every page's HTML without a link or source whose scheme is not http(s) or mailto (``javascript:``,
-    ``data:`` ...): the KB's grammar refuses such links in its prose (:func:`iosched.grammar.link_problem`),
-    and this keeps any that came another way off the site."""
+    ``data:`` ...) and without event handler attributes: the KB's grammar refuses both in its prose, rendered
+    (:func:`iosched.grammar.link_problem`), and this keeps any that came another way off the site."""
     return safe_links(html)
 
 
 def safe_links(html: str) -> str:
-    """``html`` with each link attribute whose target :func:`iosched.grammar.link_allowed` refuses removed."""
+    """``html`` with each link attribute whose target :func:`iosched.grammar.link_allowed` refuses removed, and
+    every event handler attribute."""
     import re
 
     from iosched.grammar import link_allowed
@@ -101,4 +106,4 @@ def safe_links(html: str) -> str:
         target = next(group for group in match.groups() if group is not None)
         return match[0] if link_allowed(target) else ""
 
-    return re.sub(_LINK_ATTRIBUTE, kept, html, flags=re.IGNORECASE)
+    return re.sub(_EVENT_ATTRIBUTE, "", re.sub(_LINK_ATTRIBUTE, kept, html, flags=re.IGNORECASE), flags=re.IGNORECASE)

@@ -130,7 +130,8 @@ class TreeSource(Source):
         self.root = os.path.realpath(root)
         self._prefix = self.root.rstrip("/") + "/"
         self._sos: dict[str, str] | None = None
-        self._read: dict[tuple[int, int, int], bytes] = {}
+        self._texts: dict[tuple[int, int, int, bool], tuple[str | None, str]] = {}
+        """Each file read, by inode, limit and ``head``: its text, or why it is refused."""
         self._spent = 0
         self._spent_noted = False
 
@@ -160,41 +161,34 @@ class TreeSource(Source):
         except OSError:
             return None
         try:
-            data = self._bytes(fd, limit, rel)
+            return self._text(fd, limit, head, rel)
         except OSError:
             return None
         finally:
             os.close(fd)
-        if data is None:
-            return None
-        if len(data) > limit and head:
-            data = data[: data.rfind(b"\n", 0, limit) + 1]
-        elif len(data) > limit:
-            self.refuse(rel, larger_than(limit))
-            return None
-        if b"\0" in data:
-            self.refuse(rel, "binary")
-            return None
-        return clean(data.decode("utf-8", errors="replace"))
 
-    def _bytes(self, fd: int, limit: int, rel: str) -> bytes | None:
-        """Up to ``limit`` + 1 bytes of the regular file open on ``fd``: read once per inode, and only while
-        the capture's read budget lasts."""
+    def _text(self, fd: int, limit: int, head: bool, rel: str) -> str | None:
+        """The text of the regular file open on ``fd``: read and decoded once per inode (hard links share it),
+        and only while the capture's read budget lasts; a refusal names each path that led to the file."""
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return None
-        key = (info.st_dev, info.st_ino, limit)
-        if key in self._read:
-            return self._read[key]
-        if self._spent >= MAX_TOTAL_BYTES:
-            if not self._spent_noted:
-                self._spent_noted = True
-                spent = f"not read, nor any file after it: the {MAX_TOTAL_BYTES >> 20} MiB read budget is spent"
-                self.refused.insert(0, f"{rel}: {spent}")
-            return None
-        data = self._read[key] = _read_bounded(fd, limit)
-        self._spent += len(data)
-        return data
+        key = (info.st_dev, info.st_ino, limit, head)
+        found = self._texts.get(key)
+        if found is None:
+            if self._spent >= MAX_TOTAL_BYTES:
+                if not self._spent_noted:
+                    self._spent_noted = True
+                    spent = f"not read, nor any file after it: the {MAX_TOTAL_BYTES >> 20} MiB read budget is spent"
+                    self.refused.insert(0, f"{rel}: {spent}")
+                return None
+            data = _read_bounded(fd, limit)
+            self._spent += len(data)
+            found = self._texts[key] = _decoded(data, limit, head)
+        text, refusal = found
+        if refusal:
+            self.refuse(rel, refusal)
+        return text
 
     def listdir(self, rel: str) -> list[str]:
         full = self._inside(rel)
@@ -270,6 +264,18 @@ class TextSource(Source):
     def command_names(self, prefix: str) -> list[str]:
         key = normalize_command(prefix)
         return sorted(cmd for cmd in self.saved if cmd.startswith(key))
+
+
+def _decoded(data: bytes, limit: int, head: bool) -> tuple[str | None, str]:
+    """The text of a file's first ``limit`` + 1 bytes (up to its last whole line within ``limit`` for ``head``),
+    or why it is refused."""
+    if len(data) > limit and head:
+        data = data[: data.rfind(b"\n", 0, limit) + 1]
+    elif len(data) > limit:
+        return None, larger_than(limit)
+    if b"\0" in data:
+        return None, "binary"
+    return clean(data.decode("utf-8", errors="replace")), ""
 
 
 def _read_bounded(fd: int, limit: int) -> bytes:

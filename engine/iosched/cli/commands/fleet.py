@@ -58,7 +58,7 @@ def _progress() -> Any:
 
 def cmd_fleet(args: argparse.Namespace) -> int:
     from iosched.fleet import one_per_name, summarise
-    from iosched.fleet_pool import Request, run
+    from iosched.fleet_pool import LOST, PoolLost, Request, run
     from iosched.kbcache import load_checked
     from iosched.normalise import spelt, unknown, workload_spellings
 
@@ -89,9 +89,18 @@ def cmd_fleet(args: argparse.Namespace) -> int:
         if bar is not None and task is not None:
             bar.advance(task, done)
 
+    workers_lost = 0
+
+    def lost(workers: int) -> None:
+        nonlocal workers_lost
+        workers_lost = workers
+
     try:
         found, sets = run(kb, args.paths, request, as_json=args.format == "json", jobs=args.jobs,
-                                 started=started, advance=advance)  # fmt: skip
+                          started=started, advance=advance, lost=lost)  # fmt: skip
+    except PoolLost as exc:
+        print(f"iosched: fleet: {exc}; nothing was written", file=sys.stderr)
+        return 1
     finally:
         if bar is not None:
             bar.stop()
@@ -123,4 +132,17 @@ def cmd_fleet(args: argparse.Namespace) -> int:
         from iosched.render.fleet_markdown import render as as_markdown
 
         write_markdown(as_markdown(hosts, sets, summary), args.format)
-    return 0
+    return _report_lost(workers_lost, sum(1 for h in found if h.error == LOST))
+
+
+def _report_lost(workers: int, hosts: int) -> int:
+    """One line when worker processes ended without their results; exit status 1 when hosts were not planned
+    for it (they are in the output with the error :data:`~iosched.fleet_pool.LOST`), else 0."""
+    if not workers:
+        return 0
+    lost = f"{workers} worker process{'es' if workers > 1 else ''} ended without a result (killed: out of memory?)"
+    if not hosts:
+        print(f"iosched: fleet: {lost}; their hosts were read again and every host is planned", file=sys.stderr)
+        return 0
+    print(f"iosched: fleet: {lost}; {hosts} host{'s' if hosts > 1 else ''} lost twice, not planned", file=sys.stderr)
+    return 1
