@@ -143,7 +143,8 @@ def test_the_sh_plan_converges_a_device_that_is_not_as_assumed_once_and_undo_res
         assert first.stdout.index("undo journal: ") < first.stdout.index("changed: ")
         (journal,) = journals(root)
         backing = f"loop/backing_file {tmp_path / 'disk.img'}"
-        restore = f"restore_set '{backing}' '{plan.scheduler}' scheduler \"$R\"'/sys/block/{device}/queue/scheduler' '{real}'"
+        scheduler = f"\"$R\"'/sys/block/{device}/queue/scheduler'"
+        restore = f"restore_set '{backing}' '{plan.scheduler}' scheduler {scheduler} '{real}'"
         assert restore in journal.read_text()  # the value found, the one set, the device it was set on
         rule = root / udev.path(plan.device).lstrip("/")
         assert (

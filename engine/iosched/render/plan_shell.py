@@ -157,8 +157,8 @@ finish() {
   if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
   if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
   if [ "$LEFT" -gt 0 ]; then
-    printf 'iosched: undo left %s value(s) or file(s) as they are (above); once what changed them is undone, ' "$LEFT" >&2
-    printf 'run this journal again\n' >&2
+    printf 'iosched: undo left %s value(s) or file(s) as they are (above); ' "$LEFT" >&2
+    printf 'once what changed them is undone, run this journal again\n' >&2
     exit 1
   fi
   echo "iosched: undone"
