@@ -17,7 +17,10 @@ and written only where it differs; each says ``iosched: ok: ...`` or ``iosched: 
 ``/var/lib/iosched/previous/<path>`` (for a scheduler, also every tunable of the elevator it replaces, which the
 switch resets; for ``vm.dirty_ratio`` also ``vm.dirty_bytes``, which the kernel zeroes); undo writes those back,
 scheduler first, a coupled pair as a group, and removes them, so it restores what the host had, not what the KB
-assumed. It refuses a scheduler the device does not offer, goes on past a value it cannot set and fails the task
+assumed. Beside each value it changes it keeps the value it set and the device's identity (``previous.set/<path>``,
+``previous.identity/<path>``): undo restores a value only on the same device and while it still holds what
+iosched set, and otherwise leaves it (and what was kept, for a later undo) and fails the task naming it. It
+refuses a scheduler the device does not offer, goes on past a value it cannot set and fails the task
 naming all of them. ``ansible.builtin.copy`` with ``unsafe_writes: true`` can write a sysfs file, but it cannot
 read the scheduler file (which lists every elevator), cannot keep the value it replaces, and the ``mode``
 ansible-lint asks of it lands on the sysfs file itself (``mode: preserve`` left a loop device's ``read_ahead_kb``
@@ -105,12 +108,33 @@ DRIVER = r"""# Sets, verifies or restores one kind of value; stdin: one "FILE VA
 MODE=$IOSCHED_MODE kind=$IOSCHED_KIND SYS=$IOSCHED_SYS saved=$IOSCHED_SAVED failed=0
 problem() { printf 'iosched: failed: %s\n' "$*" >&2; failed=$((failed + 1)); }
 remember() {
+  if [ "$1" = "$c_kind" ]; then mark "$2" || return 1; fi
   shift
   while [ $# -ge 2 ]; do
     r_kept=$saved${1#"$SYS"}
     [ -e "$r_kept" ] || { mkdir -p "${r_kept%/*}" && printf '%s\n' "$2" > "$r_kept"; } || return 1
     shift 2
   done
+}
+mark() {
+  m_path=${1#"$SYS"} m_id=$(identity "$1")
+  if [ -e "$saved.identity$m_path" ] && [ "$(cat "$saved.identity$m_path")" != "$m_id" ]; then
+    rm -f "$saved$m_path"
+  fi
+  mkdir -p "${saved}.set${m_path%/*}" "${saved}.identity${m_path%/*}" &&
+    printf '%s\n' "$c_want" > "$saved.set$m_path" && printf '%s\n' "$m_id" > "$saved.identity$m_path"
+}
+held() {
+  [ -f "$saved.set$1" ] || return 0
+  h_at=$(identity "$SYS$1")
+  if [ "$h_at" != "$(cat "$saved.identity$1")" ]; then
+    problem "$1 is on another device since iosched set it (${h_at:-no identity}); left as it is"; return 1
+  fi
+  h_now=$(value_of "$SYS$1" "$kind")
+  if [ "$h_now" != "$(cat "$saved.set$1")" ] && [ "$h_now" != "$(cat "$saved$1")" ]; then
+    problem "$1 changed since iosched set it (it reads $h_now; iosched set $(cat "$saved.set$1")); left as it is"
+    return 1
+  fi
 }
 restore_kept() {
   u_kind=$1 u_differs=""; shift
@@ -128,6 +152,7 @@ undo_value() {
   path=$1; shift 2
   file=$SYS$path kept=$saved$path
   if [ -f "$kept" ] && [ -f "$file" ]; then
+    held "$path" || return 0
     group="$file $(cat "$kept")"
     for other in "$@"; do
       if [ -f "$saved$other" ] && [ -f "$SYS$other" ]; then group="$group $SYS$other $(cat "$saved$other")"; fi
@@ -135,7 +160,7 @@ undo_value() {
     # shellcheck disable=SC2086
     restore_kept "$kind" $group || return
     if [ "$MODE" = undo ]; then
-      rm -f "$kept"
+      rm -f "$kept" "$saved.set$path" "$saved.identity$path"
       for other in "$@"; do rm -f "$saved$other"; done
     fi
   elif [ -f "$kept" ]; then
