@@ -395,3 +395,43 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         again, out = play("--diff")
         assert again["failed"] == 0 and f"ok: /sys/block/{device}/queue/scheduler is {plan.scheduler}" in out
         assert not (etc / udev.path(plan.device).lstrip("/")).exists()
+
+
+@pytest.mark.root
+@pytest.mark.ansible
+@pytest.mark.slow
+@ROOT_ONLY
+def test_the_playbook_undo_leaves_a_value_and_a_file_changed_since_and_names_them(
+    tmp_path: Path,
+    ansible_env: dict[str, str],  # noqa: F811 - the fixture imported above
+) -> None:
+    etc = tmp_path / "root"
+    with loop_device(tmp_path) as device:
+        plan = on_device(advise(KB, Context(hw="hdd", workload="batch", distro="rhel9", device="sdb")), device)
+        sysfs(device, "scheduler").write_text("none")
+        by_hand = other_scheduler(device, plan.scheduler or "none")
+        by_hand = by_hand if by_hand != "none" else other_scheduler(device, "none")
+        playbook = tmp_path / "iosched.yml"
+        playbook.write_text(plan_ansible.render(KB, [("scratch01", [plan])]))
+
+        def play(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "scratch01,", str(playbook),
+                                   "-e", "ansible_become=false", "-e", f"iosched_root={etc}", "-e", "iosched_sys_root=",
+                                   *args], env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+
+        assert play().returncode == 0
+        rule = etc / udev.path(device).lstrip("/")
+        wrote = rule.read_text()
+        sysfs(device, "scheduler").write_text(by_hand)
+        rule.write_text(wrote + "# edited by hand\n")
+        left = play("--tags", "undo")
+        assert left.returncode != 0
+        assert f"/sys/block/{device}/queue/scheduler changed since iosched set it (it reads {by_hand}" in left.stdout
+        assert f"{udev.path(device)} changed since iosched wrote it; left as it is" in left.stdout
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == by_hand and rule.read_text().endswith("hand\n")
+        sysfs(device, "scheduler").write_text(plan.scheduler or "")
+        rule.write_text(wrote)
+        done = play("--tags", "undo")
+        assert done.returncode == 0, done.stdout
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == "none"
+        assert not [p for p in etc.rglob("*") if p.is_file()]

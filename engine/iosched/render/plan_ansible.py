@@ -124,6 +124,9 @@ mark() {
   mkdir -p "${saved}.set${m_path%/*}" "${saved}.identity${m_path%/*}" &&
     printf '%s\n' "$c_want" > "$saved.set$m_path" && printf '%s\n' "$m_id" > "$saved.identity$m_path"
 }
+forget() {
+  for f_path; do rm -f "$saved$f_path" "$saved.set$f_path" "$saved.identity$f_path"; done
+}
 held() {
   [ -f "$saved.set$1" ] || return 0
   h_at=$(identity "$SYS$1")
@@ -160,8 +163,7 @@ undo_value() {
     # shellcheck disable=SC2086
     restore_kept "$kind" $group || return
     if [ "$MODE" = undo ]; then
-      rm -f "$kept" "$saved.set$path" "$saved.identity$path"
-      for other in "$@"; do rm -f "$saved$other"; done
+      forget "$path" "$@"
     fi
   elif [ -f "$kept" ]; then
     problem "$file is gone; its value before iosched stays in $kept"
@@ -170,9 +172,9 @@ undo_value() {
   for old in "${kept%/scheduler}"/iosched/*; do
     live=${file%/scheduler}/iosched/${old##*/}
     if [ -f "$old" ] && [ -f "$live" ]; then
-      if restore_kept tunable "$live" "$(cat "$old")" && [ "$MODE" = undo ]; then rm -f "$old"; fi
+      if restore_kept tunable "$live" "$(cat "$old")" && [ "$MODE" = undo ]; then forget "${old#"$saved"}"; fi
     elif [ "$MODE" = undo ]; then
-      rm -f "$old"
+      forget "${old#"$saved"}"
     fi
   done
 }
@@ -548,39 +550,71 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
     return tasks
 
 
+def _ours(path: str) -> tuple[str, _Quoted]:
+    """The register of a persistent file's stat at undo, and the condition that it holds what iosched wrote
+    (either variant: with the consider steps or without)."""
+    result = "iosched_undo_" + re.sub(r"\W", "_", path.rsplit("/", 1)[1])
+    files = f"iosched_host.files['{path}']"
+    wrote = [f"({files}.{variant} | join('\n') ~ '\n') | hash('sha1')" for variant in ("every", "recommended")]
+    return result, _Quoted(f"{result}.stat.exists and {result}.stat.checksum in [{', '.join(wrote)}]")
+
+
 def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
     """Remove the files first (they are what would come back at boot), then restore every value iosched
     changed, the scheduler first: switching back resets the tunables, which are restored after it. TuneD is
     switched back to the profiles it ran before its profile is removed, and before the values are restored: it
-    writes back what it replaced."""
+    writes back what it replaced. A file that no longer holds what iosched wrote is left and named at once; a
+    last task fails when one was, after every value was restored."""
     tasks: list[dict[str, Any]] = []
     for path in paths:
+        result, ours = _ours(path)
         wrote = f"iosched_host.files['{path}'].every | length > 0"
+        tasks.append({
+            "name": f"Read {path}",
+            "ansible.builtin.stat": {"path": "{{ iosched_etc }}" + path, "checksum_algorithm": "sha1"},
+            "register": result,
+            "when": wrote,
+        })  # fmt: skip
         if tuned.is_profile(path):
             tasks.append({
                 "name": f"Switch TuneD back from {path}",
                 "ansible.builtin.command": {"cmd": "tuned-adm profile {{ iosched_host.tuned.previous | join(' ') }}"},
                 "changed_when": True,
-                "when": f"{wrote} and iosched_etc == ''",
+                "when": [wrote, ours, "iosched_etc == ''"],
             })  # fmt: skip
         tasks.append({
             "name": f"Remove {path}",
             "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path, "state": "absent"},
-            "when": wrote,
+            "when": [wrote, ours],
             **({"notify": RELOAD_UDEV} if udev.is_rules(path) else {}),
         })  # fmt: skip
         if tuned.is_profile(path):
             tasks.append({
                 "name": f"Remove the directory of {path}",
                 "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path.rsplit("/", 1)[0], "state": "absent"},
-                "when": wrote,
+                "when": [wrote, ours],
             })  # fmt: skip
+        tasks.append({
+            "name": f"Say whether {path} was left",
+            "ansible.builtin.assert": {"that": _Quoted(f"not {result}.stat.exists or ({ours})"), "quiet": True,
+                                       "fail_msg": f"{path} changed since iosched wrote it; left as it is"},
+            "when": f"{result} is not skipped",
+            "register": f"{result}_left",
+            "ignore_errors": True,
+        })  # fmt: skip
     undo = "{{ 'check-undo' if ansible_check_mode else 'undo' }}"
     for kind in kinds:
         if kind in RUNTIME_KINDS:
             names = (f"Restore each {_words(kind)} iosched changed", f"Check each {_words(kind)} was restored")
             lines = {"iosched_lines": f"{{{{ iosched_host.settings['{kind}'].every }}}}"}
             tasks += _script_tasks(kind, undo, names, ["undo"], lines, "iosched_restored")
+    if paths:
+        tasks.append({
+            "name": "Check no file was left",
+            "ansible.builtin.assert": {"that": [f"{_ours(path)[0]}_left is not failed" for path in paths],
+                                       "quiet": True, "fail_msg": "files changed since iosched wrote them were left "
+                                                                  "as they are (named above)"},
+        })  # fmt: skip
     return tasks
 
 
