@@ -550,13 +550,18 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
     return tasks
 
 
-def _ours(path: str) -> tuple[str, _Quoted]:
-    """The register of a persistent file's stat at undo, and the condition that it holds what iosched wrote
-    (either variant: with the consider steps or without)."""
+_OURS = _Quoted(
+    "iosched_stat.stat.exists and iosched_stat.stat.checksum in [(iosched_file.every | join('\n') ~ '\n') "
+    "| hash('sha1'), (iosched_file.recommended | join('\n') ~ '\n') | hash('sha1')]"
+)
+"""That a persistent file read at undo (``iosched_stat``) holds what iosched wrote, with the consider steps or
+without (``iosched_file``, the plan's two variants)."""
+
+
+def _ours(path: str) -> tuple[str, dict[str, str]]:
+    """The register of a persistent file's stat at undo, and the task vars :data:`_OURS` reads."""
     result = "iosched_undo_" + re.sub(r"\W", "_", path.rsplit("/", 1)[1])
-    files = f"iosched_host.files['{path}']"
-    wrote = [f"({files}.{variant} | join('\n') ~ '\n') | hash('sha1')" for variant in ("every", "recommended")]
-    return result, _Quoted(f"{result}.stat.exists and {result}.stat.checksum in [{', '.join(wrote)}]")
+    return result, {"iosched_file": f"{{{{ iosched_host.files['{path}'] }}}}", "iosched_stat": f"{{{{ {result} }}}}"}
 
 
 def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
@@ -566,12 +571,13 @@ def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, An
     writes back what it replaced. A file that no longer holds what iosched wrote is left and named at once; a
     last task fails when one was, after every value was restored."""
     tasks: list[dict[str, Any]] = []
+    wrote = "iosched_file.every | length > 0"
     for path in paths:
         result, ours = _ours(path)
-        wrote = f"iosched_host.files['{path}'].every | length > 0"
         tasks.append({
             "name": f"Read {path}",
             "ansible.builtin.stat": {"path": "{{ iosched_etc }}" + path, "checksum_algorithm": "sha1"},
+            "vars": {"iosched_file": ours["iosched_file"]},
             "register": result,
             "when": wrote,
         })  # fmt: skip
@@ -580,24 +586,28 @@ def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, An
                 "name": f"Switch TuneD back from {path}",
                 "ansible.builtin.command": {"cmd": "tuned-adm profile {{ iosched_host.tuned.previous | join(' ') }}"},
                 "changed_when": True,
-                "when": [wrote, ours, "iosched_etc == ''"],
+                "vars": ours,
+                "when": [wrote, _OURS, "iosched_etc == ''"],
             })  # fmt: skip
         tasks.append({
             "name": f"Remove {path}",
             "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path, "state": "absent"},
-            "when": [wrote, ours],
+            "vars": ours,
+            "when": [wrote, _OURS],
             **({"notify": RELOAD_UDEV} if udev.is_rules(path) else {}),
         })  # fmt: skip
         if tuned.is_profile(path):
             tasks.append({
                 "name": f"Remove the directory of {path}",
                 "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path.rsplit("/", 1)[0], "state": "absent"},
-                "when": [wrote, ours],
+                "vars": ours,
+                "when": [wrote, _OURS],
             })  # fmt: skip
         tasks.append({
             "name": f"Say whether {path} was left",
-            "ansible.builtin.assert": {"that": _Quoted(f"not {result}.stat.exists or ({ours})"), "quiet": True,
+            "ansible.builtin.assert": {"that": [_Quoted(f"not iosched_stat.stat.exists or ({_OURS})")], "quiet": True,
                                        "fail_msg": f"{path} changed since iosched wrote it; left as it is"},
+            "vars": ours,
             "when": f"{result} is not skipped",
             "register": f"{result}_left",
             "ignore_errors": True,
