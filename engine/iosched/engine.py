@@ -472,6 +472,8 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     steps = sorted((s for s in built if isinstance(s, Step)), key=lambda s: (STEP_ORDER.index(s.kind), s.target))
     unchanged = tuple(u for u in built if isinstance(u, Unchanged))
     steps, unchanged = _persisted(steps, unchanged, r, tuners)
+    rehearsal = bool(facts.get("device.rehearsal"))
+    steps, left_out = _rehearsed(steps) if rehearsal else (steps, [])
     assumptions = r.assumptions
     if r.context.scheduler is None and r.previous is not None:
         assumptions += (Assumption(fact=now_fact("scheduler"), value=r.previous, text=r.previous_why),)
@@ -479,12 +481,30 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     return Plan(
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),
-        warnings=_notices(kb, r, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
-                          (*_conflicts(kb, steps, tuners), *rejected)),
+        warnings=_left_out(fired, left_out, _notices(kb, r, fired, steps,
+                                                     _scoped_caveats(kb, r, steps, scheduler or r.previous),
+                                                     (*_conflicts(kb, steps, tuners), *rejected))),
         advice=_advice(fired), overridden=tuple(overridden),
         assumptions=assumptions, context=r.context.given(), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,
         udev_match=udev_match(r), measured=evidence.summary if evidence else (), kb_version=kb.version,
         iosched_version=__version__, sources=_unique(s for step in steps for s in step.sources),
-        tuned=tuned.base(tuners, r.device),
+        tuned=None if rehearsal else tuned.base(tuners, r.device),
     )  # fmt: skip
+
+
+def _rehearsed(steps: list[Step]) -> tuple[list[Step], list[Step]]:
+    """A rehearsal touches only its loop device: the steps of that device, persisted by nothing (after a reboot
+    loopN is whatever is attached to it), and the host-wide steps it leaves out."""
+    mine = [_with(s, persist_method="") for s in steps if s.device is not None]
+    return mine, [s for s in steps if s.device is None]
+
+
+def _left_out(fired: list[Rule], left_out: list[Step], notices: tuple[Notice, ...]) -> tuple[Notice, ...]:
+    """The rehearsal's warning names the host-wide steps the rehearsal left out."""
+    if not left_out:
+        return notices
+    rule = {x.id for x in fired if getattr(x.when, "fact", None) == "device.rehearsal"}
+    said = "; ".join(f"{s.target} = {s.value}" for s in left_out)
+    more = f" Left out of this rehearsal, as host-wide: {said}."
+    return tuple(Notice.build({**dict(n.fields()), "text": n.text + more}) if n.id in rule else n for n in notices)

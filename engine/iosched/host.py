@@ -22,7 +22,7 @@ from iosched.escape import one_line
 from iosched.evidence import Evidence
 from iosched.grammar import MOUNT_POINT, SERIAL, compiled, device_name
 from iosched.kb import Kb
-from iosched.model import Distribution
+from iosched.model import DeviceClass, Distribution
 from iosched.plan import Plan, Step, Unchanged
 from iosched.steps import kind_of
 from iosched.struct import Struct
@@ -38,6 +38,9 @@ _USER_FIELDS = ("workload", "goal", "cache", "symptoms", "persist", "rehearse")
 class Skipped(Struct):
     device: str
     reason: str
+    data: str | None = None
+    """The file systems on the device, where it is skipped though no other plan covers it (no preset fits, a
+    value refused): verify cannot call the host compliant while they were not checked."""
 
 
 class HostPlan(Struct):
@@ -64,7 +67,8 @@ def _multipath(device: Device) -> bool:
 
 
 def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | None:
-    """Why a device gets no plan of its own, or None when it does."""
+    """Why a device gets no plan of its own, or None when it does: another plan covers it (its whole disk, its
+    member disks), or nothing in it is to tune, or :func:`_unplanned`."""
     if loops.unattached(device):
         return loops.UNATTACHED
     if device.kind == "partition" or device.parent:
@@ -86,6 +90,11 @@ def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | No
         unplanned = [n for n in deciding if n in devices and _skip_reason(kb, devices[n], devices) is not None]
         fate = f"; {', '.join(unplanned)} not planned (see why)" if unplanned else " and are planned"
         return f"no elevator of its own (bio-based {kind}): the {what} under it ({under}) decide{fate}"
+    return _unplanned(kb, device, cls)
+
+
+def _unplanned(kb: Kb, device: Device, cls: DeviceClass | None) -> str | None:
+    """Why a device with an elevator of its own that nothing else covers gets no plan, or None."""
     if device.kind == "other" and device.size_bytes == 0:
         return "size 0 (an nbd device with no connection, a reader with no medium): nothing to plan"
     if not device_name(device.name):
@@ -144,13 +153,8 @@ def _mount_names(device: Device) -> set[str]:
     return names
 
 
-def _mount(system: System, device: Device) -> tuple[str | None, str | None, tuple[str, ...]]:
-    """The file system, mount point and options a device carries: of the nearest mount on it or on anything
-    stacked on it (a partition, an LV, a multipath map, md); a data file system before ``/`` (the workload's own,
-    where the device has one), one whose mount point a plan can name (``/`` or a path of plain names) before one
-    it cannot, ``/`` before /boot, and never /boot when the device carries other mounts; of a device mounted more
-    than once (btrfs subvolumes, bind mounts), the mount at ``/`` or else its first. A mount point no command may
-    name is None: the file system and its options still count, and a step asks for the mount point."""
+def _mounts_on(system: System, device: Device) -> list[Mount]:
+    """Every mount on the device or on anything stacked on it (a partition, an LV, a multipath map, md)."""
     mounts: dict[str, list[Mount]] = {}
     for mount in system.mounts:
         mounts.setdefault(mount.device.removeprefix("/dev/"), []).append(mount)
@@ -158,7 +162,17 @@ def _mount(system: System, device: Device) -> tuple[str | None, str | None, tupl
     known = {d.name for d in system.devices}
     names = [n for d in stacked for n in sorted(_mount_names(d))]
     names += [n for d in stacked for h in d.holders if h not in known for n in (h, f"mapper/{h}")]  # a dm name
-    found = list(_file_systems([m for name in names for m in mounts.get(name, [])]).values())
+    return [m for name in names for m in mounts.get(name, [])]
+
+
+def _mount(system: System, device: Device) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """The file system, mount point and options a device carries: of the nearest mount on it or on anything
+    stacked on it (a partition, an LV, a multipath map, md); a data file system before ``/`` (the workload's own,
+    where the device has one), one whose mount point a plan can name (``/`` or a path of plain names) before one
+    it cannot, ``/`` before /boot, and never /boot when the device carries other mounts; of a device mounted more
+    than once (btrfs subvolumes, bind mounts), the mount at ``/`` or else its first. A mount point no command may
+    name is None: the file system and its options still count, and a step asks for the mount point."""
+    found = list(_file_systems(_mounts_on(system, device)).values())
     data = [m for m in found if not (m.mountpoint == "/boot" or m.mountpoint.startswith("/boot/"))]
     data.sort(key=lambda m: (m.mountpoint == "/", not compiled(MOUNT_POINT).fullmatch(m.mountpoint)))
     chosen = next(iter(data or found), None)
@@ -186,6 +200,13 @@ def _known_options(kb: Kb, fs: str, options: tuple[str, ...]) -> str | None:
     known = {"rw", "ro"} | {o.option for o in kb.section("mount_options") if o.filesystem == fs}
     kept = [o for o in options if o in known]
     return ",".join(dict.fromkeys(kept)) or None
+
+
+def _unchecked_data(system: System, device: Device) -> str | None:
+    """The file systems on a device no plan covers (for verify: a disk with data it did not check), e.g.
+    ``xfs on /``; None when it holds none."""
+    found = dict.fromkeys(f"{m.fstype} on {m.mountpoint}" for m in _mounts_on(system, device))
+    return ", ".join(found) or None
 
 
 def current_values(system: System, device: Device) -> dict[str, str]:
@@ -271,13 +292,15 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
         else:
             reason = _skip_reason(kb, device, devices)
         if reason is not None:
-            skipped.append(Skipped(device=device.name, reason=reason))
+            uncovered = reason == _unplanned(kb, device, device_class(kb, device.name))
+            data = _unchecked_data(system, device) if uncovered else None
+            skipped.append(Skipped(device=device.name, reason=reason, data=data))
             continue
         try:
             ctx = context_for(kb, system, device, user)
             plans.append(plan(kb, ctx, evidence, current_values(system, device), tuners))
         except ContextError as exc:
-            skipped.append(Skipped(device=device.name, reason=str(exc)))
+            skipped.append(Skipped(device=device.name, reason=str(exc), data=_unchecked_data(system, device)))
     host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,
             "virtualization": system.host.virtualization, "arch": system.host.arch}  # fmt: skip
     if assumed := nearest_release(kb, system.host):
@@ -289,6 +312,8 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
 
 
 NOT_PLANNED = "not planned"
+UNCHECKED = "not checked"
+"""The status of a device skipped with file systems on it that no plan covers (its ``actual`` names them)."""
 """The setting of the row that stands for a skipped device: nothing of it was compared."""
 
 
@@ -369,33 +394,36 @@ def verify(system: System, host: HostPlan) -> list[Row]:
                             because=", ".join(step.because)))  # fmt: skip
             if (persisted := _persist_row(system, plan, step, where, to_make)) is not None:
                 rows.append(persisted)
-    rows += [Row(device=s.device, setting=NOT_PLANNED, expected=None, actual=None, status="n/a", because=s.reason)
-             for s in host.skipped]  # fmt: skip
+    rows += [Row(device=s.device, setting=NOT_PLANNED, expected=None, actual=s.data,
+                 status=UNCHECKED if s.data else "n/a", because=s.reason) for s in host.skipped]  # fmt: skip
     return rows
 
 
 class Verdict(Struct):
-    """What verify concludes: compliant only when something was compared, nothing differs and every device the
-    user named was planned."""
+    """What verify concludes: compliant only when something was compared, nothing differs, every device the
+    user named was planned and no device with data on it was left unchecked."""
 
     compliant: bool
     compared: int
     differs: int
     unchecked: tuple[str, ...]
-    """The devices the user named that were not planned (so not compared)."""
+    """The devices the user named that were not planned, and those with data on them no plan covers."""
     text: str
 
 
 def verdict(rows: Iterable[Row], asked: Iterable[str] = ()) -> Verdict:
-    """The verdict on verify's rows; ``asked`` are the devices the user named."""
+    """The verdict on verify's rows; ``asked`` are the devices the user named. A device skipped with data on it
+    that no plan covers is unchecked, named or not."""
     rows = list(rows)
-    compared = sum(r.status != "n/a" for r in rows)
+    compared = sum(r.status in ("ok", "differs") for r in rows)
     differs = sum(r.status == "differs" for r in rows)
     named = set(asked)
-    skipped = [r for r in rows if r.setting == NOT_PLANNED and r.device in named]
+    skipped = [r for r in rows if r.setting == NOT_PLANNED and (r.device in named or r.status == UNCHECKED)]
     unchecked = tuple(r.device for r in skipped)
     if skipped:
-        text = "not checked: " + "; ".join(f"{r.device}: {r.because}" for r in skipped)
+        text = "not checked: " + "; ".join(f"{r.device}" + (f" (holds {r.actual})" if r.actual else "") +
+                                           f": {r.because}" for r in skipped)  # fmt: skip
+        text += f"; {differs} setting(s) differ" if differs else ""
     elif differs:
         text = f"{differs} setting(s) differ"
     elif not compared:

@@ -73,10 +73,10 @@ def apply(capsys, root: Path, device: str, journal: Path) -> subprocess.Complete
     return done
 
 
-def undo(root: Path, journal: Path) -> subprocess.CompletedProcess[str]:
+def undo(root: Path, journal: Path, code: int = 0) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "IOSCHED_ROOT": str(root)}
     done = subprocess.run(["sh", str(journal)], env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == code, done.stderr
     return done
 
 
@@ -117,8 +117,8 @@ def test_an_undo_leaves_a_file_that_changed_since_its_apply_and_says_so(tmp_path
     (rules,) = [p for p in plans["sdb"]["files"] if udev.is_rules(p)]
     edited = root / rules.lstrip("/")
     edited.write_text(edited.read_text() + "# edited by hand\n")
-    done = undo(root, journal)
-    assert "changed since" in done.stderr and rules in done.stderr
+    done = undo(root, journal, code=1)
+    assert "changed since" in done.stderr and rules in done.stderr and "left 1 " in done.stderr
     assert edited.read_text().endswith("# edited by hand\n")
     assert {k: v for k, v in etc(root).items() if k != rules.lstrip("/")} == before
 

@@ -142,7 +142,10 @@ def test_the_sh_plan_converges_a_device_that_is_not_as_assumed_once_and_undo_res
         assert f"changed: /sys/block/{device}/queue/scheduler: {real} -> {plan.scheduler}" in first.stdout
         assert first.stdout.index("undo journal: ") < first.stdout.index("changed: ")
         (journal,) = journals(root)
-        assert f"'{real}'" in journal.read_text() and f"'{plan.scheduler}'" not in journal.read_text()
+        backing = f"loop/backing_file {tmp_path / 'disk.img'}"
+        scheduler = f"\"$R\"'/sys/block/{device}/queue/scheduler'"
+        restore = f"restore_set '{backing}' '{plan.scheduler}' scheduler {scheduler} '{real}'"
+        assert restore in journal.read_text()  # the value found, the one set, the device it was set on
         rule = root / udev.path(plan.device).lstrip("/")
         assert (
             rule.read_text() == files([plan])[udev.path(plan.device)] + "\n"
@@ -194,6 +197,67 @@ def test_undo_restores_the_coupled_sysctl_the_kernel_zeroed(tmp_path: Path) -> N
                                 capture_output=True, text=True)  # fmt: skip
         assert undone.returncode == 0, undone.stderr
         assert (VM / "dirty_bytes").read_text() == "268435456\n" and (VM / "dirty_ratio").read_text() == "0\n"
+
+
+def undo(journal: Path, root: Path, code: int) -> str:
+    """Run an undo journal; its exit status must be ``code``; its stderr."""
+    done = subprocess.run(["sh", str(journal)], env={**os.environ, "IOSCHED_ROOT": str(root)},
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == code, done.stdout + done.stderr
+    return done.stderr
+
+
+def etc(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text() for p in (root / "etc").rglob("*") if p.is_file()}
+
+
+@pytest.mark.root
+@ROOT_ONLY
+def test_plans_of_one_device_undone_out_of_order_say_what_they_left_and_end_as_before(tmp_path: Path) -> None:
+    """A sets one elevator, B another; undo A finds B's: it leaves the elevator and the rule B replaced, says so,
+    exits 1; undo B restores A's; undo A again restores what the device had before A."""
+    first = advise(KB, Context(hw="hdd", workload="batch", distro="rhel9", device="sdb"))
+    second = advise(KB, Context(hw="hdd", workload="desktop", distro="rhel9", device="sdb"))
+    assert first.scheduler != second.scheduler and "none" not in (first.scheduler, second.scheduler)
+    with loop_device(tmp_path) as device:
+        sysfs(device, "scheduler").write_text("none")
+        root = linked_root(tmp_path, device)
+        (root / "etc").mkdir()
+        a, b = tmp_path / "undo-a.sh", tmp_path / "undo-b.sh"
+        for plan, journal in ((first, a), (second, b)):
+            done = run(plan_shell.render(KB, on_device(plan, device)), root, IOSCHED_JOURNAL=str(journal))
+            assert done.returncode == 0, done.stderr
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == second.scheduler
+        err = undo(a, root, 1)
+        shown = f"/sys/block/{device}/queue/scheduler"
+        assert f"{shown} changed since apply (it reads {second.scheduler}; apply set {first.scheduler})" in err
+        assert f"{udev.path(device)} changed since this plan wrote it; left as it is" in err and "left 2 " in err
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == second.scheduler
+        undo(b, root, 0)
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == first.scheduler
+        undo(a, root, 0)
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == "none" and etc(root) == {}
+
+
+@pytest.mark.root
+@ROOT_ONLY
+def test_undo_leaves_a_loop_device_attached_to_another_file_since(tmp_path: Path) -> None:
+    """The name is the same, the value is even the one the plan set (by hand), but the device is another."""
+    plan = advise(KB, Context(hw="hdd", workload="batch", distro="rhel9", device="sdb"))
+    with loop_device(tmp_path) as device:
+        sysfs(device, "scheduler").write_text("none")
+        root = linked_root(tmp_path, device)
+        done = run(plan_shell.render(KB, on_device(plan, device)), root)
+        assert done.returncode == 0, done.stderr
+        (journal,) = journals(root)
+        other = tmp_path / "other.img"
+        other.write_bytes(b"\0" * 2**20)
+        subprocess.run(["losetup", "-d", f"/dev/{device}"], check=True)
+        subprocess.run(["losetup", f"/dev/{device}", str(other)], check=True)
+        sysfs(device, "scheduler").write_text(plan.scheduler or "")
+        err = undo(journal, root, 1)
+        assert f"/sys/block/{device}/queue/scheduler is on another device since apply" in err and str(other) in err
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == plan.scheduler
 
 
 # ------------------------------------------------------------------------------------------------ the journal
@@ -331,3 +395,43 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         again, out = play("--diff")
         assert again["failed"] == 0 and f"ok: /sys/block/{device}/queue/scheduler is {plan.scheduler}" in out
         assert not (etc / udev.path(plan.device).lstrip("/")).exists()
+
+
+@pytest.mark.root
+@pytest.mark.ansible
+@pytest.mark.slow
+@ROOT_ONLY
+def test_the_playbook_undo_leaves_a_value_and_a_file_changed_since_and_names_them(
+    tmp_path: Path,
+    ansible_env: dict[str, str],  # noqa: F811 - the fixture imported above
+) -> None:
+    etc = tmp_path / "root"
+    with loop_device(tmp_path) as device:
+        plan = on_device(advise(KB, Context(hw="hdd", workload="batch", distro="rhel9", device="sdb")), device)
+        sysfs(device, "scheduler").write_text("none")
+        offered = sysfs(device, "scheduler").read_text().replace("[", "").replace("]", "").split()
+        by_hand = next(name for name in offered if name not in (plan.scheduler, "none"))
+        playbook = tmp_path / "iosched.yml"
+        playbook.write_text(plan_ansible.render(KB, [("scratch01", [plan])]))
+
+        def play(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "scratch01,", str(playbook),
+                                   "-e", "ansible_become=false", "-e", f"iosched_root={etc}", "-e", "iosched_sys_root=",
+                                   *args], env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+
+        assert play().returncode == 0
+        rule = etc / udev.path(device).lstrip("/")
+        wrote = rule.read_text()
+        sysfs(device, "scheduler").write_text(by_hand)
+        rule.write_text(wrote + "# edited by hand\n")
+        left = play("--tags", "undo")
+        assert left.returncode != 0
+        assert f"/sys/block/{device}/queue/scheduler changed since iosched set it (it reads {by_hand}" in left.stdout
+        assert f"{udev.path(device)} changed since iosched wrote it; left as it is" in left.stdout
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == by_hand and rule.read_text().endswith("hand\n")
+        sysfs(device, "scheduler").write_text(plan.scheduler or "")
+        rule.write_text(wrote)
+        done = play("--tags", "undo")
+        assert done.returncode == 0, done.stdout
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == "none"
+        assert not [p for p in etc.rglob("*") if p.is_file()]

@@ -297,6 +297,36 @@ def test_the_script_keeps_what_it_replaces_and_undo_restores_it(tmp_path: Path) 
     assert not [p for p in saved.rglob("*") if p.is_file()]
 
 
+def test_the_script_undoes_a_value_only_on_the_same_device_while_it_holds_what_iosched_set(tmp_path: Path) -> None:
+    """A value set by hand since, or a disk whose serial number is another, is left and named (exit 1), and
+    what was kept stays for a later undo; back as iosched set it on the same disk, undo restores it."""
+    root, saved = tmp_path / "root", tmp_path / "saved"
+    fake_sys(root, "mq-deadline kyber bfq [none]", {}, {"vm.dirty_ratio": "20"})
+    serial = root / "sys/block/sdq/device/serial"
+    serial.parent.mkdir()
+    serial.write_text("S1\n")
+    scheduler = root / "sys/block/sdq/queue/scheduler"
+    sysctl = kb_step("sysctl", "vm.dirty_ratio", other_value("vm.dirty_ratio", "20"), None)
+    lines = {"scheduler": "/sys/block/sdq/queue/scheduler bfq\n",
+             "sysctl": f"{kind_of(sysctl).path(sysctl)} {sysctl.value}\n"}  # fmt: skip
+    for kind, line in lines.items():
+        assert run_script("apply", kind, line, root, saved).returncode == 0
+    scheduler.write_text("kyber\n")
+    (root / "proc/sys/vm/dirty_ratio").write_text("33\n")
+    for kind, line in lines.items():
+        left = run_script("undo", kind, line, root, saved)
+        assert left.returncode == 1 and "changed since iosched set it" in left.stderr
+    assert scheduler.read_text() == "kyber\n" and (root / "proc/sys/vm/dirty_ratio").read_text() == "33\n"
+    scheduler.write_text("bfq\n")
+    serial.write_text("S2\n")
+    left = run_script("undo", "scheduler", lines["scheduler"], root, saved)
+    assert left.returncode == 1 and "on another device since iosched set it (device/serial S2)" in left.stderr
+    assert scheduler.read_text() == "bfq\n"
+    serial.write_text("S1\n")
+    assert run_script("undo", "scheduler", lines["scheduler"], root, saved).returncode == 0
+    assert scheduler.read_text() == "none\n"
+
+
 def test_the_script_refuses_a_scheduler_the_device_does_not_offer(tmp_path: Path) -> None:
     root = tmp_path / "root"
     fake_sys(root, "[none] mq-deadline", {}, {})

@@ -17,7 +17,10 @@ and written only where it differs; each says ``iosched: ok: ...`` or ``iosched: 
 ``/var/lib/iosched/previous/<path>`` (for a scheduler, also every tunable of the elevator it replaces, which the
 switch resets; for ``vm.dirty_ratio`` also ``vm.dirty_bytes``, which the kernel zeroes); undo writes those back,
 scheduler first, a coupled pair as a group, and removes them, so it restores what the host had, not what the KB
-assumed. It refuses a scheduler the device does not offer, goes on past a value it cannot set and fails the task
+assumed. Beside each value it changes it keeps the value it set and the device's identity (``previous.set/<path>``,
+``previous.identity/<path>``): undo restores a value only on the same device and while it still holds what
+iosched set, and otherwise leaves it (and what was kept, for a later undo) and fails the task naming it. It
+refuses a scheduler the device does not offer, goes on past a value it cannot set and fails the task
 naming all of them. ``ansible.builtin.copy`` with ``unsafe_writes: true`` can write a sysfs file, but it cannot
 read the scheduler file (which lists every elevator), cannot keep the value it replaces, and the ``mode``
 ansible-lint asks of it lands on the sysfs file itself (``mode: preserve`` left a loop device's ``read_ahead_kb``
@@ -105,12 +108,36 @@ DRIVER = r"""# Sets, verifies or restores one kind of value; stdin: one "FILE VA
 MODE=$IOSCHED_MODE kind=$IOSCHED_KIND SYS=$IOSCHED_SYS saved=$IOSCHED_SAVED failed=0
 problem() { printf 'iosched: failed: %s\n' "$*" >&2; failed=$((failed + 1)); }
 remember() {
+  if [ "$1" = "$c_kind" ]; then mark "$2" || return 1; fi
   shift
   while [ $# -ge 2 ]; do
     r_kept=$saved${1#"$SYS"}
     [ -e "$r_kept" ] || { mkdir -p "${r_kept%/*}" && printf '%s\n' "$2" > "$r_kept"; } || return 1
     shift 2
   done
+}
+mark() {
+  m_path=${1#"$SYS"} m_id=$(identity "$1")
+  if [ -e "$saved.identity$m_path" ] && [ "$(cat "$saved.identity$m_path")" != "$m_id" ]; then
+    rm -f "$saved$m_path"
+  fi
+  mkdir -p "${saved}.set${m_path%/*}" "${saved}.identity${m_path%/*}" &&
+    printf '%s\n' "$c_want" > "$saved.set$m_path" && printf '%s\n' "$m_id" > "$saved.identity$m_path"
+}
+forget() {
+  for f_path; do rm -f "$saved$f_path" "$saved.set$f_path" "$saved.identity$f_path"; done
+}
+held() {
+  [ -f "$saved.set$1" ] || return 0
+  h_at=$(identity "$SYS$1")
+  if [ "$h_at" != "$(cat "$saved.identity$1")" ]; then
+    problem "$1 is on another device since iosched set it (${h_at:-no identity}); left as it is"; return 1
+  fi
+  h_now=$(value_of "$SYS$1" "$kind")
+  if [ "$h_now" != "$(cat "$saved.set$1")" ] && [ "$h_now" != "$(cat "$saved$1")" ]; then
+    problem "$1 changed since iosched set it (it reads $h_now; iosched set $(cat "$saved.set$1")); left as it is"
+    return 1
+  fi
 }
 restore_kept() {
   u_kind=$1 u_differs=""; shift
@@ -128,6 +155,7 @@ undo_value() {
   path=$1; shift 2
   file=$SYS$path kept=$saved$path
   if [ -f "$kept" ] && [ -f "$file" ]; then
+    held "$path" || return 0
     group="$file $(cat "$kept")"
     for other in "$@"; do
       if [ -f "$saved$other" ] && [ -f "$SYS$other" ]; then group="$group $SYS$other $(cat "$saved$other")"; fi
@@ -135,8 +163,7 @@ undo_value() {
     # shellcheck disable=SC2086
     restore_kept "$kind" $group || return
     if [ "$MODE" = undo ]; then
-      rm -f "$kept"
-      for other in "$@"; do rm -f "$saved$other"; done
+      forget "$path" "$@"
     fi
   elif [ -f "$kept" ]; then
     problem "$file is gone; its value before iosched stays in $kept"
@@ -145,9 +172,9 @@ undo_value() {
   for old in "${kept%/scheduler}"/iosched/*; do
     live=${file%/scheduler}/iosched/${old##*/}
     if [ -f "$old" ] && [ -f "$live" ]; then
-      if restore_kept tunable "$live" "$(cat "$old")" && [ "$MODE" = undo ]; then rm -f "$old"; fi
+      if restore_kept tunable "$live" "$(cat "$old")" && [ "$MODE" = undo ]; then forget "${old#"$saved"}"; fi
     elif [ "$MODE" = undo ]; then
-      rm -f "$old"
+      forget "${old#"$saved"}"
     fi
   done
 }
@@ -523,39 +550,81 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
     return tasks
 
 
+_OURS = _Quoted(
+    "iosched_stat.stat.exists and iosched_stat.stat.checksum in [(iosched_file.every | join('\n') ~ '\n') "
+    "| hash('sha1'), (iosched_file.recommended | join('\n') ~ '\n') | hash('sha1')]"
+)
+"""That a persistent file read at undo (``iosched_stat``) holds what iosched wrote, with the consider steps or
+without (``iosched_file``, the plan's two variants)."""
+
+
+def _ours(path: str) -> tuple[str, dict[str, str]]:
+    """The register of a persistent file's stat at undo, and the task vars :data:`_OURS` reads."""
+    result = "iosched_undo_" + re.sub(r"\W", "_", path.rsplit("/", 1)[1])
+    return result, {"iosched_file": f"{{{{ iosched_host.files['{path}'] }}}}", "iosched_stat": f"{{{{ {result} }}}}"}
+
+
 def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
     """Remove the files first (they are what would come back at boot), then restore every value iosched
     changed, the scheduler first: switching back resets the tunables, which are restored after it. TuneD is
     switched back to the profiles it ran before its profile is removed, and before the values are restored: it
-    writes back what it replaced."""
+    writes back what it replaced. A file that no longer holds what iosched wrote is left and named at once; a
+    last task fails when one was, after every value was restored."""
     tasks: list[dict[str, Any]] = []
+    wrote = "iosched_file.every | length > 0"
     for path in paths:
-        wrote = f"iosched_host.files['{path}'].every | length > 0"
+        result, ours = _ours(path)
+        tasks.append({
+            "name": f"Read {path}",
+            "ansible.builtin.stat": {"path": "{{ iosched_etc }}" + path, "checksum_algorithm": "sha1"},
+            "vars": {"iosched_file": ours["iosched_file"]},
+            "register": result,
+            "when": wrote,
+        })  # fmt: skip
         if tuned.is_profile(path):
             tasks.append({
                 "name": f"Switch TuneD back from {path}",
                 "ansible.builtin.command": {"cmd": "tuned-adm profile {{ iosched_host.tuned.previous | join(' ') }}"},
                 "changed_when": True,
-                "when": f"{wrote} and iosched_etc == ''",
+                "vars": ours,
+                "when": [wrote, _OURS, "iosched_etc == ''"],
             })  # fmt: skip
         tasks.append({
             "name": f"Remove {path}",
             "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path, "state": "absent"},
-            "when": wrote,
+            "vars": ours,
+            "when": [wrote, _OURS],
             **({"notify": RELOAD_UDEV} if udev.is_rules(path) else {}),
         })  # fmt: skip
         if tuned.is_profile(path):
             tasks.append({
                 "name": f"Remove the directory of {path}",
                 "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path.rsplit("/", 1)[0], "state": "absent"},
-                "when": wrote,
+                "vars": ours,
+                "when": [wrote, _OURS],
             })  # fmt: skip
+        tasks.append({
+            "name": f"Say whether {path} was left",
+            "ansible.builtin.assert": {"that": [_Quoted(f"not iosched_stat.stat.exists or ({_OURS})")], "quiet": True,
+                                       "fail_msg": f"{path} changed since iosched wrote it; left as it is"},
+            "vars": ours,
+            "when": f"{result} is not skipped",
+            "register": f"{result}_left",
+            "ignore_errors": True,
+        })  # fmt: skip
     undo = "{{ 'check-undo' if ansible_check_mode else 'undo' }}"
     for kind in kinds:
         if kind in RUNTIME_KINDS:
             names = (f"Restore each {_words(kind)} iosched changed", f"Check each {_words(kind)} was restored")
             lines = {"iosched_lines": f"{{{{ iosched_host.settings['{kind}'].every }}}}"}
             tasks += _script_tasks(kind, undo, names, ["undo"], lines, "iosched_restored")
+    if paths:
+        tasks.append({
+            "name": "Check no file was left",
+            "ansible.builtin.assert": {"that": [f"{_ours(path)[0]}_left is not failed" for path in paths],
+                                       "quiet": True, "fail_msg": "files changed since iosched wrote them were left "
+                                                                  "as they are (named above)"},
+        })  # fmt: skip
     return tasks
 
 

@@ -60,7 +60,8 @@ its disks, so the units of other disks that an iosched profile already there has
 
 _UNDO = r"""undo_file() {
   if [ -f "$2" ] && [ -e "$R$1" ] && [ "$(cat "$R$1")" != "$(cat "$2")" ]; then
-    printf 'iosched: undo: %s changed since this plan wrote it; left as it is\n' "$1" >&2
+    if [ -n "$3" ] && [ "$(cat "$R$1")" = "$(cat "$3")" ]; then return; fi
+    left "$1 changed since this plan wrote it"
   elif [ -n "$3" ]; then
     cp -p "$3" "$R$1" 2>/dev/null || failed "could not restore $1$(read_only "$1")"
   else
@@ -68,7 +69,8 @@ _UNDO = r"""undo_file() {
   fi
 }"""
 """``undo_file PATH WROTE SAVED`` in the journal: WROTE is the copy of what apply wrote (absent when apply
-stopped before), SAVED the copy of what was there before ("" when nothing was)."""
+stopped before), SAVED the copy of what was there before ("" when nothing was). A file that holds what was
+there before already (a journal run again) is done."""
 
 _JOURNAL_FILE = r"""journal_file() {
   wrote="$JOURNAL.wrote.$(basename "$1")"
@@ -80,6 +82,47 @@ _JOURNAL_FILE = r"""journal_file() {
   fi
 }"""
 """``journal_file PATH`` before apply: what undo does with the file."""
+
+# How the journal takes back a runtime value. Apply journals, with the value it found, the value it set and the
+# identity of the device (:func:`identity` in :mod:`iosched.steps.shell`). Undo writes the value back only on the
+# same device and only while it still holds what apply set: a value set since (by a later plan, by hand) or a
+# name that is now another device (a loop device attached to another file) is left as it is, and undo says so
+# and exits 1. A value that is already what apply found (the journal run again) is done. The tunables of an
+# elevator apply replaced come back only with that elevator.
+_UNDO_VALUE = r"""RESTORED=""
+restore_set() {
+  rs_id=$1 rs_set=$2; shift 2
+  [ -e "$2" ] || { failed "could not restore ${2#"$R"} to $3: it is gone"; return; }
+  rs_now=$(value_of "$2" "$1" 2>/dev/null) || rs_now=""
+  rs_at=$(identity "$2")
+  if [ "$rs_at" != "$rs_id" ]; then
+    left "${2#"$R"} is on another device since apply (${rs_at:-no identity}, was ${rs_id:-no identity})"
+  elif [ "$rs_now" = "$3" ]; then
+    :
+  elif [ "$rs_now" != "$rs_set" ]; then
+    left "${2#"$R"} changed since apply (it reads $rs_now; apply set $rs_set)"
+  else
+    restore "$@" && RESTORED="$RESTORED ${2%/scheduler}"
+  fi
+}
+restore_with_elevator() {
+  case " $RESTORED " in *" ${2%/iosched/*} "*) restore "$@" ;; esac
+}"""
+"""``restore_set IDENTITY SET KIND FILE OLD [FILE OLD]...`` and ``restore_with_elevator tunable FILE OLD`` in
+the journal."""
+
+_REMEMBER = r"""remember() {
+  r_kind=$1; shift
+  if [ "$r_kind" = tunable ] && [ "$c_kind" = scheduler ]; then
+    entry="restore_with_elevator $r_kind"
+  else
+    entry="restore_set $(q "$(identity "$1")") $(q "$c_want") $r_kind"
+  fi
+  while [ $# -ge 2 ]; do entry="$entry \"\$R\"$(q "${1#"$R"}") $(q "$2")"; shift 2; done
+  journal "$entry"
+}"""
+"""``remember KIND FILE OLD [FILE OLD]...`` (called by the step library as it changes a value): the journal
+line that takes it back."""
 
 _HELPERS = r"""set -u
 umask 077
@@ -98,22 +141,31 @@ _HELPERS += _WRITE + "\n" + _PROFILE + "\n"
 _JOURNAL_HEAD = r"""#!/bin/sh
 # iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
 R="${IOSCHED_ROOT:-}"
+SYS=$R
 FAILED=0
 failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
 read_only() {
   [ -w "$(dirname "$R$1")" ] ||
     printf ' (%s is read-only: remount it read-write, then run this journal again)' "$(dirname "$1")"
 }
+LEFT=0
+left() { printf 'iosched: undo: %s; left as it is\n' "$*" >&2; LEFT=$((LEFT + 1)); }
 restore() { restore_values "$@" 2>/dev/null || failed "could not restore ${2#"$R"} to $3"; }
 @UNDO_FILE@
+@UNDO_VALUE@
 finish() {
   if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
   if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+  if [ "$LEFT" -gt 0 ]; then
+    printf 'iosched: undo left %s value(s) or file(s) as they are (above); ' "$LEFT" >&2
+    printf 'once what changed them is undone, run this journal again\n' >&2
+    exit 1
+  fi
   echo "iosched: undone"
 }
 trap finish EXIT
 """
-_JOURNAL_HEAD = _JOURNAL_HEAD.replace("@UNDO_FILE@", _UNDO)
+_JOURNAL_HEAD = _JOURNAL_HEAD.replace("@UNDO_FILE@", _UNDO).replace("@UNDO_VALUE@", _UNDO_VALUE)
 
 _JOURNAL = r"""DIR="$R/var/lib/iosched"
 [ ! -L "$DIR" ] || die "refusing $DIR: it is a symbolic link"
@@ -138,11 +190,7 @@ journal() {
   printf '%s\n' "$*" >> "$JOURNAL" || die "cannot write the undo journal $JOURNAL"
   ENTRIES=$((ENTRIES + 1))
 }
-remember() {
-  entry="restore $1"; shift
-  while [ $# -ge 2 ]; do entry="$entry \"\$R\"$(q "${1#"$R"}") $(q "$2")"; shift 2; done
-  journal "$entry"
-}
+@REMEMBER@
 @JOURNAL_FILE@
 same_file() { [ -f "$R$1" ] && [ "$(cat "$R$1"; echo x)" = "$(printf '%s\n' "$2"; echo x)" ]; }
 PERSISTED=0
@@ -170,7 +218,7 @@ trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
 """
-_JOURNAL = _JOURNAL.replace("@JOURNAL_FILE@", _JOURNAL_FILE)
+_JOURNAL = _JOURNAL.replace("@JOURNAL_FILE@", _JOURNAL_FILE).replace("@REMEMBER@", _REMEMBER)
 
 _FINISH = r"""DONE=1
 if [ "$PERSISTED" = 1 ] && [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi

@@ -13,6 +13,12 @@ written: mm/page-writeback.c, dirty_ratio_handler). ``restore_values KIND FILE V
 a group back: of a coupled group only the values that are not 0 (the kernel zeroes the others, and refuses a 0
 ``vm.dirty_bytes``).
 
+While ``converge`` runs, ``c_kind`` and ``c_want`` name the kind and the value it sets (``remember`` reads them:
+a tunable remembered while a scheduler is set belongs to the elevator being replaced). ``identity FILE`` prints
+the identity of the block device a ``/sys/block/DEV/...`` file belongs to (its WWN, serial number or, for a loop
+device, its backing file; empty for a host-wide value, or a device that shows none), so that undo restores a
+value only on the device it was taken from.
+
 The caller sets ``SYS`` (the prefix of /sys and /proc, usually empty) and ``MODE`` (``apply``, ``check`` or
 ``verify``) and defines ``remember`` and ``problem TEXT``. Values reach the library only as arguments, never
 in its text.
@@ -41,6 +47,14 @@ restore_values() {
     shift 2
   done
   [ "$rv_wrote" = 1 ] || put "$rv_first" "$rv_value" "$rv_kind"
+}
+identity() {
+  i_dev=${1#"$SYS"/sys/block/}
+  [ "$i_dev" != "$1" ] || return 0
+  i_dev=$SYS/sys/block/${i_dev%%/*}
+  for i_file in wwid device/wwid serial device/serial loop/backing_file; do
+    if [ -r "$i_dev/$i_file" ]; then printf '%s %s' "$i_file" "$(cat "$i_dev/$i_file" 2>/dev/null)"; return 0; fi
+  done
 }
 SWITCHED="" LAST=""
 keep() {

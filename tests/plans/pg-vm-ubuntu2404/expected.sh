@@ -55,6 +55,14 @@ restore_values() {
   done
   [ "$rv_wrote" = 1 ] || put "$rv_first" "$rv_value" "$rv_kind"
 }
+identity() {
+  i_dev=${1#"$SYS"/sys/block/}
+  [ "$i_dev" != "$1" ] || return 0
+  i_dev=$SYS/sys/block/${i_dev%%/*}
+  for i_file in wwid device/wwid serial device/serial loop/backing_file; do
+    if [ -r "$i_dev/$i_file" ]; then printf '%s %s' "$i_file" "$(cat "$i_dev/$i_file" 2>/dev/null)"; return 0; fi
+  done
+}
 SWITCHED="" LAST=""
 keep() {
   k_kind=$1 k_file=$2 k_found=$3; shift 3
@@ -121,25 +129,53 @@ fi
 #!/bin/sh
 # iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
 R="${IOSCHED_ROOT:-}"
+SYS=$R
 FAILED=0
 failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
 read_only() {
   [ -w "$(dirname "$R$1")" ] ||
     printf ' (%s is read-only: remount it read-write, then run this journal again)' "$(dirname "$1")"
 }
+LEFT=0
+left() { printf 'iosched: undo: %s; left as it is\n' "$*" >&2; LEFT=$((LEFT + 1)); }
 restore() { restore_values "$@" 2>/dev/null || failed "could not restore ${2#"$R"} to $3"; }
 undo_file() {
   if [ -f "$2" ] && [ -e "$R$1" ] && [ "$(cat "$R$1")" != "$(cat "$2")" ]; then
-    printf 'iosched: undo: %s changed since this plan wrote it; left as it is\n' "$1" >&2
+    if [ -n "$3" ] && [ "$(cat "$R$1")" = "$(cat "$3")" ]; then return; fi
+    left "$1 changed since this plan wrote it"
   elif [ -n "$3" ]; then
     cp -p "$3" "$R$1" 2>/dev/null || failed "could not restore $1$(read_only "$1")"
   else
     { rm -f "$R$1" 2>/dev/null && [ ! -e "$R$1" ]; } || failed "could not remove $1$(read_only "$1")"
   fi
 }
+RESTORED=""
+restore_set() {
+  rs_id=$1 rs_set=$2; shift 2
+  [ -e "$2" ] || { failed "could not restore ${2#"$R"} to $3: it is gone"; return; }
+  rs_now=$(value_of "$2" "$1" 2>/dev/null) || rs_now=""
+  rs_at=$(identity "$2")
+  if [ "$rs_at" != "$rs_id" ]; then
+    left "${2#"$R"} is on another device since apply (${rs_at:-no identity}, was ${rs_id:-no identity})"
+  elif [ "$rs_now" = "$3" ]; then
+    :
+  elif [ "$rs_now" != "$rs_set" ]; then
+    left "${2#"$R"} changed since apply (it reads $rs_now; apply set $rs_set)"
+  else
+    restore "$@" && RESTORED="$RESTORED ${2%/scheduler}"
+  fi
+}
+restore_with_elevator() {
+  case " $RESTORED " in *" ${2%/iosched/*} "*) restore "$@" ;; esac
+}
 finish() {
   if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
   if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+  if [ "$LEFT" -gt 0 ]; then
+    printf 'iosched: undo left %s value(s) or file(s) as they are (above); ' "$LEFT" >&2
+    printf 'once what changed them is undone, run this journal again\n' >&2
+    exit 1
+  fi
   echo "iosched: undone"
 }
 trap finish EXIT
@@ -164,6 +200,14 @@ restore_values() {
     shift 2
   done
   [ "$rv_wrote" = 1 ] || put "$rv_first" "$rv_value" "$rv_kind"
+}
+identity() {
+  i_dev=${1#"$SYS"/sys/block/}
+  [ "$i_dev" != "$1" ] || return 0
+  i_dev=$SYS/sys/block/${i_dev%%/*}
+  for i_file in wwid device/wwid serial device/serial loop/backing_file; do
+    if [ -r "$i_dev/$i_file" ]; then printf '%s %s' "$i_file" "$(cat "$i_dev/$i_file" 2>/dev/null)"; return 0; fi
+  done
 }
 SWITCHED="" LAST=""
 keep() {
@@ -218,7 +262,12 @@ journal() {
   ENTRIES=$((ENTRIES + 1))
 }
 remember() {
-  entry="restore $1"; shift
+  r_kind=$1; shift
+  if [ "$r_kind" = tunable ] && [ "$c_kind" = scheduler ]; then
+    entry="restore_with_elevator $r_kind"
+  else
+    entry="restore_set $(q "$(identity "$1")") $(q "$c_want") $r_kind"
+  fi
   while [ $# -ge 2 ]; do entry="$entry \"\$R\"$(q "${1#"$R"}") $(q "$2")"; shift 2; done
   journal "$entry"
 }
