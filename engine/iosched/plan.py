@@ -16,6 +16,29 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 3
 
 
+class Choice(Struct):
+    """One case of a decision made on the machine: where the device is in case ``case`` (as a person sees it:
+    ``seen``), the step sets ``value`` (``-``: changes nothing), by the rules ``because``."""
+
+    case: str
+    seen: str
+    value: str
+    because: tuple[str, ...]
+
+
+class Decision(Struct):
+    """A value the target decides when the step runs, by a fact it reads then (:mod:`iosched.runtime`)."""
+
+    fact: str
+    check: str
+    """What a person runs to read the fact on this device (``ls /sys/block/vda/mq/``)."""
+    choices: tuple[Choice, ...]
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(c.value for c in self.choices)
+
+
 class Step(Struct):
     """One change: what, on which device (None: the whole host), why, and the value it replaces."""
 
@@ -42,6 +65,9 @@ class Step(Struct):
     coupled: tuple[str, ...] = ()
     """Settings the kernel resets when this one is written (writing ``vm.dirty_ratio`` zeroes
     ``vm.dirty_bytes``): journals keep them with it and restore the group."""
+    decide: Decision | None = None
+    """Where the value depends on a fact the target reads when the step runs: each case and its value (``value``
+    is then the token the shell library decides, :func:`iosched.runtime.token`)."""
 
     @property
     def expected_already(self) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from posixpath import basename
 
+from iosched import runtime
 from iosched.escape import sh_comment, sh_word, udev_value
 from iosched.grammar import compiled
 from iosched.plan import Step
@@ -89,18 +90,29 @@ def match(device: str, *, serial: str | None = None, wwn: str | None = None) -> 
     return f'KERNEL=="{udev_value(device)}"'
 
 
-def assignment(step: Step) -> str:
-    """``ATTR{queue/scheduler}="mq-deadline"``: the sysfs file relative to the device, and the value."""
+def assignment(step: Step, value: str | None = None) -> str:
+    """``ATTR{queue/scheduler}="mq-deadline"``: the sysfs file relative to the device, and the value (the
+    step's, or the one of a case it decides on the machine)."""
     attribute = (
         step.target.removeprefix("queue.") if step.kind != "tunable" else f"iosched/{step.target.split('.', 1)[1]}"
     )
-    return f'ATTR{{queue/{attribute}}}="{udev_value(step.value)}"'
+    return f'ATTR{{queue/{attribute}}}="{udev_value(step.value if value is None else value)}"'
 
 
 def rule(match_terms: str, steps: Iterable[Step]) -> str:
-    """One rule line; udev applies assignments in order, so the scheduler comes first (it resets the tunables)."""
+    """One rule line; udev applies assignments in order, so the scheduler comes first (it resets the tunables).
+    A step decided on the machine (:mod:`iosched.runtime`) makes one line per case, each matching its case."""
     ordered = sorted(steps, key=lambda s: s.kind != "scheduler")
-    return ", ".join([HEAD, match_terms, *(assignment(s) for s in ordered)])
+    decision = next((s.decide for s in ordered if s.decide is not None), None)
+    if decision is None:
+        return ", ".join([HEAD, match_terms, *(assignment(s) for s in ordered)])
+    lines = []
+    for choice, case in zip(decision.choices, runtime.FACTS[decision.fact].cases, strict=True):
+        done = [assignment(s, choice.value if s.decide else None) for s in ordered
+                if not (s.decide and choice.value == runtime.KEEP)]  # fmt: skip
+        if done:
+            lines.append(", ".join([HEAD, match_terms, case.udev, *done]))
+    return "\n".join(lines)
 
 
 def content(comment: str, match_terms: str, steps: Iterable[Step]) -> str:
