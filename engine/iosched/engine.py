@@ -468,10 +468,16 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     return _decided(plan, fact, cases)
 
 
+def _deciding(method: str) -> str:
+    """The persistence of a step decided on the machine: a TuneD profile cannot tell the cases apart, a udev rule
+    can (one line per case)."""
+    return "udev-rule" if method == "tuned-profile" else method
+
+
 def _scheduler_step(plan: Plan) -> Step | None:
     """The plan's scheduler step, or the one it found already in place."""
-    found = [s for s in plan.steps if s.kind == "scheduler"] + [u.step for u in plan.unchanged if u.step.kind == "scheduler"]
-    return found[0] if found else None
+    found = [*plan.steps, *(u.step for u in plan.unchanged)]
+    return next((s for s in found if s.kind == "scheduler"), None)
 
 
 def _decided(plan: Plan, fact: runtime.RuntimeFact, cases: Sequence[Plan]) -> Plan:
@@ -485,7 +491,7 @@ def _decided(plan: Plan, fact: runtime.RuntimeFact, cases: Sequence[Plan]) -> Pl
     template = next(s for s in steps if s is not None)
     choices = tuple(Choice(case=c.name, seen=c.seen, value=s.value if s else runtime.KEEP,
                            because=s.because if s else ()) for c, s in zip(fact.cases, steps, strict=True))  # fmt: skip
-    decision = Decision(fact=fact.id, check=fact.check.replace("DEV", plan.device), choices=choices)
+    decision = Decision(fact=fact.id, reader=fact.reader.replace("DEV", plan.device), choices=choices)
     rules = [s for s in steps if s is not None]
     shown = " or ".join(f"{c.value} ({c.seen})" for c in choices if c.value != runtime.KEEP)
     own = [s for s in plan.steps if s.kind == "scheduler"]
@@ -494,11 +500,14 @@ def _decided(plan: Plan, fact: runtime.RuntimeFact, cases: Sequence[Plan]) -> Pl
                  reasons=_unique(x for s in rules for x in s.reasons),
                  sources=_unique(x for s in rules for x in s.sources),
                  previous=plan.previous_scheduler, current_from=own[0].current_from if own else template.current_from,
-                 assumption=None if plan.context.get("scheduler") else now_fact("scheduler"))  # fmt: skip
+                 assumption=None if plan.context.get("scheduler") else now_fact("scheduler"),
+                 persist_method=_deciding(template.persist_method))  # fmt: skip
     ordered = sorted((step, *(s for s in plan.steps if s.kind != "scheduler")),
                      key=lambda s: (STEP_ORDER.index(s.kind), s.target))  # fmt: skip
     return plan.replace(
-        steps=tuple(ordered), scheduler_rules=step.because, fired=_unique((*plan.fired, *step.because)),
+        steps=tuple(ordered),
+        scheduler_rules=step.because,
+        fired=_unique((*plan.fired, *step.because)),
         unchanged=tuple(u for u in plan.unchanged if u.step.kind != "scheduler"),
         sources=_unique((*plan.sources, *step.sources)),
     )

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from posixpath import basename
 from typing import Any
 
-from iosched import persist
+from iosched import persist, runtime
 from iosched.context import Context, ContextError, device_class
 from iosched.engine import advise
 from iosched.evidence import Evidence
@@ -244,6 +244,8 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
 
 NOT_PLANNED = "not planned"
 """The setting of the row that stands for a skipped device: nothing of it was compared."""
+NOTHING_PLANNED = "no change"
+"""The setting of the row of a planned device whose plan changes nothing."""
 
 
 class Row(Struct):
@@ -303,6 +305,19 @@ def _lost_at_boot(system: System, plan: Plan, kept: Unchanged) -> bool:
     return bool(others) and persist.changes(others[-1].settings[key], step.value)
 
 
+def _expected(system: System, step: Step, have: str | None) -> tuple[str | None, str]:
+    """The value ``step`` wants on this device and why: for a step decided on the machine, its value in the case
+    the device is in (None, with the reason, when what decides it was not read)."""
+    decision = step.decide
+    if decision is None:
+        return step.value, ", ".join(step.because)
+    index = runtime.case_of(decision, system.device(step.device or ""))
+    if index is None:
+        return None, f"depends on {decision.reader}, which was not read here"
+    choice = decision.choices[index]
+    return (have if choice.value == runtime.KEEP else choice.value), ", ".join(choice.because) or "left as it is"
+
+
 def verify(system: System, host: HostPlan) -> list[Row]:
     """Per device and setting: what the plan wants, what the system has, and whether they agree; then whether
     it is persisted: required where the value would be lost at boot, checked wherever our file sets it."""
@@ -318,11 +333,24 @@ def verify(system: System, host: HostPlan) -> list[Row]:
                 continue
             seen.add((where, label))
             have = kind.current(system, step)
-            status = "n/a" if have is None else "ok" if have == step.value else "differs"
-            rows.append(Row(device=where, setting=label, expected=step.value, actual=have, status=status,
-                            because=", ".join(step.because)))  # fmt: skip
+            expected, because = _expected(system, step, have)
+            status = "n/a" if have is None or expected is None else "ok" if have == expected else "differs"
+            rows.append(Row(device=where, setting=label, expected=expected, actual=have, status=status,
+                            because=because))  # fmt: skip
             if (persisted := _persist_row(system, plan, step, where, to_make)) is not None:
                 rows.append(persisted)
+    rows += [
+        Row(
+            device=p.device,
+            setting=NOTHING_PLANNED,
+            expected=None,
+            actual=None,
+            status="ok",
+            because="planned: no rule changes this device",
+        )
+        for p in host.plans
+        if not p.steps and not p.unchanged
+    ]
     rows += [Row(device=s.device, setting=NOT_PLANNED, expected=None, actual=None, status="n/a", because=s.reason)
              for s in host.skipped]  # fmt: skip
     return rows

@@ -30,7 +30,7 @@ class Decision(Struct):
     """A value the target decides when the step runs, by a fact it reads then (:mod:`iosched.runtime`)."""
 
     fact: str
-    check: str
+    reader: str
     """What a person runs to read the fact on this device (``ls /sys/block/vda/mq/``)."""
     choices: tuple[Choice, ...]
 

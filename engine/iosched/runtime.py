@@ -5,7 +5,7 @@ playbook, the udev rule, the Markdown and ``verify`` each decide on the machine.
 A fact is one :class:`RuntimeFact`: the context field that states it, one context value per case, how the target
 reads it (a sh function body, a udev match per case, a command a person runs) and which case an observed device
 is in. The one shell library (:mod:`iosched.steps.shell`) carries every fact's reader; a step's value is then
-the token ``FACT?VALUE:VALUE`` (:func:`token`), which the library turns into the value of the case the device is
+the token ``FACT:VALUE:VALUE`` (:func:`token`), which the library turns into the value of the case the device is
 in, or ``-`` where that case changes nothing.
 """
 
@@ -45,7 +45,7 @@ class RuntimeFact(Struct):
     rule: str
     """The warn rule that says the plan depends on it (said only where the cases differ)."""
     about: str
-    check: str
+    reader: str
     """What a person runs to read it, ``DEV`` standing for the device."""
     cases: tuple[Case, ...]
     sh: str
@@ -57,7 +57,7 @@ QUEUES = RuntimeFact(
     field="hw_queues",
     rule="IOS150",
     about="hardware queues",
-    check="ls /sys/block/DEV/mq/",
+    reader="ls /sys/block/DEV/mq/",
     cases=(
         Case(name="one", seen="one entry", context="1", udev='TEST!="%S%p/mq/1"'),
         Case(name="several", seen="several", context="2", udev='TEST=="%S%p/mq/1"'),
@@ -80,8 +80,8 @@ def undecided(context: Mapping[str, Any], facts: Mapping[str, Any]) -> RuntimeFa
 
 
 def token(decision: Decision) -> str:
-    """The value the shell library decides on the machine: ``queues?mq-deadline:none``."""
-    return f"{decision.fact}?{':'.join(decision.values)}"
+    """The value the shell library decides on the machine: ``queues:mq-deadline:none``."""
+    return ":".join((decision.fact, *decision.values))
 
 
 def case_of(decision: Decision, device: Device | None) -> int | None:
@@ -94,13 +94,14 @@ def case_of(decision: Decision, device: Device | None) -> int | None:
 def library() -> str:
     """The sh function ``decided FILE VALUE`` of the shell library: a token's value in the case the device is in."""
     arms = "".join(
-        f"    {f.id}\\?*)\n      d_values=${{2#*\\?}}:\n      d_case=$(d_queue=${{1%/*}}\n      {f.sh}\n      ) || return 1\n"
+        f"    {f.id}:*)\n      d_values=${{2#*:}}:\n"
+        f"      d_case=$(d_queue=${{1%/*}}\n      {f.sh}\n      ) || return 1\n"
         f"      set -- {' '.join(c.name for c in f.cases)}\n"
         '      while [ "$1" != "$d_case" ]; do d_values=${d_values#*:}; shift; done\n'
-        '      printf \'%s\' "${d_values%%:*}" ;;\n'
+        "      printf '%s' \"${d_values%%:*}\" ;;\n"
         for f in FACTS.values()
     )
     return (
-        "# a value decided on the machine (iosched.runtime): FACT?VALUE:VALUE -> the case the device is in\n"
-        f'decided() {{\n  case $2 in\n{arms}    *) printf \'%s\' "$2" ;;\n  esac\n}}\n'
+        "# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in\n"
+        f"decided() {{\n  case $2 in\n{arms}    *) printf '%s' \"$2\" ;;\n  esac\n}}\n"
     )

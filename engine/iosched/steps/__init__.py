@@ -142,7 +142,7 @@ class Scheduler(StepKind):
         offered = f"{step.device} does not offer {step.value}"
         if step.decide is not None:
             named = " or ".join(v for v in step.decide.values if v != "-")
-            offered = f"{step.device}: {step.decide.check} does not tell its case, or it does not offer {named}"
+            offered = f"{step.device}: {step.decide.reader} does not tell its case, or it does not offer {named}"
         return [
             *super().sh_check(step),
             f"offered {self.sh_path(step)} {sh_word(step.value)} || die {sh_word(offered)}",
