@@ -1,0 +1,163 @@
+"""A step may decide when it runs: a guest disk whose queue count the plan does not know gets the elevator of
+the case the device is in, decided by the sh script, the playbook's library and the udev rule on the machine;
+where both cases end alike there is no "it depends"; verify compares against the case the device is in and has a
+row for every device of every capture."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from engine_strategies import KB
+from test_converge import linked_root, run
+from test_plan_ansible import loop_device, sysfs  # noqa: F401 - a fixture
+
+from iosched import runtime
+from iosched.context import Context
+from iosched.engine import advise
+from iosched.host import NOT_PLANNED, NOTHING_PLANNED, plan_host, verify
+from iosched.persist import files
+from iosched.plan import Plan, Step
+from iosched.render import plan_markdown, plan_shell
+from iosched.steps import STEP_KINDS
+from iosched.system import udev
+from iosched.system.reader import read_root
+
+CAPTURES = Path(__file__).parents[1] / "system" / "captures"
+GUEST_DISTROS = [d.id for d in KB.section("distributions")]
+
+
+def ends_with(plan: Plan) -> str | None:
+    """The elevator the device runs once the plan ran: its scheduler step's value, else what it has."""
+    step = next((s for s in (*plan.steps, *(u.step for u in plan.unchanged)) if s.kind == "scheduler"), None)
+    return step.value if step is not None else plan.previous_scheduler
+
+
+def decided(plan: Plan) -> Step | None:
+    return next((s for s in plan.steps if s.decide is not None), None)
+
+
+@pytest.mark.parametrize("distro", GUEST_DISTROS)
+@pytest.mark.parametrize("workload", ["db", "desktop"])
+def test_every_guest_gets_the_elevator_of_its_queue_count(distro: str, workload: str) -> None:
+    """From flags, without the count: each case of the plan ends with the elevator the plan of that known count
+    ends with (never "no change" over a wrong elevator); where both end alike, one answer and no IOS150."""
+    base = Context(hw="virtual", workload=workload, distro=distro, device="vda")
+    plan = advise(KB, base)
+    known = [advise(KB, base.replace(hw_queues=case.context)) for case in runtime.QUEUES.cases]
+    step = decided(plan)
+    if len({ends_with(p) for p in known}) == 1:
+        assert step is None and runtime.QUEUES.rule not in {w.id for w in plan.warnings}
+        assert ends_with(plan) == ends_with(known[0])
+        return
+    assert step is not None and runtime.QUEUES.rule in {w.id for w in plan.warnings}, distro
+    for choice, case_plan in zip(step.decide.choices, known, strict=True):
+        assert (choice.value if choice.value != runtime.KEEP else plan.previous_scheduler) == ends_with(case_plan)
+        assert set(choice.because) <= set(case_plan.scheduler_rules)
+
+
+def test_sles15sp5_bfq_on_a_database_guest_is_corrected_whatever_the_count() -> None:
+    plan = advise(KB, Context(hw="virtual", workload="db", distro="sles15sp5", device="vda"))
+    step = decided(plan)
+    assert plan.previous_scheduler == "bfq" and step is not None
+    assert "bfq" not in step.decide.values
+
+
+def test_a_kernel_offering_only_none_gets_one_answer() -> None:
+    """blk-mq before 4.11 has no elevator but none: the plan does not say it depends."""
+    plan = advise(KB, Context(hw="virtual", workload="db", kernel="4.9", io_path="blk-mq", device="vda"))
+    assert decided(plan) is None and runtime.QUEUES.rule not in {w.id for w in plan.warnings}
+
+
+def test_a_known_count_gets_one_answer_and_no_request_to_count() -> None:
+    for queues, elevator in (("1", "mq-deadline"), ("4", "none")):
+        plan = advise(KB, Context(hw="virtual", workload="db", distro="rhel9", device="vda", hw_queues=queues))
+        assert decided(plan) is None and ends_with(plan) == elevator
+        assert not any("mq/" in w.text for w in plan.warnings), [w.id for w in plan.warnings]
+
+
+def test_the_markdown_says_what_to_check_and_each_case() -> None:
+    plan = advise(KB, Context(hw="virtual", workload="db", distro="rhel9", device="vda"))
+    text = plan_markdown.render(KB, plan)
+    assert "`ls /sys/block/vda/mq/` — one entry: `mq-deadline` (IOS119); several: `none` (IOS105)" in text
+    assert "no change" not in text.split("\n", 3)[2]
+
+
+def test_the_udev_rule_decides_per_case() -> None:
+    plan = advise(KB, Context(hw="virtual", workload="db", distro="rhel9", device="vda"))
+    (content,) = files([plan]).values()
+    lines = [line for line in content.splitlines() if not line.startswith("#")]
+    assert [case.udev in line for case, line in zip(runtime.QUEUES.cases, lines, strict=True)] == [True, True]
+    assert ['"mq-deadline"' in lines[0], '"none"' in lines[1]] == [True, True]
+
+
+@pytest.mark.parametrize("queues", [1, 3])
+def test_the_script_decides_on_a_copy_of_sys(tmp_path: Path, queues: int) -> None:
+    plan = advise(KB, Context(hw="virtual", workload="db", distro="sles15sp5", device="vda"))
+    queue = tmp_path / "sys/block/vda/queue"
+    queue.mkdir(parents=True)
+    for n in range(queues):
+        (tmp_path / f"sys/block/vda/mq/{n}").mkdir(parents=True)
+    (queue / "scheduler").write_text("mq-deadline kyber [bfq] none\n")
+    done = run(plan_shell.render(KB, plan), tmp_path)
+    assert done.returncode == 0, done.stderr
+    want = "mq-deadline" if queues == 1 else "none"
+    assert (queue / "scheduler").read_text().strip() == want
+    again = run(plan_shell.render(KB, plan), tmp_path)
+    assert f"ok: /sys/block/vda/queue/scheduler is {want}" in again.stdout
+    (journal,) = sorted(p for p in (tmp_path / "var/lib/iosched").glob("undo-*") if "." not in p.name)
+    undone = run(f"sh {journal}", tmp_path)
+    assert undone.returncode == 0, undone.stderr
+    assert (queue / "scheduler").read_text().strip() == "bfq"
+    assert not (tmp_path / udev.path("vda").lstrip("/")).exists()
+
+
+@pytest.mark.root
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a loop device and its sysfs queue)")
+def test_the_script_decides_on_a_real_single_queue_device(tmp_path: Path, loop_device: str) -> None:  # noqa: F811
+    """A loop device is blk-mq with one hardware queue: the decided plan, moved onto it, sets the one-queue case
+    and its journal puts back what was there."""
+    plan = advise(KB, Context(hw="virtual", workload="db", distro="sles15sp5", device="vda"))
+    moved = tuple(Step.build({**dict(s.fields()), "device": loop_device if s.device else None}) for s in plan.steps)
+    plan = plan.replace(device=loop_device, steps=moved, udev_match=udev.match(loop_device))
+    assert len([p for p in Path(f"/sys/block/{loop_device}/mq").iterdir() if p.name.isdigit()]) == 1
+    scheduler = STEP_KINDS["scheduler"]
+    before = scheduler.read(sysfs(loop_device, "scheduler").read_text())
+    sysfs(loop_device, "scheduler").write_text("none")
+    root = linked_root(tmp_path, loop_device)
+    done = run(plan_shell.render(KB, plan), root)
+    assert done.returncode == 0, done.stderr
+    assert scheduler.read(sysfs(loop_device, "scheduler").read_text()) == "mq-deadline"
+    (journal,) = sorted(p for p in (root / "var/lib/iosched").glob("undo-*") if "." not in p.name)
+    assert run(f"sh {journal}", root).returncode == 0
+    assert scheduler.read(sysfs(loop_device, "scheduler").read_text()) == "none"
+    sysfs(loop_device, "scheduler").write_text(before)
+
+
+def test_the_reader_of_this_machines_disk_counts_its_queues() -> None:
+    """The library's reader on the real /sys (read only): the case it tells is the one the probe counts."""
+    disks = [p for p in Path("/sys/block").iterdir() if (p / "mq").is_dir() and (p / "queue/scheduler").exists()]
+    if not disks:
+        pytest.fail("no blk-mq disk on this machine to read")
+    for disk in disks[:3]:
+        count = sum(1 for p in (disk / "mq").iterdir() if p.name.isdigit())
+        script = runtime.library() + f'decided "{disk}/queue/scheduler" queues:one-queue:several-queues\n'
+        out = subprocess.run(["sh", "-c", script], capture_output=True, text=True, check=True).stdout
+        assert out == ("one-queue" if count == 1 else "several-queues")
+
+
+@pytest.mark.parametrize("capture", sorted(p.name for p in CAPTURES.iterdir() if p.is_dir()))
+def test_verify_has_a_row_for_every_device(capture: str) -> None:
+    system = read_root(CAPTURES / capture)
+    host = plan_host(KB, system, Context(workload="db"))
+    rows = verify(system, host)
+    named = {r.device for r in rows}
+    for device in system.devices:
+        assert device.name in named or any(device.name in r.device for r in rows if "-" in r.device), device.name
+    for plan in host.plans:
+        assert plan.device in named
+        if not plan.steps and not plan.unchanged:
+            assert any(r.device == plan.device and r.setting == NOTHING_PLANNED for r in rows)
+    assert all(r.setting == NOT_PLANNED or r.device in {p.device for p in host.plans} | {"host"} for r in rows)
