@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from engine_strategies import KB
 from test_converge import linked_root, run
-from test_plan_ansible import loop_device, sysfs  # noqa: F401 - a fixture
+from test_plan_ansible import loop_device, sysfs
 
 from iosched import runtime
 from iosched.context import Context
@@ -116,9 +116,14 @@ def test_the_script_decides_on_a_copy_of_sys(tmp_path: Path, queues: int) -> Non
 
 @pytest.mark.root
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a loop device and its sysfs queue)")
-def test_the_script_decides_on_a_real_single_queue_device(tmp_path: Path, loop_device: str) -> None:  # noqa: F811
+def test_the_script_decides_on_a_real_single_queue_device(tmp_path: Path) -> None:
     """A loop device is blk-mq with one hardware queue: the decided plan, moved onto it, sets the one-queue case
     and its journal puts back what was there."""
+    with loop_device(tmp_path) as device:
+        _decides_on(tmp_path, device)
+
+
+def _decides_on(tmp_path: Path, loop_device: str) -> None:
     plan = advise(KB, Context(hw="virtual", workload="db", distro="sles15sp5", device="vda"))
     moved = tuple(Step.build({**dict(s.fields()), "device": loop_device if s.device else None}) for s in plan.steps)
     plan = plan.replace(device=loop_device, steps=moved, udev_match=udev.match(loop_device))
