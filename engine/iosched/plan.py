@@ -70,6 +70,13 @@ class Step(Struct):
     is then the token the shell library decides, :func:`iosched.runtime.token`)."""
 
     @property
+    def values(self) -> tuple[str, ...]:
+        """Every value the step may set: its own, or, decided on the machine, each case's that changes something."""
+        if self.decide is None:
+            return (self.value,)
+        return tuple(v for v in self.decide.values if v != "-")
+
+    @property
     def expected_already(self) -> bool:
         """An assumed current value equal to the plan's: the step checks the device and changes it only if
         it differs."""
