@@ -56,7 +56,7 @@ def test_every_command_is_valid_for_the_kernel_and_device(ctx: Context) -> None:
     for step in plan.steps:
         command = kind_of(step).apply(step)
         if step.kind == "scheduler":
-            assert step.value in available and step.value in command
+            assert set(step.values) <= available and all(v in command for v in step.values)
         entity = KB.get(step.target)
         if isinstance(entity, TunableRef):
             assert entity.elevator.name == (plan.scheduler or plan.previous_scheduler)
