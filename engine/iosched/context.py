@@ -332,8 +332,9 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
     several_why = f"the kernel gives none to a device with {queues} hardware queues (elevator_get_default)"
     if distro is not None:
         rotational = bool(hardware.facts.get("hw.rotational"))
+        known = None if queues is None else queues > 1
         rows = [row for row in distro.default_schedulers
-                if row.applies(hardware.id, device, rotational, io_path, kernel)]  # fmt: skip
+                if row.applies(hardware.id, device, rotational, io_path, kernel, known)]  # fmt: skip
         if rows:
             row = max(rows, key=lambda row: row.precedence)
             if several and row.via in ("kernel", "kconfig"):
@@ -428,6 +429,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     if queues is not None:
         facts["hw.queues"] = queues
         facts["hw.multiqueue"] = queues > 1
+    elif cls is not None and cls.queues_vary and io_path == "blk-mq":  # not the preset's to say: decided on the machine
+        facts.pop("hw.multiqueue", None)
     if cls is not None:
         facts["device.class"] = cls.id
     if ctx.rehearse is not None:

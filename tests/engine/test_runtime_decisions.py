@@ -166,3 +166,27 @@ def test_verify_has_a_row_for_every_device(capture: str) -> None:
         if not plan.steps and not plan.unchanged:
             assert any(r.device == plan.device and r.setting == NOTHING_PLANNED for r in rows)
     assert all(r.setting == NOT_PLANNED or r.device in {p.device for p in host.plans} | {"host"} for r in rows)
+
+
+@pytest.mark.parametrize("device_class", [c for c in KB.section("device_classes") if c.queues_vary])
+def test_a_class_whose_queue_count_varies_is_decided_on_the_machine(device_class) -> None:
+    """virtio-blk, xen-blkfront and rbd: the queue count is the hypervisor's, the backend's or the kernel
+    version's, never the preset's; a plan without it carries both cases."""
+    hw = device_class.hardware[0] if device_class.hardware else "ssd"
+    device = device_class.kernel_names[0].replace("*", "a" if hw == "virtual" else "0")
+    plan = advise(KB, Context(hw=hw, workload="db", device=device, kernel="6.12"))
+    step = decided(plan)
+    assert step is not None and step.values == ("mq-deadline", "none"), device
+    assert runtime.QUEUES.rule in {w.id for w in plan.warnings}
+
+
+@pytest.mark.parametrize("distro", [d.id for d in KB.section("distributions") if d.family == "sles"])
+def test_suses_bfq_rule_reaches_only_single_queue_disks(distro: str) -> None:
+    """SUSE's 60-io-scheduler.rules gives bfq where TEST!="%S%p/mq/1": a disk with several queues keeps the
+    kernel's none, and a disk that has bfq from it has one queue."""
+    rows = [r for r in KB.get(distro).default_schedulers if r.elevator == "bfq" and r.via == "udev"]
+    for row in rows:
+        assert row.match is not None and row.match.queues == "one", distro
+    for hw, device in (("hdd", "sda"), ("virtual", "sda")):
+        several = advise(KB, Context(hw=hw, workload="db", distro=distro, device=device, hw_queues="4"))
+        assert several.previous_scheduler != "bfq" or several.io_path != "blk-mq", (distro, hw)
