@@ -414,6 +414,14 @@ def _boot_setters(r: Resolved, tuners: Sequence[Tuner], current: Mapping[str, st
             and not any(persist.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
 
 
+def boot_elevator(kb: Kb, ctx: Context, tuners: Sequence[Tuner] = (),
+                  current: Mapping[str, str] | None = None) -> tuple[str | None, str]:  # fmt: skip
+    """The elevator the device of ``ctx`` gets at boot on this host without iosched's files (the last setter among
+    ``tuners`` whose elevator it offers, else its distribution's and kernel's choice), and why."""
+    r, _ = _at_boot(kb, resolve(kb, ctx.replace(scheduler=None)), tuners, current or {})
+    return r.boot_default, r.previous_why
+
+
 def _ignored_elevator_param(kb: Kb, r: Resolved, tuner: Tuner) -> Notice:
     """The warning for an elevator= the host boots with that the kernel ignores on this blk-mq device (a udev rule
     of the distribution that applies it is a setter of its own)."""

@@ -11,13 +11,13 @@ loop, zram, ram and optical devices are skipped, each with its reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from posixpath import basename
 from typing import Any
 
 from iosched import persist, runtime
 from iosched.context import Context, ContextError, device_class
-from iosched.engine import advise
+from iosched.engine import advise, boot_elevator
 from iosched.evidence import Evidence
 from iosched.grammar import MOUNT_POINT, SERIAL, compiled, device_name
 from iosched.kb import Kb
@@ -184,6 +184,29 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
     return Context(**{k: v for k, v in values.items() if v is not None})
 
 
+def inferred_queues(kb: Kb, ctx: Context, device: Device, tuners: Sequence[Tuner],
+                    current: Mapping[str, str]) -> Context:  # fmt: skip
+    """``ctx`` with the queue count the elevator the device runs names, where it was not read (a capture without
+    ``mq/``): when one count gives the device that elevator at boot and the other does not, on this host with its
+    setters (udev rules, TuneD, boot parameters, the distribution's packages), the elevator is that count's, and
+    the plan says so with this evidence. A disk whose elevator was changed by hand since boot can mislead it; so
+    the plan's assumption names what it rests on."""
+    if ctx.hw_queues is not None or device.scheduler is None or device.io_path != "blk-mq":
+        return ctx
+    cases = [(case, *boot_elevator(kb, ctx.replace(hw_queues=case.context), tuners, current))
+             for case in runtime.QUEUES.cases]  # fmt: skip
+    named = [(case, why) for case, boot, why in cases if boot == device.scheduler]
+    if len(named) != 1:
+        return ctx
+    (case, why), reader = named[0], runtime.QUEUES.reader.replace("DEV", device.name)
+    others = "; ".join(f"{c.seen} would give {boot or 'no elevator'}" for c, boot, _ in cases if c is not case)
+    evidence = (
+        f"not read ({reader} is not in what was read): {device.name} runs {device.scheduler}, which it "
+        f"gets at boot with {case.seen} in mq/ ({why}), and {others}; unless it was changed by hand since boot"
+    )
+    return ctx.replace(hw_queues=case.context, hw_queues_from=evidence)
+
+
 def package_rules(kb: Kb, system: System) -> tuple[Tuner, ...]:
     """The host's tuners, with the udev rules its distribution's packages install that take a value from the
     kernel command line (RHEL 8/9's 40-elevator.rules applies elevator= to every disk) where what was read does
@@ -230,8 +253,9 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
             skipped.append(Skipped(device=device.name, reason=reason))
             continue
         try:
-            ctx = context_for(kb, system, device, user)
-            plans.append(plan(kb, ctx, evidence, current_values(system, device), tuners))
+            current = current_values(system, device)
+            ctx = inferred_queues(kb, context_for(kb, system, device, user), device, tuners, current)
+            plans.append(plan(kb, ctx, evidence, current, tuners))
         except ContextError as exc:
             skipped.append(Skipped(device=device.name, reason=str(exc)))
     host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,

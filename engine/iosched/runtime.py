@@ -60,7 +60,7 @@ QUEUES = RuntimeFact(
     reader="ls /sys/block/DEV/mq/",
     cases=(
         Case(name="one", seen="one entry", context="1", udev='TEST!="%S%p/mq/1"'),
-        Case(name="several", seen="several", context="2", udev='TEST=="%S%p/mq/1"'),
+        Case(name="several", seen="several", context="several", udev='TEST=="%S%p/mq/1"'),
     ),
     sh=r"""d_n=$(ls "${d_queue%/queue}/mq" 2>/dev/null | grep -c '^[0-9][0-9]*$')
       if [ "$d_n" -gt 1 ]; then echo several; elif [ "$d_n" -eq 1 ]; then echo one; else exit 1; fi""",

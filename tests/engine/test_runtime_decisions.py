@@ -23,6 +23,8 @@ from iosched.plan import Plan, Step
 from iosched.render import plan_markdown, plan_shell
 from iosched.steps import STEP_KINDS
 from iosched.system import udev
+from iosched.system.classify import classified
+from iosched.system.model import System
 from iosched.system.reader import read_root
 
 CAPTURES = Path(__file__).parents[1] / "system" / "captures"
@@ -153,9 +155,15 @@ def test_the_reader_of_this_machines_disk_counts_its_queues() -> None:
         assert out == ("one-queue" if count == 1 else "several-queues")
 
 
+def observed(capture: str) -> System:
+    """A capture of tests/, read and classified as the commands read it."""
+    distros, presets = {d.id for d in KB.section("distributions")}, {h.id for h in KB.section("hardware")}
+    return classified(read_root(CAPTURES / capture), distros, presets)
+
+
 @pytest.mark.parametrize("capture", sorted(p.name for p in CAPTURES.iterdir() if p.is_dir()))
 def test_verify_has_a_row_for_every_device(capture: str) -> None:
-    system = read_root(CAPTURES / capture)
+    system = observed(capture)
     host = plan_host(KB, system, Context(workload="db"))
     rows = verify(system, host)
     named = {r.device for r in rows}
@@ -190,3 +198,33 @@ def test_suses_bfq_rule_reaches_only_single_queue_disks(distro: str) -> None:
     for hw, device in (("hdd", "sda"), ("virtual", "sda")):
         several = advise(KB, Context(hw=hw, workload="db", distro=distro, device=device, hw_queues="4"))
         assert several.previous_scheduler != "bfq" or several.io_path != "blk-mq", (distro, hw)
+
+
+@pytest.mark.parametrize(
+    ("capture", "device", "inferred"),
+    [("sos-rhel8-kvm-lvm", "vda", "1"), ("scc-sles15sp5-sap-vmware", "sda", "several"),
+     ("sos-rhel8-kvm-lvm", "vdb", None)],
+)  # fmt: skip
+def test_a_capture_without_mq_names_the_queue_class_by_the_elevator_the_kernel_chose(
+    capture: str, device: str, inferred: str | None
+) -> None:
+    """Where only one queue count gives the disk, on this host with its setters, the elevator it runs, the plan
+    takes that count and says so (an assumption naming the evidence); where a setter of the host (vdb's own udev
+    rule) gives the same elevator whatever the count, it decides on the machine."""
+    system = observed(capture)
+    (plan,) = plan_host(KB, system, Context(workload="db"), only=[device]).plans
+    said = [a for a in plan.assumptions if a.fact == "hw_queues"]
+    if inferred is None:
+        assert not said and decided(plan) is not None
+        return
+    assert decided(plan) is None and plan.context["hw_queues"] == inferred
+    (assumption,) = said
+    assert f"runs {system.device(device).scheduler}" in assumption.text and "not read" in assumption.text
+
+
+def test_suses_rule_on_the_queue_count_is_not_a_setter_a_reader_can_apply() -> None:
+    """TEST!="%S%p/mq/1" matches on the hardware queue count: read from a capture, the rule is conditional."""
+    rules = [r for r in KB.get("sles15sp5").udev_rules if "mq/1" in r.content]
+    assert rules
+    (line,) = [line for _, line in udev.logical_lines(rules[0].content) if 'TEST!="%S%p/mq/1"' in line]
+    assert udev._matches(line, {})[1] is True

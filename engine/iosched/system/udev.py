@@ -213,9 +213,17 @@ def _matches(rule: str, env: dict[str, str]) -> tuple[dict[str, str], bool]:
         if name is not None:
             if op == "==" and name != "scheduler":
                 requires[name] = value
-        elif key not in _KNOWN and not (key == "ENV" and (attr == "DEVTYPE" or attr in env)):
+        elif _unread(key, attr, value, env):
             conditional = True
     return requires, conditional
+
+
+def _unread(key: str, attr: str, value: str, env: dict[str, str]) -> bool:
+    """Whether a match is on what a reader of files cannot know: a property such as ID_FS_TYPE, a parent's
+    attribute, the hardware queue count (SUSE's ``TEST!="%S%p/mq/1"``)."""
+    if key == "TEST":
+        return "/mq/" in value
+    return key not in _KNOWN and not (key == "ENV" and (attr == "DEVTYPE" or attr in env))
 
 
 Guard = tuple[dict[str, str], bool, bool]
