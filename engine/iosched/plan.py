@@ -163,6 +163,12 @@ class Plan(Struct):
     tuned: TunedBase | None = None
     """The active TuneD profiles, when the host runs TuneD: what a TuneD profile of iosched builds on."""
 
+    @property
+    def names_device(self) -> bool:
+        """Whether the plan is for one device the user named (by kernel name, serial or WWN); else its ``device``
+        is an example and its persistent files cover every disk of its preset."""
+        return any(self.context.get(k) for k in ("device", "serial", "wwn"))
+
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = plain(self)
         return data

@@ -47,6 +47,16 @@ def path(device: str) -> str:
     return f"{DIRECTORY}{PREFIX}{device}{SUFFIX}"
 
 
+def class_path(hardware: str) -> str:
+    """The rule file of a plan that names no device: its match is every disk of the preset ``hardware``. It sorts
+    before every device's file (``class-`` before the kernel names iosched plans: dasd, dm, mmcblk, nvme, sd, vd
+    ...), so a device's own rule, applied after it, wins for that device."""
+    return f"{DIRECTORY}{PREFIX}{CLASS}{hardware}{SUFFIX}"
+
+
+CLASS = "class-"
+
+
 def is_rules(name: str) -> bool:
     """Whether a path is one of iosched's rule files."""
     return name.startswith(DIRECTORY + PREFIX) and name.endswith(SUFFIX)
@@ -115,11 +125,15 @@ def rule(match_terms: str, steps: Iterable[Step]) -> str:
     return "\n".join(lines)
 
 
-def content(comment: str, match_terms: str, steps: Iterable[Step]) -> str:
-    """One device's file: what it is for, and its rule."""
-    lines = ["# Written by iosched for one device; remove this file (and reload udev) to undo.",
-             f"# {sh_comment(comment)}", rule(match_terms, steps)]  # fmt: skip
-    return "\n".join(lines)
+def content(comment: str, match_terms: str, steps: Iterable[Step], every: str | None = None) -> str:
+    """One device's file (or, ``every`` naming a class of disk, a class rule's): what it is for, and its rule."""
+    if every is None:
+        head = "# Written by iosched for one device; remove this file (and reload udev) to undo."
+    else:
+        head = (f"# Written by iosched for every {sh_comment(every)} its match selects (a class rule: no device was "
+                "named); a device's own 60-iosched-DEVICE.rules sorts after it and wins for that device. Remove "
+                "this file (and reload udev) to undo.")  # fmt: skip
+    return "\n".join([head, f"# {sh_comment(comment)}", rule(match_terms, steps)])
 
 
 def install(file: str, text: str) -> str:
