@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from engine_strategies import KB
 from test_converge import linked_root, run
-from test_plan_ansible import loop_device, sysfs
+from test_plan_ansible import BIN, ansible_env, loop_device, recap, sysfs  # noqa: F401 - a fixture
 
 from iosched import runtime
 from iosched.context import Context
@@ -20,7 +20,7 @@ from iosched.engine import advise
 from iosched.host import NOT_PLANNED, NOTHING_PLANNED, plan_host, verify
 from iosched.persist import files
 from iosched.plan import Plan, Step
-from iosched.render import plan_markdown, plan_shell
+from iosched.render import plan_ansible, plan_markdown, plan_shell
 from iosched.steps import STEP_KINDS
 from iosched.system import udev
 from iosched.system.classify import classified
@@ -126,9 +126,7 @@ def test_the_script_decides_on_a_real_single_queue_device(tmp_path: Path) -> Non
 
 
 def _decides_on(tmp_path: Path, loop_device: str) -> None:
-    plan = advise(KB, Context(hw="virtual", workload="db", distro="sles15sp5", device="vda"))
-    moved = tuple(Step.build({**dict(s.fields()), "device": loop_device if s.device else None}) for s in plan.steps)
-    plan = plan.replace(device=loop_device, steps=moved, udev_match=udev.match(loop_device))
+    plan = _on_loop(loop_device)
     assert len([p for p in Path(f"/sys/block/{loop_device}/mq").iterdir() if p.name.isdigit()]) == 1
     scheduler = STEP_KINDS["scheduler"]
     before = scheduler.read(sysfs(loop_device, "scheduler").read_text())
@@ -141,6 +139,47 @@ def _decides_on(tmp_path: Path, loop_device: str) -> None:
     assert run(f"sh {journal}", root).returncode == 0
     assert scheduler.read(sysfs(loop_device, "scheduler").read_text()) == "none"
     sysfs(loop_device, "scheduler").write_text(before)
+
+
+def _on_loop(device: str) -> Plan:
+    """SLES 15 SP5's database guest plan (bfq assumed, the queue count decided on the machine), moved onto a loop
+    device: the KB rightly refuses to plan a loop device, but its queue is a real one-queue blk-mq queue."""
+    plan = advise(KB, Context(hw="virtual", workload="db", distro="sles15sp5", device="vda"))
+    moved = tuple(Step.build({**dict(s.fields()), "device": device if s.device else None}) for s in plan.steps)
+    return plan.replace(device=device, steps=moved, udev_match=udev.match(device))
+
+
+@pytest.mark.root
+@pytest.mark.ansible
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a loop device and its sysfs queue)")
+def test_the_playbook_decides_on_a_real_single_queue_device(
+    tmp_path: Path,
+    ansible_env: dict[str, str],  # noqa: F811 - the fixture imported above
+) -> None:
+    etc = tmp_path / "root"
+    scheduler = STEP_KINDS["scheduler"]
+    with loop_device(tmp_path) as device:
+        sysfs(device, "scheduler").write_text("none")
+        plan = _on_loop(device)
+        playbook = tmp_path / "iosched.yml"
+        playbook.write_text(plan_ansible.render(KB, [(plan_ansible.EVERY_HOST, [plan])]))
+
+        def play(*args: str) -> dict[str, int]:
+            done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "localhost,", str(playbook),
+                                   "-e", "ansible_become=false", "-e", f"iosched_root={etc}", "-e", "iosched_sys_root=",
+                                   *args], env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+            assert done.returncode == 0, done.stdout + done.stderr
+            return recap(done.stdout)
+
+        assert play()["failed"] == 0
+        assert scheduler.read(sysfs(device, "scheduler").read_text()) == "mq-deadline"
+        rule = (etc / udev.path(device).lstrip("/")).read_text()
+        assert 'TEST!="%S%p/mq/1", ATTR{queue/scheduler}="mq-deadline"' in rule
+        assert play("--tags", "all,verify")["changed"] == 0
+        assert play("--tags", "undo")["failed"] == 0
+        assert scheduler.read(sysfs(device, "scheduler").read_text()) == "none"
+        assert not [p for p in etc.rglob("*") if p.is_file()]
 
 
 def test_the_reader_of_this_machines_disk_counts_its_queues() -> None:
