@@ -267,3 +267,15 @@ def test_suses_rule_on_the_queue_count_is_not_a_setter_a_reader_can_apply() -> N
     assert rules
     (line,) = [line for _, line in udev.logical_lines(rules[0].content) if 'TEST!="%S%p/mq/1"' in line]
     assert udev._matches(line, {})[1] is True
+
+
+@pytest.mark.parametrize("distro", [d.id for d in KB.section("distributions")])
+def test_a_multipath_map_hears_of_suses_bfq_rule_where_the_rule_reaches_it(distro: str) -> None:
+    """SUSE's rule handles dm-* on change events and gives bfq to a rotational single-queue device, which a
+    request-based multipath map over rotational LUNs is: said where the KB holds that rule (SLES 15 SP5 to SP7; SP7's
+    copy is an excerpt, the file upstream handles dm-* as SP5's does), and nowhere else."""
+    plan = advise(KB, Context(hw="san", workload="db", distro=distro, device="dm-0"))
+    rules = [r.content for r in KB.get(distro).udev_rules]
+    reaches = any('TEST!="%S%p/mq/1", ATTR{queue/scheduler}="bfq"' in text for text in rules)
+    said = "sles15-bfq-on-rotational-multipath-map" in {w.id for w in plan.warnings}
+    assert said == (reaches and plan.io_path == "blk-mq"), distro
