@@ -501,15 +501,15 @@ def _decided(plan: Plan, fact: runtime.RuntimeFact, cases: Sequence[Plan]) -> Pl
                            because=s.because if s else ()) for c, s in zip(fact.cases, steps, strict=True))  # fmt: skip
     decision = Decision(fact=fact.id, reader=fact.reader.replace("DEV", plan.device), choices=choices)
     rules = [s for s in steps if s is not None]
-    shown = " or ".join(f"{c.value} ({c.seen})" for c in choices if c.value != runtime.KEEP)
     own = [s for s in plan.steps if s.kind == "scheduler"]
-    step = _with(template, value=runtime.token(decision), decide=decision, title=f"Use {shown} on {plan.device}",
+    step = _with(template, value=runtime.token(decision), decide=decision,
                  because=_unique(x for s in rules for x in s.because),
                  reasons=_unique(x for s in rules for x in s.reasons),
                  sources=_unique(x for s in rules for x in s.sources),
                  previous=plan.previous_scheduler, current_from=own[0].current_from if own else template.current_from,
                  assumption=None if plan.context.get("scheduler") else now_fact("scheduler"),
                  persist_method=_deciding(template.persist_method))  # fmt: skip
+    step = _with(step, title=f"Use {step.shown} on {plan.device}")
     ordered = sorted((step, *(s for s in plan.steps if s.kind != "scheduler")),
                      key=lambda s: (STEP_ORDER.index(s.kind), s.target))  # fmt: skip
     return plan.replace(

@@ -335,7 +335,8 @@ def _expected(system: System, step: Step, have: str | None) -> tuple[str | None,
     decision = step.decide
     if decision is None:
         return step.value, ", ".join(step.because)
-    index = runtime.case_of(decision, system.device(step.device or ""))
+    device = system.device(step.device or "")
+    index = runtime.case_of(decision, device.nr_hw_queues if device is not None else None)
     if index is None:
         return None, f"depends on {decision.reader}, which was not read here"
     choice = decision.choices[index]

@@ -77,6 +77,14 @@ class Step(Struct):
         return tuple(v for v in self.decide.values if v != "-")
 
     @property
+    def shown(self) -> str:
+        """The value as people read it: decided on the machine, each case's (``mq-deadline (one entry) or none
+        (several)``)."""
+        if self.decide is None:
+            return self.value
+        return " or ".join(f"{c.value} ({c.seen})" for c in self.decide.choices if c.value != "-")
+
+    @property
     def expected_already(self) -> bool:
         """An assumed current value equal to the plan's: the step checks the device and changes it only if
         it differs."""

@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from iosched.system.model import Device
-
 KEEP = "-"
 """The value of a case in which the step changes nothing."""
 
@@ -84,10 +82,11 @@ def token(decision: Decision) -> str:
     return ":".join((decision.fact, *decision.values))
 
 
-def case_of(decision: Decision, device: Device | None) -> int | None:
-    """The index of the case an observed device is in; None when what decides it was not read."""
-    if decision.fact == QUEUES.id and device is not None and device.nr_hw_queues:
-        return 0 if device.nr_hw_queues == 1 else 1
+def case_of(decision: Decision, queues: int | None) -> int | None:
+    """The index of the case a device with ``queues`` hardware queues (as read) is in; None when they were not
+    read."""
+    if decision.fact == QUEUES.id and queues:
+        return 0 if queues == 1 else 1
     return None
 
 

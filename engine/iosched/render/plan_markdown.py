@@ -153,9 +153,7 @@ def _now(step: Step) -> str:
 
 
 def _recommended(step: Step) -> str:
-    if step.decide is not None:
-        return " or ".join(f"{c.value} ({c.seen})" for c in step.decide.choices if c.value != KEEP)
-    return f"{step.value} (check)" if step.expected_already else step.value
+    return f"{step.value} (check)" if step.expected_already else step.shown
 
 
 def summary(plan: Plan) -> list[str]:
@@ -255,7 +253,8 @@ def render_host(kb: Kb, host: HostPlan, style: Style | None = None) -> str:
     rows = []
     for plan in host.plans:
         now = plan.previous_scheduler or "none"
-        wanted = plan.scheduler or now
+        decided = next((s.shown for s in plan.steps if s.decide is not None), None)
+        wanted = decided or plan.scheduler or now
         why = ", ".join(plan.scheduler_rules) or "no rule applies"
         changes = len(plan.steps)
         expected = any(s.kind == "scheduler" and s.expected_already for s in plan.steps)
