@@ -521,6 +521,12 @@ def _decided(plan: Plan, fact: runtime.RuntimeFact, cases: Sequence[Plan]) -> Pl
     )
 
 
+def _given(ctx: Context) -> dict[str, str]:
+    """The plan's context: the fields set, but for the evidence of an inferred queue count, which its assumption
+    says."""
+    return {k: v for k, v in ctx.given().items() if k != "hw_queues_from"}
+
+
 def _planned(kb: Kb, r: Resolved, evidence: Evidence | None, current: Mapping[str, str] | None,
              tuners: Sequence[Tuner]) -> Plan:  # fmt: skip
     """The plan of ``r`` as it is resolved (no fact decided on the machine)."""
@@ -550,7 +556,7 @@ def _planned(kb: Kb, r: Resolved, evidence: Evidence | None, current: Mapping[st
         warnings=_notices(kb, r, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
                           (*_conflicts(kb, steps, tuners), *rejected)),
         advice=_advice(fired), overridden=tuple(overridden),
-        assumptions=assumptions, context=r.context.given(), facts=dict(sorted(facts.items())),
+        assumptions=assumptions, context=_given(r.context), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,
         udev_match=udev_match(r), measured=evidence.summary if evidence else (), kb_version=kb.version,
         iosched_version=__version__, sources=_unique(s for step in steps for s in step.sources),

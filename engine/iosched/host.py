@@ -313,7 +313,7 @@ def _persist_row(system: System, plan: Plan, step: Step, device: str, required: 
         actual, status = f"{step.value}, but {winner.label()} sets {winner.settings[key]} later", "differs"
     else:
         actual, status = step.value, "ok"
-    return Row(device=device, setting=f"persist {key}", expected=f"{path}: {step.value}", actual=actual,
+    return Row(device=device, setting=f"persist {key}", expected=f"{path}: {step.shown}", actual=actual,
                status=status, because=", ".join(step.because))  # fmt: skip
 
 
