@@ -168,6 +168,12 @@ def summary(plan: Plan) -> list[str]:
     return [*lines, ""]
 
 
+def _kept_why(plan: Plan) -> str:
+    """Why the device has the scheduler it keeps: read from it, or the assumption the plan made."""
+    said = next((a.text for a in plan.assumptions if a.fact == "scheduler.now"), None)
+    return one_line(said) if said else "read from the machine; no rule changes it"
+
+
 def render(kb: Kb, plan: Plan, style: Style | None = None, reproduce: str | None = None) -> str:
     """One device's plan; ``reproduce`` is the command that gives it again (default: from its context; "" for
     none, as in a host's sections, which the host's command reproduces)."""
@@ -187,6 +193,8 @@ def render(kb: Kb, plan: Plan, style: Style | None = None, reproduce: str | None
         headline = f"{code_span(plan.scheduler)}{was}"
     elif decided := next((s.decide for s in plan.steps if s.decide is not None), None):
         headline = f"decided on the machine by {code_span(decided.reader)}: {_cases(decided)}"
+    elif plan.previous_scheduler:
+        headline = f"no change: {code_span(plan.previous_scheduler)} stays ({markdown_text(_kept_why(plan))})"
     else:
         headline = "no change (no rule applies)"
     lines = [
