@@ -47,7 +47,7 @@ def test_an_assumed_value_at_its_target_is_a_check_and_a_change_stays_a_change()
     outputs = {"markdown": render(outcomes, sets, summary), "json": json.dumps(written["summary"])}
     for name, text in outputs.items():
         for step in checks:
-            assert f"{step.value} -> {step.value}" not in text, name
+            assert f"{step.value} -> {step.value} ({step.because[0]}" not in text, name  # a check, not a change
             assert f"{step.target} check {step.value} (assumed)" in text, name
 
 
