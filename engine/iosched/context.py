@@ -55,7 +55,11 @@ class Context(Struct):
     symptoms: str | None = None
     """What the user has seen, comma-separated (``dirty-stall``)."""
     hw_queues: str | None = None
-    """How many hardware queues the device has (one directory each under ``/sys/block/DEV/mq/``), when known."""
+    """How many hardware queues the device has (one directory each under ``/sys/block/DEV/mq/``), when known;
+    ``several`` when only that is known."""
+    hw_queues_from: str | None = None
+    """How ``hw_queues`` was inferred, when it was not read (the elevator a device runs that only one queue count
+    gives it at boot): the plan's assumption says so, with this evidence."""
     scheduler: str | None = None
     """The scheduler the device has now, when it was read from the system (it beats any default)."""
     rehearse: str | None = None
@@ -339,8 +343,8 @@ def resolve_alias(kb: Kb, name: str, offered: tuple[str, ...]) -> str:
 
 
 def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: str, kernel: KernelVersion,
-                      distro: Distribution | None, offered: tuple[str, ...],
-                      queues: int | None = None) -> tuple[str | None, str]:  # fmt: skip
+                      distro: Distribution | None, offered: tuple[str, ...], queues: int | None = None,
+                      known: bool | None = None) -> tuple[str | None, str]:  # fmt: skip
     """The scheduler a device gets with no tuning, and why: the most specific default of the distribution
     that applies (udev rules before driver and kernel defaults), else the kernel's default for the hardware
     and, where it is known, its number of hardware queues (several give none, as elevator_get_default(), unless
@@ -348,13 +352,13 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
     if io_path == "bio":
         return None, "the device has no elevator"
     required = hardware.required_on(io_path, kernel)
-    several = (io_path == "blk-mq" and queues is not None and queues > 1 and required is None
+    several = (io_path == "blk-mq" and bool(known) and required is None
                and not hardware.facts.get("hw.intelligent"))  # fmt: skip
-    several_why = f"the kernel gives none to a device with {queues} hardware queues (elevator_get_default)"
+    several_why = f"the kernel gives none to a device with {queues or 'several'} hardware queues (elevator_get_default)"
     if distro is not None:
         rotational = bool(hardware.facts.get("hw.rotational"))
         rows = [row for row in distro.default_schedulers
-                if row.applies(hardware.id, device, rotational, io_path, kernel)]  # fmt: skip
+                if row.applies(hardware.id, device, rotational, io_path, kernel, known)]  # fmt: skip
         if rows:
             row = max(rows, key=lambda row: row.precedence)
             if several and row.via in ("kernel", "kconfig"):
@@ -371,13 +375,21 @@ def default_scheduler(kb: Kb, hardware: HardwarePreset, device: str, io_path: st
     return default, f"the kernel's default for a {hardware.title} on {io_path}"
 
 
-def _queues(value: str | None) -> int | None:
-    """The number of hardware queues given in a context, checked."""
+SEVERAL = "several"
+"""``hw_queues`` when the device has more than one hardware queue and the count is not known."""
+
+
+def _queues(value: str | None) -> tuple[int | None, bool | None]:
+    """The number of hardware queues given in a context, checked, and whether there are several (None: not
+    known)."""
     if value is None:
-        return None
+        return None, None
+    if value == SEVERAL:
+        return None, True
     if not value.isdigit() or not 1 <= int(value) <= 65535:
-        raise ContextError(f"refusing hw_queues {value!r}: a whole number from 1 to 65535 (ls /sys/block/DEV/mq/)")
-    return int(value)
+        raise ContextError(f"refusing hw_queues {value!r}: a whole number from 1 to 65535, or several "
+                           "(ls /sys/block/DEV/mq/)")  # fmt: skip
+    return int(value), int(value) > 1
 
 
 def resolve(kb: Kb, ctx: Context) -> Resolved:
@@ -431,9 +443,13 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     if cache is None:
         assumed.append(_assumption(kb, "cache"))
         cache = str(assumed[-1].value)
-    queues = _queues(ctx.hw_queues)
+    queues, several = _queues(ctx.hw_queues)
+    if ctx.hw_queues_from is not None and ctx.hw_queues is not None:
+        assumed.append(Assumption(fact="hw_queues", value=ctx.hw_queues, text=ctx.hw_queues_from,
+                                  sources=("linux-elevator-c-default",)))  # fmt: skip
     offered = offered_elevators(kb, io_path, kernel, vendor, ctx.offered)
-    boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro, offered, queues)
+    boot_default, boot_why = default_scheduler(kb, hardware, device, io_path, kernel, distro, offered, queues,
+                                               several)  # fmt: skip
     if ctx.scheduler is not None:
         previous: str | None = ctx.scheduler
         previous_why = "read from the system"
@@ -452,7 +468,10 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
     }
     if queues is not None:
         facts["hw.queues"] = queues
-        facts["hw.multiqueue"] = queues > 1
+    if several is not None:
+        facts["hw.multiqueue"] = several
+    elif cls is not None and cls.queues_vary and io_path == "blk-mq":  # not the preset's to say: decided on the machine
+        facts.pop("hw.multiqueue", None)
     if cls is not None:
         facts["device.class"] = cls.id
     if ctx.rehearse is not None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from iosched import __version__, persist
+from iosched import __version__, persist, runtime
 from iosched.context import Context, Resolved, resolve, resolve_alias
 from iosched.kb import Kb, TunableRef
 from iosched.model import BootParameter, MountOption, Rule, Setting, Sysctl
 from iosched.persist import PersistError
-from iosched.plan import Assumption, Notice, Overridden, Plan, Step, Unchanged
+from iosched.plan import Assumption, Choice, Decision, Notice, Overridden, Plan, Step, Unchanged
 from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.struct import Struct
 from iosched.system import tuned, udev
@@ -415,6 +415,14 @@ def _boot_setters(r: Resolved, tuners: Sequence[Tuner], current: Mapping[str, st
             and not any(persist.is_ours(m, t, base) for m in ("udev-rule", "tuned-profile"))]  # fmt: skip
 
 
+def boot_elevator(kb: Kb, ctx: Context, tuners: Sequence[Tuner] = (),
+                  current: Mapping[str, str] | None = None) -> tuple[str | None, str]:  # fmt: skip
+    """The elevator the device of ``ctx`` gets at boot on this host without iosched's files (the last setter among
+    ``tuners`` whose elevator it offers, else its distribution's and kernel's choice), and why."""
+    r, _ = _at_boot(kb, resolve(kb, ctx.replace(scheduler=None)), tuners, current or {})
+    return r.boot_default, r.previous_why
+
+
 def _ignored_elevator_param(kb: Kb, r: Resolved, tuner: Tuner) -> Notice:
     """The warning for an elevator= the host boots with that the kernel ignores on this blk-mq device (a udev rule
     of the distribution that applies it is a setter of its own)."""
@@ -455,7 +463,74 @@ def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
 def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current: Mapping[str, str] | None = None,
                   tuners: Sequence[Tuner] = ()) -> Plan:  # fmt: skip
     """:func:`advise` for a context already resolved (:func:`iosched.context.resolve`): a caller that plans
-    one context twice, without and with evidence, resolves it once."""
+    one context twice, without and with evidence, resolves it once.
+
+    Where the scheduler depends on a fact the plan does not know and the target reads when the step runs
+    (:mod:`iosched.runtime`), the context is planned once per case: where the cases end with the same elevator
+    the plan says so plainly; else its scheduler step carries each case, and the target decides."""
+    plan = _planned(kb, r, evidence, current, tuners)
+    fact = runtime.undecided(r.context.given(), r.facts)
+    if fact is None:
+        return plan
+    cases = [_planned(kb, resolve(kb, r.context.replace(**{fact.field: case.context})), evidence, current, tuners)
+             for case in fact.cases]  # fmt: skip
+    return _decided(plan, fact, cases)
+
+
+def _deciding(method: str) -> str:
+    """The persistence of a step decided on the machine: a TuneD profile cannot tell the cases apart, a udev rule
+    can (one line per case)."""
+    return "udev-rule" if method == "tuned-profile" else method
+
+
+def _scheduler_step(plan: Plan) -> Step | None:
+    """The plan's scheduler step, or the one it found already in place."""
+    found = [*plan.steps, *(u.step for u in plan.unchanged)]
+    return next((s for s in found if s.kind == "scheduler"), None)
+
+
+def _decided(plan: Plan, fact: runtime.RuntimeFact, cases: Sequence[Plan]) -> Plan:
+    """``plan`` (made without the fact) with its scheduler decided on the machine among ``cases`` (one plan per
+    case of the fact). Where every case ends with the same elevator the count does not matter: the plan of
+    unknown count, without the warning that it depends."""
+    steps = [_scheduler_step(p) for p in cases]
+    ends = {s.value if s is not None else p.previous_scheduler for s, p in zip(steps, cases, strict=True)}
+    if len(ends) == 1:
+        return plan.replace(warnings=tuple(w for w in plan.warnings if w.id != fact.rule))
+    template = next(s for s in steps if s is not None)
+    choices = tuple(Choice(case=c.name, seen=c.seen, value=s.value if s else runtime.KEEP,
+                           because=s.because if s else ()) for c, s in zip(fact.cases, steps, strict=True))  # fmt: skip
+    decision = Decision(fact=fact.id, reader=fact.reader.replace("DEV", plan.device), choices=choices)
+    rules = [s for s in steps if s is not None]
+    own = [s for s in plan.steps if s.kind == "scheduler"]
+    step = _with(template, value=runtime.token(decision), decide=decision,
+                 because=_unique(x for s in rules for x in s.because),
+                 reasons=_unique(x for s in rules for x in s.reasons),
+                 sources=_unique(x for s in rules for x in s.sources),
+                 previous=plan.previous_scheduler, current_from=own[0].current_from if own else template.current_from,
+                 assumption=None if plan.context.get("scheduler") else now_fact("scheduler"),
+                 persist_method=_deciding(template.persist_method))  # fmt: skip
+    step = _with(step, title=f"Use {step.shown} on {plan.device}")
+    ordered = sorted((step, *(s for s in plan.steps if s.kind != "scheduler")),
+                     key=lambda s: (STEP_ORDER.index(s.kind), s.target))  # fmt: skip
+    return plan.replace(
+        steps=tuple(ordered),
+        scheduler_rules=step.because,
+        fired=_unique((*plan.fired, *step.because)),
+        unchanged=tuple(u for u in plan.unchanged if u.step.kind != "scheduler"),
+        sources=_unique((*plan.sources, *step.sources)),
+    )
+
+
+def _given(ctx: Context) -> dict[str, str]:
+    """The plan's context: the fields set, but for the evidence of an inferred queue count, which its assumption
+    says."""
+    return {k: v for k, v in ctx.given().items() if k != "hw_queues_from"}
+
+
+def _planned(kb: Kb, r: Resolved, evidence: Evidence | None, current: Mapping[str, str] | None,
+             tuners: Sequence[Tuner]) -> Plan:  # fmt: skip
+    """The plan of ``r`` as it is resolved (no fact decided on the machine)."""
     r, rejected = _at_boot(kb, r, tuners, current or {})
     facts = dict(r.facts)
     if evidence is not None and evidence.best is not None:
@@ -485,7 +560,7 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
                                                      _scoped_caveats(kb, r, steps, scheduler or r.previous),
                                                      (*_conflicts(kb, steps, tuners), *rejected))),
         advice=_advice(fired), overridden=tuple(overridden),
-        assumptions=assumptions, context=r.context.given(), facts=dict(sorted(facts.items())),
+        assumptions=assumptions, context=_given(r.context), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,
         udev_match=udev_match(r), measured=evidence.summary if evidence else (), kb_version=kb.version,
         iosched_version=__version__, sources=_unique(s for step in steps for s in step.sources),

@@ -285,7 +285,7 @@ def change_lines(host: HostPlan) -> tuple[str, ...]:
         for step in plan.steps:
             where = step.device or "host"
             change = (f"check {step.value} (assumed)" if step.expected_already
-                      else f"{step.previous or '?'} -> {step.value}")  # fmt: skip
+                      else f"{step.previous or '?'} -> {step.shown}")  # fmt: skip
             lines.append(f"{where} {step.target} {change} ({', '.join(step.because)})")
     return tuple(dict.fromkeys(lines))
 

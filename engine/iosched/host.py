@@ -11,13 +11,13 @@ loop, zram, ram and optical devices are skipped, each with its reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from posixpath import basename
 from typing import Any
 
-from iosched import persist
+from iosched import persist, runtime
 from iosched.context import Context, ContextError, device_class
-from iosched.engine import advise
+from iosched.engine import advise, boot_elevator
 from iosched.escape import one_line
 from iosched.evidence import Evidence
 from iosched.grammar import MOUNT_POINT, SERIAL, compiled, device_name
@@ -237,6 +237,29 @@ def context_for(kb: Kb, system: System, device: Device, user: Context) -> Contex
     return Context(**{k: v for k, v in values.items() if v is not None})
 
 
+def inferred_queues(kb: Kb, ctx: Context, device: Device, tuners: Sequence[Tuner],
+                    current: Mapping[str, str]) -> Context:  # fmt: skip
+    """``ctx`` with the queue count the elevator the device runs names, where it was not read (a capture without
+    ``mq/``): when one count gives the device that elevator at boot and the other does not, on this host with its
+    setters (udev rules, TuneD, boot parameters, the distribution's packages), the elevator is that count's, and
+    the plan says so with this evidence. A disk whose elevator was changed by hand since boot can mislead it; so
+    the plan's assumption names what it rests on."""
+    if ctx.hw_queues is not None or device.scheduler is None or device.io_path != "blk-mq":
+        return ctx
+    cases = [(case, *boot_elevator(kb, ctx.replace(hw_queues=case.context), tuners, current))
+             for case in runtime.QUEUES.cases]  # fmt: skip
+    named = [(case, why) for case, boot, why in cases if boot == device.scheduler]
+    if len(named) != 1:
+        return ctx
+    (case, why), reader = named[0], runtime.QUEUES.reader.replace("DEV", device.name)
+    others = "; ".join(f"{c.seen} would give {boot or 'no elevator'}" for c, boot, _ in cases if c is not case)
+    evidence = (
+        f"not read ({reader} is not in what was read): {device.name} runs {device.scheduler}, which it "
+        f"gets at boot with {case.seen} in mq/ ({why}), and {others}; unless it was changed by hand since boot"
+    )
+    return ctx.replace(hw_queues=case.context, hw_queues_from=evidence)
+
+
 def package_rules(kb: Kb, system: System) -> tuple[Tuner, ...]:
     """The host's tuners, with the udev rules its distribution's packages install that take a value from the
     kernel command line (RHEL 8/9's 40-elevator.rules applies elevator= to every disk) where what was read does
@@ -297,8 +320,9 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
             skipped.append(Skipped(device=device.name, reason=reason, data=data))
             continue
         try:
-            ctx = context_for(kb, system, device, user)
-            plans.append(plan(kb, ctx, evidence, current_values(system, device), tuners))
+            current = current_values(system, device)
+            ctx = inferred_queues(kb, context_for(kb, system, device, user), device, tuners, current)
+            plans.append(plan(kb, ctx, evidence, current, tuners))
         except ContextError as exc:
             skipped.append(Skipped(device=device.name, reason=str(exc), data=_unchecked_data(system, device)))
     host = {"hostname": system.host.hostname, "kernel": system.host.kernel, "distro": system.host.distro,
@@ -315,6 +339,8 @@ NOT_PLANNED = "not planned"
 UNCHECKED = "not checked"
 """The status of a device skipped with file systems on it that no plan covers (its ``actual`` names them)."""
 """The setting of the row that stands for a skipped device: nothing of it was compared."""
+NOTHING_PLANNED = "no change"
+"""The setting of the row of a planned device whose plan changes nothing."""
 
 
 class Row(Struct):
@@ -358,7 +384,7 @@ def _persist_row(system: System, plan: Plan, step: Step, device: str, required: 
         actual, status = f"{step.value}, but {winner.label()} sets {winner.settings[key]} later", "differs"
     else:
         actual, status = step.value, "ok"
-    return Row(device=device, setting=f"persist {key}", expected=f"{path}: {step.value}", actual=actual,
+    return Row(device=device, setting=f"persist {key}", expected=f"{path}: {step.shown}", actual=actual,
                status=status, because=", ".join(step.because))  # fmt: skip
 
 
@@ -372,6 +398,20 @@ def _lost_at_boot(system: System, plan: Plan, kept: Unchanged) -> bool:
     others = [t for t in system.tuners if t.active and key in t.settings and persist.concerns(t, step.device)
               and not persist.is_ours(step.persist_method, t, plan.tuned, plan.device)]  # fmt: skip
     return bool(others) and persist.changes(others[-1].settings[key], step.value)
+
+
+def _expected(system: System, step: Step, have: str | None) -> tuple[str | None, str]:
+    """The value ``step`` wants on this device and why: for a step decided on the machine, its value in the case
+    the device is in (None, with the reason, when what decides it was not read)."""
+    decision = step.decide
+    if decision is None:
+        return step.value, ", ".join(step.because)
+    device = system.device(step.device or "")
+    index = runtime.case_of(decision, device.nr_hw_queues if device is not None else None)
+    if index is None:
+        return None, f"depends on {decision.reader}, which was not read here"
+    choice = decision.choices[index]
+    return (have if choice.value == runtime.KEEP else choice.value), ", ".join(choice.because) or "left as it is"
 
 
 def verify(system: System, host: HostPlan) -> list[Row]:
@@ -389,11 +429,24 @@ def verify(system: System, host: HostPlan) -> list[Row]:
                 continue
             seen.add((where, label))
             have = kind.current(system, step)
-            status = "n/a" if have is None else "ok" if have == step.value else "differs"
-            rows.append(Row(device=where, setting=label, expected=step.value, actual=have, status=status,
-                            because=", ".join(step.because)))  # fmt: skip
+            expected, because = _expected(system, step, have)
+            status = "n/a" if have is None or expected is None else "ok" if have == expected else "differs"
+            rows.append(Row(device=where, setting=label, expected=expected, actual=have, status=status,
+                            because=because))  # fmt: skip
             if (persisted := _persist_row(system, plan, step, where, to_make)) is not None:
                 rows.append(persisted)
+    rows += [
+        Row(
+            device=p.device,
+            setting=NOTHING_PLANNED,
+            expected=None,
+            actual=None,
+            status="ok",
+            because="planned: no rule changes this device",
+        )
+        for p in host.plans
+        if not p.steps and not p.unchanged
+    ]
     rows += [Row(device=s.device, setting=NOT_PLANNED, expected=None, actual=s.data,
                  status=UNCHECKED if s.data else "n/a", because=s.reason) for s in host.skipped]  # fmt: skip
     return rows

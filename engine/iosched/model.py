@@ -243,24 +243,28 @@ class DeviceMatch(Struct):
     """Which devices a default applies to; an omitted field matches any device, every given field must hold.
 
     ``hardware`` names KB hardware presets, ``kernel_names`` are globs on the kernel name in udev's KERNEL==
-    syntax (``sd*[!0-9]``, ``vd*``, ``mmcblk*``), ``rotational`` is the value of queue/rotational.
+    syntax (``sd*[!0-9]``, ``vd*``, ``mmcblk*``), ``rotational`` is the value of queue/rotational, ``queues``
+    whether the device has one hardware queue or several (as a udev rule tells them apart: ``TEST!="%S%p/mq/1"``).
     """
 
     hardware: tuple[Id, ...] = ()
     kernel_names: tuple[Glob, ...] = ()
     rotational: bool | None = None
+    queues: Literal["one", "several"] | None = None
 
     @property
     def specificity(self) -> int:
         """How many fields narrow the match; among rows of one mechanism the narrower match wins."""
-        return bool(self.hardware) + bool(self.kernel_names) + (self.rotational is not None)
+        return bool(self.hardware) + bool(self.kernel_names) + (self.rotational is not None) + bool(self.queues)
 
-    def matches(self, hardware: str, name: str, rotational: bool) -> bool:
-        """True when a device of preset ``hardware`` called ``name`` with this rotational flag is covered."""
+    def matches(self, hardware: str, name: str, rotational: bool, several: bool | None = None) -> bool:
+        """True when a device of preset ``hardware`` called ``name`` with this rotational flag is covered; a
+        queue count not known (``several`` None) does not rule a row out."""
         return (
             (not self.hardware or hardware in self.hardware)
             and (not self.kernel_names or any(glob_match(name, glob) for glob in self.kernel_names))
             and (self.rotational is None or self.rotational == rotational)
+            and (self.queues is None or several is None or several == (self.queues == "several"))
         )
 
 
@@ -288,12 +292,13 @@ class DefaultScheduler(Sourced, KernelRange):
     def precedence(self) -> tuple[int, int]:
         return self.VIA_RANK[self.via], self.match.specificity if self.match else 0
 
-    def applies(self, hardware: str, name: str, rotational: bool, io_path: str, kernel: KernelVersion) -> bool:
-        """True when this row covers the device on this path and kernel."""
+    def applies(self, hardware: str, name: str, rotational: bool, io_path: str, kernel: KernelVersion,
+                several: bool | None = None) -> bool:  # fmt: skip
+        """True when this row covers the device on this path and kernel (and queue count, where known)."""
         return (
             self.io_path == io_path
             and self.holds_on(kernel)
-            and (self.match is None or self.match.matches(hardware, name, rotational))
+            and (self.match is None or self.match.matches(hardware, name, rotational, several))
         )
 
 
@@ -486,6 +491,9 @@ class DeviceClass(Sourced):
     hardware: tuple[Id, ...] = ()
     """The hardware presets such a device can be."""
     note: Text | None = None
+    queues_vary: bool = False
+    """Its hardware queue count is set where it runs (the hypervisor, the backend, the kernel version), not by the
+    hardware preset it is planned as: a plan that did not read the count decides on the machine."""
     rehearsal: bool = False
     """A scratch device a plan may be rehearsed on (``advise --device loop0 --rehearse ssd``): planned as if it
     were that hardware, and the plan says so."""

@@ -16,6 +16,29 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 3
 
 
+class Choice(Struct):
+    """One case of a decision made on the machine: where the device is in case ``case`` (as a person sees it:
+    ``seen``), the step sets ``value`` (``-``: changes nothing), by the rules ``because``."""
+
+    case: str
+    seen: str
+    value: str
+    because: tuple[str, ...]
+
+
+class Decision(Struct):
+    """A value the target decides when the step runs, by a fact it reads then (:mod:`iosched.runtime`)."""
+
+    fact: str
+    reader: str
+    """What a person runs to read the fact on this device (``ls /sys/block/vda/mq/``)."""
+    choices: tuple[Choice, ...]
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(c.value for c in self.choices)
+
+
 class Step(Struct):
     """One change: what, on which device (None: the whole host), why, and the value it replaces."""
 
@@ -42,6 +65,24 @@ class Step(Struct):
     coupled: tuple[str, ...] = ()
     """Settings the kernel resets when this one is written (writing ``vm.dirty_ratio`` zeroes
     ``vm.dirty_bytes``): journals keep them with it and restore the group."""
+    decide: Decision | None = None
+    """Where the value depends on a fact the target reads when the step runs: each case and its value (``value``
+    is then the token the shell library decides, :func:`iosched.runtime.token`)."""
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """Every value the step may set: its own, or, decided on the machine, each case's that changes something."""
+        if self.decide is None:
+            return (self.value,)
+        return tuple(v for v in self.decide.values if v != "-")
+
+    @property
+    def shown(self) -> str:
+        """The value as people read it: decided on the machine, each case's (``mq-deadline (one entry) or none
+        (several)``)."""
+        if self.decide is None:
+            return self.value
+        return " or ".join(f"{c.value} ({c.seen})" for c in self.decide.choices if c.value != "-")
 
     @property
     def expected_already(self) -> bool:
@@ -129,6 +170,12 @@ class Plan(Struct):
     sources: tuple[str, ...] = ()
     tuned: TunedBase | None = None
     """The active TuneD profiles, when the host runs TuneD: what a TuneD profile of iosched builds on."""
+
+    @property
+    def names_device(self) -> bool:
+        """Whether the plan is for one device the user named (by kernel name, serial or WWN); else its ``device``
+        is an example and its persistent files cover every disk of its preset."""
+        return any(self.context.get(k) for k in ("device", "serial", "wwn"))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = plain(self)

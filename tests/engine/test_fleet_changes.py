@@ -35,7 +35,7 @@ def test_an_assumed_value_at_its_target_is_a_check_and_a_change_stays_a_change()
     for step in checks:
         assert f"{step.device} {step.target} check {step.value} (assumed) ({', '.join(step.because)})" in lines
     for step in changes:
-        assert f"{step.device} {step.target} {step.previous} -> {step.value} ({', '.join(step.because)})" in lines
+        assert f"{step.device} {step.target} {step.previous} -> {step.shown} ({', '.join(step.because)})" in lines
     sets = {plan_set_key(h.plan): plan_set(h.plan) for h in hosts if h.plan is not None}
     outcomes = [outcome(h, plan_set_key(h.plan) if h.plan is not None else None) for h in hosts]
     summary = summarise(outcomes, sets)
@@ -47,7 +47,7 @@ def test_an_assumed_value_at_its_target_is_a_check_and_a_change_stays_a_change()
     outputs = {"markdown": render(outcomes, sets, summary), "json": json.dumps(written["summary"])}
     for name, text in outputs.items():
         for step in checks:
-            assert f"{step.value} -> {step.value}" not in text, name
+            assert f"{step.value} -> {step.value} ({step.because[0]}" not in text, name  # a check, not a change
             assert f"{step.target} check {step.value} (assumed)" in text, name
 
 

@@ -185,6 +185,9 @@ def _planned() -> Iterator[Context]:
         for workload in KB.section("workloads"):
             for distro in (None, *[d.id for d in KB.section("distributions")][::4]):
                 yield Context(hw=hw.id, workload=workload.id, distro=distro)
+    for distro in ("sles15sp5", "sles15sp6", "sles15sp7"):  # caveats scoped to these releases and a class of disk
+        for hw in ("san", "virtual"):
+            yield Context(hw=hw, workload="db", distro=distro)
 
 
 def test_the_caveats_of_a_plan_are_those_of_the_full_scan() -> None:

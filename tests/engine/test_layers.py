@@ -11,7 +11,10 @@ import pytest
 ENGINE = Path(__file__).resolve().parents[2] / "engine" / "iosched"
 LAYERS = (
     ("foundations", {"__init__", "hints", "struct", "vocab", "grammar", "kernel", "escape", "jsontext"}),
-    ("records and inputs", {"plan", "facts", "rules", "evidence", "diagnostics", "errors", "yamlsrc", "kbfiles"}),
+    (
+        "records and inputs",
+        {"plan", "runtime", "facts", "rules", "evidence", "diagnostics", "errors", "yamlsrc", "kbfiles"},
+    ),
     (
         "schema and the outside world",
         {"model", "catalogue", "steps", "persist", "system", "measure", "symptoms", "normalise"},

@@ -224,8 +224,7 @@ def files(plans: Sequence[Plan], keep: Callable[[Step], bool] = _every) -> dict[
         kept = [s for s in plan.steps if keep(s)]
         on_udev = [s for s in kept if s.persist_method == "udev-rule"]
         if on_udev:
-            what = f"{plan.device}: {plan.facts.get('hw', '?')} disk, {plan.facts.get('workload', '?')} workload"
-            found[udev.path(plan.device)] = udev.content(what, plan.udev_match, on_udev)
+            found.update([_udev_file(plan, on_udev)])
         sysctls = [s for s in kept if s.persist_method == "sysctl-d" and sysctld.line(s) not in seen]
         seen |= {sysctld.line(s) for s in sysctls}
         if sysctls:
@@ -242,6 +241,17 @@ def files(plans: Sequence[Plan], keep: Callable[[Step], bool] = _every) -> dict[
             raise PersistError("a step persists through TuneD, but no active TuneD profile was read to include")
         found[tuned.path(base)] = tuned.content(base, disks, tuned_sysctls)
     return found
+
+
+def _udev_file(plan: Plan, steps: Sequence[Step]) -> tuple[str, str]:
+    """The udev rule file of a plan and its content: named, headed and matching as one device's, or, for a plan
+    that names no device (its match is every disk of its preset), as a class rule."""
+    hw, workload = plan.facts.get("hw", "?"), plan.facts.get("workload", "?")
+    if plan.names_device:
+        what = f"{plan.device}: {hw} disk, {workload} workload"
+        return udev.path(plan.device), udev.content(what, plan.udev_match, steps)
+    what = f"every {hw} disk, {workload} workload"
+    return udev.class_path(str(hw)), udev.content(what, plan.udev_match, steps, every=f"{hw} disk")
 
 
 def commands(plans: Sequence[Plan], path: str, content: str) -> tuple[str, str | None, str]:

@@ -13,9 +13,10 @@ from iosched.escape import code_block, code_span, markdown_cell, markdown_text, 
 from iosched.kb import Kb
 from iosched.model import Caveat
 from iosched.persist import commands, files, keeping
-from iosched.plan import Notice, Plan, Step
+from iosched.plan import Decision, Notice, Plan, Step
 from iosched.render.formats import advise_command
 from iosched.render.reference import Style, cli_style, ref
+from iosched.runtime import KEEP
 from iosched.steps import kind_of
 from iosched.system import fstab
 
@@ -46,7 +47,26 @@ def source_line(kb: Kb, ident: str) -> str:
     return f"[{title}]({source.url})" if source.url else title
 
 
+def _cases(decision: Decision) -> str:
+    """``one entry: `mq-deadline` (IOS119); several: `none` (IOS105)``."""
+    return "; ".join(f"{markdown_text(c.seen)}: "
+                     + (f"{code_span(c.value)} ({markdown_text(', '.join(c.because))})" if c.value != KEEP
+                        else "leave it as it is") for c in decision.choices)  # fmt: skip
+
+
+def _decided_commands(step: Step, decision: Decision, distro: Any) -> list[str]:
+    """The commands of each case of a step decided on the machine, after the check that tells them apart."""
+    lines = [f"Check first: {code_span(decision.reader)} — {_cases(decision)}.", ""]
+    for choice in decision.choices:
+        if choice.value != KEEP:
+            lines += [f"**{markdown_text(choice.seen.capitalize())}:**", ""]
+            lines += _commands(step.replace(value=choice.value, decide=None), distro)
+    return lines
+
+
 def _commands(step: Step, distro: Any) -> list[str]:
+    if step.decide is not None:
+        return _decided_commands(step, step.decide, distro)
     kind = kind_of(step)
     lines = [
         "Apply now:" if kind.runtime else "Apply (takes effect as noted below):",
@@ -95,7 +115,10 @@ def check_first(plan: Plan) -> list[str]:
     for n, step in assumed:
         kind = kind_of(step)
         check = code_span(kind.verify(step))
-        if step.expected_already:
+        if step.decide is not None:
+            lines.append(f"- {code_span(step.decide.reader)} — {_cases(step.decide)}: then follow step {n} with that "
+                         f"elevator ({check} shows the one in place)")  # fmt: skip
+        elif step.expected_already:
             lines.append(f"- {check}: expect {code_span(kind.expect(step))}: then nothing needs to change; "
                          f"if it shows something else, follow step {n} ({markdown_text(step.title)})")  # fmt: skip
         else:
@@ -129,10 +152,13 @@ def _now(step: Step) -> str:
     return f"{step.previous} (assumed)" if step.current_from == "assumed" else step.previous
 
 
+def _recommended(step: Step) -> str:
+    return f"{step.value} (check)" if step.expected_already else step.shown
+
+
 def summary(plan: Plan) -> list[str]:
     """The table a reader sees first: every setting the plan touches, now and recommended."""
-    rows = [(s.device or "host", s.target, _now(s), f"{s.value} (check)" if s.expected_already else s.value,
-             ", ".join(s.because)) for s in plan.steps]  # fmt: skip
+    rows = [(s.device or "host", s.target, _now(s), _recommended(s), ", ".join(s.because)) for s in plan.steps]
     rows += [(u.step.device or "host", u.step.target, u.step.value, f"{u.step.value} (already)",
               ", ".join(u.step.because)) for u in plan.unchanged]  # fmt: skip
     if not rows:
@@ -140,6 +166,12 @@ def summary(plan: Plan) -> list[str]:
     lines = ["| device | setting | now | recommended | why |", "|---|---|---|---|---|"]
     lines += ["| " + " | ".join(markdown_cell(c) for c in row) + " |" for row in rows]
     return [*lines, ""]
+
+
+def _kept_why(plan: Plan) -> str:
+    """Why the device has the scheduler it keeps: read from it, or the assumption the plan made."""
+    said = next((a.text for a in plan.assumptions if a.fact == "scheduler.now"), None)
+    return one_line(said) if said else "read from the machine; no rule changes it"
 
 
 def render(kb: Kb, plan: Plan, style: Style | None = None, reproduce: str | None = None) -> str:
@@ -159,6 +191,10 @@ def render(kb: Kb, plan: Plan, style: Style | None = None, reproduce: str | None
         now = "assumed now" if assumed else "now"
         was = f" ({now} {code_span(plan.previous_scheduler)})" if plan.previous_scheduler else ""
         headline = f"{code_span(plan.scheduler)}{was}"
+    elif decided := next((s.decide for s in plan.steps if s.decide is not None), None):
+        headline = f"decided on the machine by {code_span(decided.reader)}: {_cases(decided)}"
+    elif plan.previous_scheduler:
+        headline = f"no change: {code_span(plan.previous_scheduler)} stays ({markdown_text(_kept_why(plan))})"
     else:
         headline = "no change (no rule applies)"
     lines = [
@@ -226,7 +262,8 @@ def render_host(kb: Kb, host: HostPlan, style: Style | None = None) -> str:
     rows = []
     for plan in host.plans:
         now = plan.previous_scheduler or "none"
-        wanted = plan.scheduler or now
+        decided = next((s.shown for s in plan.steps if s.decide is not None), None)
+        wanted = decided or plan.scheduler or now
         why = ", ".join(plan.scheduler_rules) or "no rule applies"
         changes = len(plan.steps)
         expected = any(s.kind == "scheduler" and s.expected_already for s in plan.steps)

@@ -319,7 +319,8 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
         "# the undo journal keeps the values really found. Running it again changes nothing.",
     ]
     for plan in plans:
-        scheduler = plan.scheduler or "unchanged"
+        decided = next((s.shown for s in plan.steps if s.decide is not None), None)
+        scheduler = decided or plan.scheduler or "unchanged"
         head.append(f"# {sh_comment(plan.device)}: scheduler {sh_comment(scheduler)} "
                     f"(kernel {sh_comment(plan.kernel)}, {sh_comment(plan.io_path)})")  # fmt: skip
         head += [f"# WARNING {sh_comment(w.id)} ({sh_comment(w.risk or 'advice')}): {sh_comment(w.text)}"

@@ -354,6 +354,8 @@ def device_class(kb: Kb, item: DeviceClass, style: Style) -> str:
         ("Elevator", {"always": "yes", "never": "none (bio-based)",
                       "multipath-only": "only request-based dm-multipath"}[item.has_elevator]),
         ("advise plans", {"device": "the device", "members": "its member disks", "skip": "nothing"}[item.plan]),
+        ("Hardware queues", "set where it runs: a plan that did not read them decides on the machine"
+                            if item.queues_vary else None),
         ("Hardware presets", refs(kb, style, item.hardware)),
     ])  # fmt: skip
     return join(heading(style, f"{item.title} (`{item.id}`)", item.id), facts, item.note,

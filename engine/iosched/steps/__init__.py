@@ -64,6 +64,9 @@ class StepKind:
     # ----------------------------------------------------------------- derived: by hand
 
     def apply(self, step: Step, distro: Any = None) -> str:
+        if step.decide is not None:  # by hand: each case after the check that tells them apart
+            return "\n".join(f"# {c.seen} in {step.decide.reader}:\n{self.apply(_with(step, value=c.value), distro)}"
+                             for c in step.decide.choices if c.value != "-")  # fmt: skip
         return f"echo {sh_word(step.value)} | sudo tee {sh_word(self.path(step))} >/dev/null"
 
     def verify(self, step: Step) -> str:
@@ -110,9 +113,9 @@ class StepKind:
         return [f"converge {args} || die {sh_word(f'{step.title}: failed')}"]
 
 
-def _with(step: Step, **changes: str) -> Step:
+def _with(step: Step, **changes: Any) -> Step:
     """The step with some fields changed (the value it had before, a coupled setting's name)."""
-    return Step.build({**dict(step.fields()), **changes})
+    return Step.build({**dict(step.fields()), "decide": None, **changes})
 
 
 def queue_path(device: str | None, name: str) -> str:
@@ -140,6 +143,9 @@ class Scheduler(StepKind):
 
     def sh_check(self, step: Step) -> list[str]:
         offered = f"{step.device} does not offer {step.value}"
+        if step.decide is not None:
+            named = " or ".join(v for v in step.decide.values if v != "-")
+            offered = f"{step.device}: {step.decide.reader} does not tell its case, or it does not offer {named}"
         return [
             *super().sh_check(step),
             f"offered {self.sh_path(step)} {sh_word(step.value)} || die {sh_word(offered)}",

@@ -26,6 +26,8 @@ in its text.
 
 from __future__ import annotations
 
+from iosched import runtime
+
 LIBRARY = r"""# iosched step library: read the value, change only what differs, keep what was there.
 value_of() {
   value=$(cat "$1") || return 1
@@ -36,7 +38,10 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+@DECIDED@offered() {
+  o_want=$(decided "$1" "$2") || return 1
+  case " - $(tr -d '[]' < "$1") " in *" $o_want "*) return 0 ;; esac; return 1
+}
 put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
 restore_values() {
   rv_kind=$1; shift
@@ -78,8 +83,11 @@ keep() {
   esac
 }
 converge() {
-  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_kind=$1 c_file=$2; shift 2
   c_shown=${c_file#"$SYS"}
+  c_want=$(decided "$c_file" "$1") || { problem "cannot tell which case $c_shown is in: $1"; return 1; }
+  shift
+  if [ "$c_want" = - ]; then echo "iosched: ok: $c_shown left as it is"; LAST=ok; return 0; fi
   if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
     if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
       echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
@@ -100,4 +108,4 @@ converge() {
   put "$c_file" "$c_want" "$c_kind" || { problem "could not set $c_shown to $c_want"; return 1; }
   if [ "$c_kind" = scheduler ]; then SWITCHED="$SWITCHED ${c_file%/scheduler}"; fi
 }
-"""
+""".replace("@DECIDED@", runtime.library())

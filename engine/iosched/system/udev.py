@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from posixpath import basename
 
+from iosched import runtime
 from iosched.escape import sh_comment, sh_word, udev_value
 from iosched.grammar import compiled
 from iosched.plan import Step
@@ -46,6 +47,16 @@ FILE = f"{DIRECTORY}{PREFIX}DEVICE{SUFFIX}"
 def path(device: str) -> str:
     """The rule file of one device (a kernel name, checked by the DEVICE grammar before it gets here)."""
     return f"{DIRECTORY}{PREFIX}{device}{SUFFIX}"
+
+
+def class_path(hardware: str) -> str:
+    """The rule file of a plan that names no device: its match is every disk of the preset ``hardware``. It sorts
+    before every device's file (``class-`` before the kernel names iosched plans: dasd, dm, mmcblk, nvme, sd, vd
+    ...), so a device's own rule, applied after it, wins for that device."""
+    return f"{DIRECTORY}{PREFIX}{CLASS}{hardware}{SUFFIX}"
+
+
+CLASS = "class-"
 
 
 def is_rules(name: str) -> bool:
@@ -91,26 +102,41 @@ def match(device: str, *, serial: str | None = None, wwn: str | None = None) -> 
     return f'KERNEL=="{udev_value(device)}"'
 
 
-def assignment(step: Step) -> str:
-    """``ATTR{queue/scheduler}="mq-deadline"``: the sysfs file relative to the device, and the value."""
+def assignment(step: Step, value: str | None = None) -> str:
+    """``ATTR{queue/scheduler}="mq-deadline"``: the sysfs file relative to the device, and the value (the
+    step's, or the one of a case it decides on the machine)."""
     attribute = (
         step.target.removeprefix("queue.") if step.kind != "tunable" else f"iosched/{step.target.split('.', 1)[1]}"
     )
-    return f'ATTR{{queue/{attribute}}}="{udev_value(step.value)}"'
+    return f'ATTR{{queue/{attribute}}}="{udev_value(step.value if value is None else value)}"'
 
 
 def rule(match_terms: str, steps: Iterable[Step]) -> str:
-    """One rule line; udev applies assignments in order, so the scheduler comes first (it resets the tunables)."""
+    """One rule line; udev applies assignments in order, so the scheduler comes first (it resets the tunables).
+    A step decided on the machine (:mod:`iosched.runtime`) makes one line per case, each matching its case."""
     ordered = sorted(steps, key=lambda s: s.kind != "scheduler")
-    return ", ".join([HEAD, match_terms, *(assignment(s) for s in ordered)])
-
-
-def content(comment: str, match_terms: str, steps: Iterable[Step]) -> str:
-    """One device's file: what it is for, and its rule."""
-    lines = ["# Written by iosched for one device; remove this file (and reload udev) to undo.",
-             "# udev applies rule files in name order: 90- comes after the rules of packages that set these files.",
-             f"# {sh_comment(comment)}", rule(match_terms, steps)]  # fmt: skip
+    decision = next((s.decide for s in ordered if s.decide is not None), None)
+    if decision is None:
+        return ", ".join([HEAD, match_terms, *(assignment(s) for s in ordered)])
+    lines = []
+    for choice, case in zip(decision.choices, runtime.FACTS[decision.fact].cases, strict=True):
+        done = [assignment(s, choice.value if s.decide else None) for s in ordered
+                if not (s.decide and choice.value == runtime.KEEP)]  # fmt: skip
+        if done:
+            lines.append(", ".join([HEAD, match_terms, case.udev, *done]))
     return "\n".join(lines)
+
+
+def content(comment: str, match_terms: str, steps: Iterable[Step], every: str | None = None) -> str:
+    """One device's file (or, ``every`` naming a class of disk, a class rule's): what it is for, and its rule."""
+    if every is None:
+        head = "# Written by iosched for one device; remove this file (and reload udev) to undo."
+    else:
+        head = (f"# Written by iosched for every {sh_comment(every)} its match selects (a class rule: no device was "
+                "named); a device's own 90-iosched-DEVICE.rules sorts after it and wins for that device. Remove "
+                "this file (and reload udev) to undo.")  # fmt: skip
+    order = "# udev applies rule files in name order: 90- comes after the rules of packages that set these files."
+    return "\n".join([head, order, f"# {sh_comment(comment)}", rule(match_terms, steps)])
 
 
 def install(file: str, text: str) -> str:
@@ -204,9 +230,17 @@ def _matches(rule: str, env: dict[str, str]) -> tuple[dict[str, str], bool]:
         if name is not None:
             if op == "==" and name != "scheduler":
                 requires[name] = value
-        elif key not in _KNOWN and not (key == "ENV" and (attr == "DEVTYPE" or attr in env)):
+        elif _unread(key, attr, value, env):
             conditional = True
     return requires, conditional
+
+
+def _unread(key: str, attr: str, value: str, env: dict[str, str]) -> bool:
+    """Whether a match is on what a reader of files cannot know: a property such as ID_FS_TYPE, a parent's
+    attribute, the hardware queue count (SUSE's ``TEST!="%S%p/mq/1"``)."""
+    if key == "TEST":
+        return "/mq/" in value
+    return key not in _KNOWN and not (key == "ENV" and (attr == "DEVTYPE" or attr in env))
 
 
 Guard = tuple[dict[str, str], bool, bool]

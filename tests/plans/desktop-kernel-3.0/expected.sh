@@ -38,7 +38,25 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+decided() {
+  case $2 in
+    queues:*)
+      d_values=${2#*:}:
+      d_case=$(d_queue=${1%/*}
+      d_n=$(ls "${d_queue%/queue}/mq" 2>/dev/null | grep -c '^[0-9][0-9]*$')
+      if [ "$d_n" -gt 1 ]; then echo several; elif [ "$d_n" -eq 1 ]; then echo one; else exit 1; fi
+      ) || return 1
+      set -- one several
+      while [ "$1" != "$d_case" ]; do d_values=${d_values#*:}; shift; done
+      printf '%s' "${d_values%%:*}" ;;
+    *) printf '%s' "$2" ;;
+  esac
+}
+offered() {
+  o_want=$(decided "$1" "$2") || return 1
+  case " - $(tr -d '[]' < "$1") " in *" $o_want "*) return 0 ;; esac; return 1
+}
 put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
 restore_values() {
   rv_kind=$1; shift
@@ -80,8 +98,11 @@ keep() {
   esac
 }
 converge() {
-  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_kind=$1 c_file=$2; shift 2
   c_shown=${c_file#"$SYS"}
+  c_want=$(decided "$c_file" "$1") || { problem "cannot tell which case $c_shown is in: $1"; return 1; }
+  shift
+  if [ "$c_want" = - ]; then echo "iosched: ok: $c_shown left as it is"; LAST=ok; return 0; fi
   if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
     if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
       echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
@@ -187,7 +208,25 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+decided() {
+  case $2 in
+    queues:*)
+      d_values=${2#*:}:
+      d_case=$(d_queue=${1%/*}
+      d_n=$(ls "${d_queue%/queue}/mq" 2>/dev/null | grep -c '^[0-9][0-9]*$')
+      if [ "$d_n" -gt 1 ]; then echo several; elif [ "$d_n" -eq 1 ]; then echo one; else exit 1; fi
+      ) || return 1
+      set -- one several
+      while [ "$1" != "$d_case" ]; do d_values=${d_values#*:}; shift; done
+      printf '%s' "${d_values%%:*}" ;;
+    *) printf '%s' "$2" ;;
+  esac
+}
+offered() {
+  o_want=$(decided "$1" "$2") || return 1
+  case " - $(tr -d '[]' < "$1") " in *" $o_want "*) return 0 ;; esac; return 1
+}
 put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
 restore_values() {
   rv_kind=$1; shift
@@ -229,8 +268,11 @@ keep() {
   esac
 }
 converge() {
-  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_kind=$1 c_file=$2; shift 2
   c_shown=${c_file#"$SYS"}
+  c_want=$(decided "$c_file" "$1") || { problem "cannot tell which case $c_shown is in: $1"; return 1; }
+  shift
+  if [ "$c_want" = - ]; then echo "iosched: ok: $c_shown left as it is"; LAST=ok; return 0; fi
   if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
     if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
       echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"

@@ -4,7 +4,6 @@
 # the undo journal keeps the values really found. Running it again changes nothing.
 # vda: scheduler none (kernel 6.1, blk-mq)
 # WARNING stacked-schedulers-in-vm (performance): In a virtual machine the guest and the host both schedule the same I/O: The guest's scheduler orders requests for a virtual disk whose layout it cannot see, and the host (and often the storage behind it) schedules them again; the two can work against each other. Vendors advise the simplest scheduler in guests: SUSE noop (none on blk-mq), Red Hat mq-deadline, or none with a multi-queue virtual HBA, which is what the kernel picks by itself; “What Is an I/O Scheduler?” measured a gain from noop in an Ubuntu server VM on kernel 4.4. Guests whose storage is reached by iSCSI, SR-IOV or device passthrough should keep a real scheduler (mq-deadline or bfq), because the host cannot reorder that I/O. Measure before and after changing it.
-# WARNING virtio-multiqueue-default-none (performance): Multi-queue virtual disks default to none, single-queue ones to mq-deadline: QEMU 5.2 and later give a virtio-blk or virtio-scsi disk one request queue per vCPU by default, so in a guest with several vCPUs the disk has several hardware queues and the kernel picks none; a single-vCPU guest, older machine types and many other hypervisors give one queue and mq-deadline. SUSE's bfq rule for single-queue rotational disks then applies to some guests and not to others. Read /sys/block/vdX/mq/ (one directory per hardware queue) and queue/scheduler instead of assuming a default for virtual disks.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"
@@ -40,7 +39,25 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+decided() {
+  case $2 in
+    queues:*)
+      d_values=${2#*:}:
+      d_case=$(d_queue=${1%/*}
+      d_n=$(ls "${d_queue%/queue}/mq" 2>/dev/null | grep -c '^[0-9][0-9]*$')
+      if [ "$d_n" -gt 1 ]; then echo several; elif [ "$d_n" -eq 1 ]; then echo one; else exit 1; fi
+      ) || return 1
+      set -- one several
+      while [ "$1" != "$d_case" ]; do d_values=${d_values#*:}; shift; done
+      printf '%s' "${d_values%%:*}" ;;
+    *) printf '%s' "$2" ;;
+  esac
+}
+offered() {
+  o_want=$(decided "$1" "$2") || return 1
+  case " - $(tr -d '[]' < "$1") " in *" $o_want "*) return 0 ;; esac; return 1
+}
 put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
 restore_values() {
   rv_kind=$1; shift
@@ -82,8 +99,11 @@ keep() {
   esac
 }
 converge() {
-  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_kind=$1 c_file=$2; shift 2
   c_shown=${c_file#"$SYS"}
+  c_want=$(decided "$c_file" "$1") || { problem "cannot tell which case $c_shown is in: $1"; return 1; }
+  shift
+  if [ "$c_want" = - ]; then echo "iosched: ok: $c_shown left as it is"; LAST=ok; return 0; fi
   if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
     if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
       echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
@@ -189,7 +209,25 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+decided() {
+  case $2 in
+    queues:*)
+      d_values=${2#*:}:
+      d_case=$(d_queue=${1%/*}
+      d_n=$(ls "${d_queue%/queue}/mq" 2>/dev/null | grep -c '^[0-9][0-9]*$')
+      if [ "$d_n" -gt 1 ]; then echo several; elif [ "$d_n" -eq 1 ]; then echo one; else exit 1; fi
+      ) || return 1
+      set -- one several
+      while [ "$1" != "$d_case" ]; do d_values=${d_values#*:}; shift; done
+      printf '%s' "${d_values%%:*}" ;;
+    *) printf '%s' "$2" ;;
+  esac
+}
+offered() {
+  o_want=$(decided "$1" "$2") || return 1
+  case " - $(tr -d '[]' < "$1") " in *" $o_want "*) return 0 ;; esac; return 1
+}
 put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
 restore_values() {
   rv_kind=$1; shift
@@ -231,8 +269,11 @@ keep() {
   esac
 }
 converge() {
-  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_kind=$1 c_file=$2; shift 2
   c_shown=${c_file#"$SYS"}
+  c_want=$(decided "$c_file" "$1") || { problem "cannot tell which case $c_shown is in: $1"; return 1; }
+  shift
+  if [ "$c_want" = - ]; then echo "iosched: ok: $c_shown left as it is"; LAST=ok; return 0; fi
   if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
     if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
       echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"

@@ -2,12 +2,11 @@
 # iosched VERSION plan (KB KBVERSION): iosched advise --hw virtual --workload db --distro ubuntu2404 --device sda --fs ext4
 # Every step reads the device first and changes only what differs (ok / changed / failed, one line each);
 # the undo journal keeps the values really found. Running it again changes nothing.
-# sda: scheduler unchanged (kernel 6.8, blk-mq)
+# sda: scheduler mq-deadline (one entry) or none (several) (kernel 6.8, blk-mq)
 # WARNING IOS902 (data-loss): Keep write barriers on; this write cache is not protected against power loss. Guides that suggest nobarrier assume a battery-backed cache. With a volatile cache, turning barriers off risks file system corruption and data loss on power failure.
 # WARNING write-barriers-data-loss (data-loss): Turning off write barriers or cache flushes can corrupt the file system on power loss: Barriers (cache flushes and FUA writes on journal commits) are what make a volatile disk write cache safe. With them off, a power failure can leave the journal and the data it describes out of order on disk: severe file system corruption and lost data. Only storage whose whole write cache survives power loss (battery- or flash-backed controller cache, drives with power-loss protection) can safely run without them, and then the gain is the cost of the flushes.
-# WARNING IOS150 (performance): This virtual disk's scheduler depends on its hardware queues, mq-deadline with one and none with several. The hypervisor sets how many (QEMU 5.2 and later: one per vCPU); the kernel, like Red Hat's table for guests, picks mq-deadline for one and none for several, so the plan leaves the scheduler alone. Count them with ls /sys/block/DEV/mq/ and pass --hw-queues N, or plan the machine itself with --probe.
-# WARNING virtio-multiqueue-default-none (performance): Multi-queue virtual disks default to none, single-queue ones to mq-deadline: QEMU 5.2 and later give a virtio-blk or virtio-scsi disk one request queue per vCPU by default, so in a guest with several vCPUs the disk has several hardware queues and the kernel picks none; a single-vCPU guest, older machine types and many other hypervisors give one queue and mq-deadline. SUSE's bfq rule for single-queue rotational disks then applies to some guests and not to others. Read /sys/block/vdX/mq/ (one directory per hardware queue) and queue/scheduler instead of assuming a default for virtual disks.
 # WARNING stacked-schedulers-in-vm (performance): In a virtual machine the guest and the host both schedule the same I/O: The guest's scheduler orders requests for a virtual disk whose layout it cannot see, and the host (and often the storage behind it) schedules them again; the two can work against each other. Vendors advise the simplest scheduler in guests: SUSE noop (none on blk-mq), Red Hat mq-deadline, or none with a multi-queue virtual HBA, which is what the kernel picks by itself; “What Is an I/O Scheduler?” measured a gain from noop in an Ubuntu server VM on kernel 4.4. Guests whose storage is reached by iSCSI, SR-IOV or device passthrough should keep a real scheduler (mq-deadline or bfq), because the host cannot reorder that I/O. Measure before and after changing it.
+# WARNING IOS150 (advice): This disk's scheduler depends on its hardware queues, mq-deadline with one and none with several; the plan decides when it runs, by counting them. Where the disk runs sets how many, not its hardware: the hypervisor (QEMU 5.2 and later give virtio-blk and virtio-scsi one queue per vCPU; older machine types, single-vCPU guests and many other hypervisors one), or for other such disks what their device class says. blk-mq makes one mq/N directory per hardware queue, and the kernel, like Red Hat's table for guests, picks mq-deadline for one and none for several. The sh script and the playbook count /sys/block/DEV/mq/ before they set it, and the udev rule tells the cases apart the way SUSE's own rule does (TEST on mq/1); the plan says so only where the kernel offers both elevators and the two cases differ. Plans of the machine itself (--probe, a capture with mq/, or --hw-queues N) give one answer.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"
@@ -43,7 +42,25 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+decided() {
+  case $2 in
+    queues:*)
+      d_values=${2#*:}:
+      d_case=$(d_queue=${1%/*}
+      d_n=$(ls "${d_queue%/queue}/mq" 2>/dev/null | grep -c '^[0-9][0-9]*$')
+      if [ "$d_n" -gt 1 ]; then echo several; elif [ "$d_n" -eq 1 ]; then echo one; else exit 1; fi
+      ) || return 1
+      set -- one several
+      while [ "$1" != "$d_case" ]; do d_values=${d_values#*:}; shift; done
+      printf '%s' "${d_values%%:*}" ;;
+    *) printf '%s' "$2" ;;
+  esac
+}
+offered() {
+  o_want=$(decided "$1" "$2") || return 1
+  case " - $(tr -d '[]' < "$1") " in *" $o_want "*) return 0 ;; esac; return 1
+}
 put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
 restore_values() {
   rv_kind=$1; shift
@@ -85,8 +102,11 @@ keep() {
   esac
 }
 converge() {
-  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_kind=$1 c_file=$2; shift 2
   c_shown=${c_file#"$SYS"}
+  c_want=$(decided "$c_file" "$1") || { problem "cannot tell which case $c_shown is in: $1"; return 1; }
+  shift
+  if [ "$c_want" = - ]; then echo "iosched: ok: $c_shown left as it is"; LAST=ok; return 0; fi
   if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
     if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
       echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
@@ -110,6 +130,9 @@ converge() {
 
 # checks: nothing changes if any fails
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
+[ -d "$R"/sys/block/sda/queue ] || die 'no such block device: sda'
+writable "$R"/sys/block/sda/queue/scheduler || die 'cannot write /sys/block/sda/queue/scheduler'
+offered "$R"/sys/block/sda/queue/scheduler queues:mq-deadline:none || die 'sda: ls /sys/block/sda/mq/ does not tell its case, or it does not offer mq-deadline or none'
 
 # the undo journal, before anything changes: each value is kept as found, just before it changes
 DIR="$R/var/lib/iosched"
@@ -189,7 +212,25 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+decided() {
+  case $2 in
+    queues:*)
+      d_values=${2#*:}:
+      d_case=$(d_queue=${1%/*}
+      d_n=$(ls "${d_queue%/queue}/mq" 2>/dev/null | grep -c '^[0-9][0-9]*$')
+      if [ "$d_n" -gt 1 ]; then echo several; elif [ "$d_n" -eq 1 ]; then echo one; else exit 1; fi
+      ) || return 1
+      set -- one several
+      while [ "$1" != "$d_case" ]; do d_values=${d_values#*:}; shift; done
+      printf '%s' "${d_values%%:*}" ;;
+    *) printf '%s' "$2" ;;
+  esac
+}
+offered() {
+  o_want=$(decided "$1" "$2") || return 1
+  case " - $(tr -d '[]' < "$1") " in *" $o_want "*) return 0 ;; esac; return 1
+}
 put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
 restore_values() {
   rv_kind=$1; shift
@@ -231,8 +272,11 @@ keep() {
   esac
 }
 converge() {
-  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_kind=$1 c_file=$2; shift 2
   c_shown=${c_file#"$SYS"}
+  c_want=$(decided "$c_file" "$1") || { problem "cannot tell which case $c_shown is in: $1"; return 1; }
+  shift
+  if [ "$c_want" = - ]; then echo "iosched: ok: $c_shown left as it is"; LAST=ok; return 0; fi
   if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
     if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
       echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
@@ -307,8 +351,14 @@ trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
 
 # apply
+# Use mq-deadline (one entry) or none (several) on sda (IOS119, IOS105)
+converge scheduler "$R"/sys/block/sda/queue/scheduler queues:mq-deadline:none || die 'Use mq-deadline (one entry) or none (several) on sda: failed'
 
 # persist: a file is written only where it differs and would change what the device gets at boot
+persist_file /etc/udev/rules.d/60-iosched-sda.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# sda: virtual disk, db workload
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sda", TEST!="%S%p/mq/1", ATTR{queue/scheduler}="mq-deadline"
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sda", TEST=="%S%p/mq/1", ATTR{queue/scheduler}="none"'
 
 DONE=1
 if [ "$PERSISTED" = 1 ] && [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi

@@ -66,7 +66,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument(
         "--io-path", dest="io_path", type=option("I/O path", IO_PATHS), choices=IO_PATHS, help="override the block path"
     )
-    p.add_argument("--hw-queues", dest="hw_queues", metavar="N", help="its hardware queues (ls /sys/block/DEV/mq)")
+    queues_help = (
+        "its hardware queues (ls /sys/block/DEV/mq), or several; without it, a disk whose queue count "
+        "decides its elevator is decided on the machine"
+    )
+    p.add_argument("--hw-queues", dest="hw_queues", metavar="N", help=queues_help)
     p.add_argument("--cgroup", metavar="LAYOUT",
                    help="the cgroup hierarchy the host mounts: v1, hybrid or v2 (default: the release's)")  # fmt: skip
     p.add_argument(
