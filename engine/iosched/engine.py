@@ -340,8 +340,10 @@ def _conflicts(kb: Kb, steps: list[Step], tuners: Sequence[Tuner]) -> list[Notic
     for caveat_id, described in cases.items():
         caveat = kb.get(caveat_id)
         assert caveat is not None, caveat_id  # bundled in kb/caveats
-        text = f"{caveat.title}: {'; '.join(described)}. {caveat.text}"
-        notices.append(Notice(id=caveat_id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources))
+        detail = "; ".join(described)
+        text = f"{caveat.title}: {detail}. {caveat.text}"
+        notices.append(Notice(id=caveat_id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources,
+                              detail=detail))  # fmt: skip
     return notices
 
 
@@ -351,17 +353,20 @@ def _notices(kb: Kb, r: Resolved, fired: list[Rule], steps: list[Step], scoped: 
     entity a step touches and those scoped to the plan, and which other tuner would override a step's
     persistence; data-loss first, then availability, then performance."""
     found: dict[str, Notice] = {n.id: n for n in conflicts}
+    said: set[str] = set()  # a warn rule says its caveats: one fact, one warning
     for rule in fired:
         if rule.severity == "warn":
+            cited = [s for c in rule.caveats if (caveat := kb.get(c)) is not None for s in caveat.sources]
             found[rule.id] = Notice(id=rule.id, severity="warn", text=f"{rule.summary} {rule.rationale}".strip(),
-                                    risk=_rule_risk(kb, rule), sources=rule.sources)  # fmt: skip
+                                    risk=_rule_risk(kb, rule), sources=_unique([*rule.sources, *cited]))  # fmt: skip
+            said.update(rule.caveats)
     used = {rule_id for step in steps for rule_id in step.because}
     caveat_ids = [c for rule in fired if rule.id in used or not rule.actions for c in rule.caveats]
     for step in steps:
         caveat_ids += list(getattr(kb.get(step.target), "caveats", ()))
     for caveat_id in [*caveat_ids, *scoped]:
         caveat = kb.get(caveat_id)
-        if caveat is not None and caveat_id not in found and holds(caveat, r):
+        if caveat is not None and caveat_id not in found and caveat_id not in said and holds(caveat, r):
             found[caveat_id] = Notice(id=caveat.id, severity="warn", text=f"{caveat.title}: {caveat.text}",
                                       risk=caveat.risk, sources=caveat.sources)  # fmt: skip
     order: dict[str, int] = {risk: n for n, risk in enumerate(RISKS)}
@@ -419,9 +424,10 @@ def _ignored_elevator_param(kb: Kb, r: Resolved, tuner: Tuner) -> Notice:
     of the distribution that applies it is a setter of its own)."""
     caveat = kb.get("elevator-param-ignored-on-blk-mq")
     assert caveat is not None  # bundled in kb/caveats
-    text = (f"{caveat.title}: the kernel command line has elevator={tuner.settings['scheduler']}, which the kernel "
-            f"does not apply to {r.device}. {caveat.summary or caveat.text}")  # fmt: skip
-    return Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources)
+    detail = (f"the kernel command line has elevator={tuner.settings['scheduler']}, which the kernel does not apply "
+              f"to {r.device}")  # fmt: skip
+    text = f"{caveat.title}: {detail}. {caveat.summary or caveat.text}"
+    return Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources, detail=detail)
 
 
 def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
@@ -440,9 +446,10 @@ def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
             continue
         caveat = kb.get("boot-setter-elevator-not-offered")
         assert caveat is not None  # bundled in kb/caveats
-        text = (f"{caveat.title}: {tuner.name} writes {tuner.settings['scheduler']} to {r.device}, which offers "
-                f"{', '.join(r.offered) or 'no elevator'} on kernel {r.kernel}. {caveat.text}")  # fmt: skip
-        notices.append(Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources))
+        detail = (f"{tuner.name} writes {tuner.settings['scheduler']} to {r.device}, which offers "
+                  f"{', '.join(r.offered) or 'no elevator'} on kernel {r.kernel}")  # fmt: skip
+        notices.append(Notice(id=caveat.id, severity="warn", text=f"{caveat.title}: {detail}. {caveat.text}",
+                              risk=caveat.risk, sources=caveat.sources, detail=detail))  # fmt: skip
     if boot == r.boot_default:
         return r, tuple(notices)
     changes: dict[str, Any] = {"boot_default": boot}
@@ -451,12 +458,24 @@ def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
     return Resolved.build({**dict(r.fields()), **changes}), tuple(notices)
 
 
+def _setter_facts(tuners: Sequence[Tuner], device: str) -> dict[str, bool]:
+    """What the host's other tuners say that caveats and advice are about: elevator= on the command line, a
+    noop someone wrote for this device."""
+    setters = [t for t in tuners if t.active and "scheduler" in t.settings]
+    facts = {}
+    if any(t.kind == "kernel-cmdline" for t in setters):
+        facts["cmdline.elevator"] = True
+    if any(t.settings["scheduler"] == "noop" and persist.concerns(t, device) for t in setters):
+        facts["noop.named"] = True
+    return facts
+
+
 def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current: Mapping[str, str] | None = None,
                   tuners: Sequence[Tuner] = ()) -> Plan:  # fmt: skip
     """:func:`advise` for a context already resolved (:func:`iosched.context.resolve`): a caller that plans
     one context twice, without and with evidence, resolves it once."""
     r, rejected = _at_boot(kb, r, tuners, current or {})
-    facts = dict(r.facts)
+    facts = {**r.facts, **_setter_facts(tuners, r.device)}
     if evidence is not None and evidence.best is not None:
         facts["measured.best"] = evidence.best
     fired = sorted(kb.rules_that_fire(facts), key=lambda x: x.id)

@@ -48,6 +48,8 @@ FACTS: dict[str, tuple[FactType, str]] = {
     "scheduler.now": ("str", "the scheduler the device has before the plan (read, or its real default)"),
     "symptom.dirty_stall": ("bool", "the user has seen writers stall in balance_dirty_pages (--symptom dirty-stall)"),
     "mount.barriers": ("bool", "the file system is mounted with write barriers (absent when not known)"),
+    "cmdline.elevator": ("bool", "the host's kernel command line has elevator= (absent when the host was not read)"),
+    "noop.named": ("bool", "someone wrote noop for this device: the context, a udev rule, TuneD or elevator="),
     **{
         f"obs.{name}": ("number", text)
         for name, text in (

@@ -9,8 +9,13 @@ from iosched.context import Context, ContextError
 from iosched.engine import advise
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
+from iosched.system.model import Tuner
 
 KERNELS = ("4.12", "5.10", "5.14", "6.8", "6.18")
+
+
+ELEVATOR_PARAM = (Tuner(kind="kernel-cmdline", name="/proc/cmdline", settings={"scheduler": "noop"}),)
+"""A host booted with elevator=noop: what caveats about elevator= and about noop are about."""
 
 
 def _plans(kb: Kb) -> Iterator[tuple[Context, Any]]:
@@ -19,10 +24,10 @@ def _plans(kb: Kb) -> Iterator[tuple[Context, Any]]:
         for distro in distros:
             for workload in ("db", "streaming"):
                 kernels = (None,) if distro else KERNELS
-                for kernel in kernels:
+                for kernel, tuners in ((k, t) for k in kernels for t in ((), ELEVATOR_PARAM)):
                     ctx = Context(hw=hw.id, distro=distro, workload=workload, kernel=kernel)
                     try:
-                        yield ctx, advise(kb, ctx)
+                        yield ctx, advise(kb, ctx, tuners=tuners)
                     except ContextError:
                         continue
 

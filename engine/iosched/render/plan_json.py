@@ -39,11 +39,16 @@ def document(kb: Kb, plan: Plan) -> dict[str, Any]:
 
 def render(kb: Kb, plan: Plan, reproduce: str | None = None) -> str:
     """The plan's document with ``reproduce``, the command that gives it again (default: from its context)."""
-    data = {**document(kb, plan), "reproduce": reproduce or advise_command(plan.context)}
+    from iosched.answer import of_plan
+
+    reproduce = reproduce or advise_command(plan.context)
+    data = {**document(kb, plan), "reproduce": reproduce, "answer": of_plan(kb, plan, reproduce).to_json()}
     return dumps(data) + "\n"
 
 
 def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
+    from iosched.answer import of_host
+
     return {
         "schema_version": SCHEMA_VERSION,
         "host": host.host,
@@ -52,6 +57,7 @@ def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
         "plans": [{"device": p.device, **document(kb, p)} for p in host.plans],
         "files": files(host.plans),
         "skipped": [{"device": s.device, "reason": s.reason} for s in host.skipped],
+        "answer": of_host(kb, host).to_json(),
     }
 
 

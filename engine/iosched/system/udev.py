@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from posixpath import basename
 
-from iosched.escape import sh_comment, sh_word, udev_value
+from iosched.escape import sh_comment, sh_lines, sh_word, udev_value
 from iosched.grammar import compiled
 from iosched.plan import Step
 
@@ -111,7 +111,7 @@ def content(comment: str, match_terms: str, steps: Iterable[Step]) -> str:
 
 
 def install(file: str, text: str) -> str:
-    return f"printf '%s\\n' {sh_word(text)} | sudo tee {sh_word(file)} >/dev/null\n{RELOAD}"
+    return f"printf '%s\\n' {sh_lines(text)} | sudo tee {sh_word(file)} >/dev/null\n{RELOAD}"
 
 
 def remove(file: str) -> str:
