@@ -33,6 +33,7 @@ CODES: Final[dict[str, str]] = {
     "KB113": "an example whose context advise cannot plan (an unknown field, or an id the KB lacks)",
     "KB114": "a workload synonym that another workload's id or synonym already spells",
     "KB115": "a caveat that names a distribution release its scope does not (it would be shown where it is false)",
+    "KB116": "a caveat without a subject: the condition on a plan's facts under which it is about that plan",
 }
 
 

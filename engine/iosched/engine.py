@@ -458,16 +458,42 @@ def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
     return Resolved.build({**dict(r.fields()), **changes}), tuple(notices)
 
 
-def _setter_facts(tuners: Sequence[Tuner], device: str) -> dict[str, bool]:
-    """What the host's other tuners say that caveats and advice are about: elevator= on the command line, a
-    noop someone wrote for this device."""
-    setters = [t for t in tuners if t.active and "scheduler" in t.settings]
-    facts = {}
-    if any(t.kind == "kernel-cmdline" for t in setters):
-        facts["cmdline.elevator"] = True
-    if any(t.settings["scheduler"] == "noop" and persist.concerns(t, device) for t in setters):
+HOST_VIRT = "host.virt"
+"""The key of ``current`` (what was read) that holds the hypervisor of an observed host."""
+
+
+def _host_facts(tuners: Sequence[Tuner], device: str, current: Mapping[str, str] | None) -> dict[str, Any]:
+    """What the host read says that caveats and advice are about: elevator= on the command line, a noop someone
+    wrote for this device, the other tuners, the hypervisor; none of them when no host was read (flags)."""
+    if current is None:
+        return {}
+    active = [t for t in tuners if t.active]
+    mine = [t for t in active if persist.concerns(t, device) or t.kind in ("sysctl.d", "saptune", "sapconf")]
+    setters = [t for t in mine if "scheduler" in t.settings]
+    facts: dict[str, Any] = {
+        "cmdline.elevator": any(t.kind == "kernel-cmdline" and "scheduler" in t.settings for t in active),
+        "host.tuners": bool(mine),
+        "host.scheduler_setter": bool(setters),
+        "host.tuned": any(t.kind in ("tuned", "ktune") for t in active),
+        "host.sap_tuning": any(t.kind in ("saptune", "sapconf") for t in active),
+    }
+    if any(t.settings["scheduler"] == "noop" for t in setters):
         facts["noop.named"] = True
+    if current.get(HOST_VIRT):
+        facts["host.virt"] = current[HOST_VIRT]
     return facts
+
+
+def _about(kb: Kb, notices: Sequence[Notice], facts: Mapping[str, Any], steps: Sequence[Step],
+           scheduler: str | None) -> tuple[Notice, ...]:  # fmt: skip
+    """The notices whose subject is present in this plan: a KB caveat's ``subject`` holds on the plan's facts and
+    what its steps do (``plan.targets``, ``plan.kinds``, ``plan.persist``, ``plan.scheduler``)."""
+    planned = {**facts, "plan.targets": frozenset(s.target for s in steps),
+               "plan.kinds": frozenset(s.kind for s in steps),
+               "plan.persist": frozenset(s.persist_method for s in steps if s.persist_method),
+               "plan.scheduler": scheduler}  # fmt: skip
+    return tuple(n for n in notices if (subject := getattr(kb.get(n.id), "subject", None)) is None
+                 or subject.evaluate(planned))  # fmt: skip
 
 
 def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current: Mapping[str, str] | None = None,
@@ -475,7 +501,7 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     """:func:`advise` for a context already resolved (:func:`iosched.context.resolve`): a caller that plans
     one context twice, without and with evidence, resolves it once."""
     r, rejected = _at_boot(kb, r, tuners, current or {})
-    facts = {**r.facts, **_setter_facts(tuners, r.device)}
+    facts = {**r.facts, **_host_facts(tuners, r.device, current)}
     if evidence is not None and evidence.best is not None:
         facts["measured.best"] = evidence.best
     fired = sorted(kb.rules_that_fire(facts), key=lambda x: x.id)
@@ -497,8 +523,9 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
     return Plan(
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),
-        warnings=_notices(kb, r, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
-                          (*_conflicts(kb, steps, tuners), *rejected)),
+        warnings=_about(kb, _notices(kb, r, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
+                                     (*_conflicts(kb, steps, tuners), *rejected)),
+                        facts, steps, scheduler or r.previous),
         advice=_advice(fired), overridden=tuple(overridden),
         assumptions=assumptions, context=r.context.given(), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,

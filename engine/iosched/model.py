@@ -396,6 +396,11 @@ class Caveat(Sourced):
     """One or two sentences for a ticket answer, which links to the full text."""
     scope: Scope | None = None
     related: tuple[Id, ...] = ()
+    subject: Condition | None = None
+    """What the caveat is about, in the rules' language over the plan's facts and what the plan does
+    (``plan.targets``, ``plan.persist``, ``host.*``): it is shown only where its subject is present in this host
+    or plan (a barrier-off mount, a step that sets read-ahead, elevator= on the command line). ``kb check``
+    refuses a caveat without one (KB116)."""
 
 
 class Source(Struct):

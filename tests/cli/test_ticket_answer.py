@@ -59,9 +59,10 @@ def test_each_warning_once_about_this_host_with_public_sources(
     answer = document["answer"]
     for source in answer["sources"]:
         assert getattr(kb.get(source), "url", None), source
-    linked = re.findall(r"^- \[[^\n]*\]\((https?://[^)]+)\)$", markdown.split("**Sources**")[-1], re.M)
-    sources_section = markdown.split("**Sources**")[1].split("\n\n")[0] if "**Sources**" in markdown else ""
-    assert len(linked) == sources_section.count("\n- "), sources_section  # every source shown has an address
+    line = next((x for x in markdown.splitlines() if x.startswith("**Sources:** ")), "")
+    shown = line.removeprefix("**Sources:** ").split(" · ") if line else []
+    assert len(shown) == len(answer["sources"])
+    assert all(re.fullmatch(r"\[.+\]\(https?://[^ )]+\)", s) for s in shown), shown  # each one a link
     assert "Live system:" not in markdown
 
 

@@ -27,7 +27,7 @@ def _plans(kb: Kb) -> Iterator[tuple[Context, Any]]:
                 for kernel, tuners in ((k, t) for k in kernels for t in ((), ELEVATOR_PARAM)):
                     ctx = Context(hw=hw.id, distro=distro, workload=workload, kernel=kernel)
                     try:
-                        yield ctx, advise(kb, ctx, tuners=tuners)
+                        yield ctx, advise(kb, ctx, current={} if tuners else None, tuners=tuners)
                     except ContextError:
                         continue
 
@@ -49,6 +49,24 @@ def test_a_caveat_reaches_only_plans_its_scope_holds_for(kb: Kb) -> None:
             assert scope.holds_on(KernelVersion.parse(plan.kernel)), where
             assert scope.when is None or scope.when.evaluate(plan.facts), where
     assert seen > 0
+
+
+def test_a_caveat_is_shown_only_where_its_subject_is(kb: Kb) -> None:
+    """Every caveat says what it is about (kb check: KB116); a plan shows it only where that holds on the plan's
+    facts and steps: no barrier caveat without a barrier-off mount or a barrier step, no elevator= caveat without
+    elevator=, no virtio caveat for a Xen disk."""
+    shown = 0
+    for ctx, plan in _plans(kb):
+        planned = {**plan.facts, "plan.targets": frozenset(s.target for s in plan.steps),
+                   "plan.kinds": frozenset(s.kind for s in plan.steps),
+                   "plan.persist": frozenset(s.persist_method for s in plan.steps),
+                   "plan.scheduler": plan.scheduler or plan.previous_scheduler}  # fmt: skip
+        for warning in plan.warnings:
+            caveat = kb.get(warning.id)
+            if hasattr(caveat, "subject"):
+                shown += 1
+                assert caveat.subject.evaluate(planned), (ctx, warning.id)
+    assert shown > 0
 
 
 def test_every_caveat_condition_can_hold_somewhere(kb: Kb) -> None:
@@ -109,3 +127,21 @@ def test_a_caveat_summary_is_one_or_two_sentences_and_the_ticket_shows_it(kb: Kb
     assert shown
     for caveat in shown:
         assert caveat.summary in text and caveat.text not in text, caveat.id
+
+
+def test_caveats_carry_the_device_classes_they_are_about(kb: Kb) -> None:
+    """A Xen xvd disk gets neither QEMU's virtio queue caveat nor SLES 12's SCSI legacy-path caveat; a VMware or
+    Hyper-V guest's sd disk not the virtio one; a KVM guest's virtio disk does."""
+    from iosched.engine import HOST_VIRT
+
+    def ids(device: str, virt: str | None = None, distro: str = "sles12sp5") -> set[str]:
+        ctx = Context(hw="virtual", distro=distro, workload="db", device=device, hw_queues="4")
+        current = {HOST_VIRT: virt} if virt else None
+        return {w.id for w in advise(kb, ctx, current=current).warnings}
+
+    xen = ids("xvda")
+    assert not {"virtio-multiqueue-default-none", "sles12-scsi-legacy-path"} & xen, xen
+    assert "sles12-scsi-legacy-path" in ids("sda")
+    for virt in ("vmware", "microsoft"):
+        assert "virtio-multiqueue-default-none" not in ids("sda", virt, "rhel9")
+    assert "virtio-multiqueue-default-none" in ids("vda", "kvm", "rhel9")

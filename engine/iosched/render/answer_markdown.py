@@ -49,7 +49,8 @@ def render(kb: Kb, answer: Answer, style: Style | None = None) -> str:
     lines += _section("Also consider", [_concern(kb, style, a) for a in answer.advice])
     lines += _section("Assumptions", [f"- {code_span(a.fact)} = {code_span(a.value)}: {markdown_text(one_line(a.text))}"
                                       for a in answer.assumptions])  # fmt: skip
-    lines += _section("Sources", [f"- {source_line(kb, s)}" for s in answer.sources])
+    if answer.sources:  # one paragraph of links: a ticket shows it wrapped
+        lines += [f"**Sources:** {' · '.join(source_line(kb, s) for s in answer.sources)}", ""]
     lines.append(f"_{markdown_text(answer.footer)} Every detail: `--detail full` or `--format json`._")
     if answer.reproduce:
         lines.append(f"Reproduce: {code_span(answer.reproduce)}")
