@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from iosched.kb import Kb
 from iosched.model import Caveat
-from iosched.plan import Assumption, Notice, Plan, Step
+from iosched.plan import Assumption, Notice, Plan, Step, host_steps
 from iosched.struct import Struct
 from iosched.vocab import RISKS
 
@@ -69,6 +69,8 @@ class Answer(Struct):
     """Devices not planned, grouped by reason: (device names, reason)."""
     plans: tuple[Plan, ...]
     """The plans with steps, in table order."""
+    steps: tuple[Step, ...]
+    """Every step once, in plan order (a host-wide step, a sysctl or a mount option, comes from several plans)."""
     warnings: tuple[Concern, ...]
     advice: tuple[Concern, ...]
     assumptions: tuple[Assumption, ...]
@@ -80,6 +82,7 @@ class Answer(Struct):
 
         data: dict[str, Any] = plain(self)
         data["plans"] = [p.device for p in self.plans]
+        data["steps"] = [{"device": s.device, "target": s.target, "value": s.value} for s in self.steps]
         data["skipped"] = [{"devices": d, "reason": r} for d, r in self.skipped]
         data["assumptions"] = [{"fact": a.fact, "value": a.value, "text": a.text} for a in self.assumptions]
         return data
@@ -98,8 +101,12 @@ def of_host(kb: Kb, host: HostPlan) -> Answer:
 def of_plan(kb: Kb, plan: Plan, reproduce: str) -> Answer:
     """The answer about one device's plan (from flags, a context file or an example)."""
     distro = plan.context.get("distro")
-    about = f"Kernel {plan.kernel}, {plan.io_path} path, distribution {distro or 'not given'}"
-    return _answer(kb, plan.device, about, (plan,), [], reproduce)
+    assumed = {a.fact for a in plan.assumptions}
+    about = ", ".join(f"{text} (assumed)" if fact in assumed else text for fact, text in (
+        ("kernel", f"kernel {plan.kernel}"), ("io_path", f"{plan.io_path} path"),
+        ("distro", f"distribution {distro or 'not given'}"), ("device", "device name")) if fact != "device"
+        or fact in assumed)  # fmt: skip
+    return _answer(kb, plan.device, about[0].upper() + about[1:], (plan,), [], reproduce)
 
 
 def _answer(kb: Kb, title: str, about: str, plans: Sequence[Plan], skipped: Iterable[tuple[str, str]],
@@ -116,10 +123,15 @@ def _answer(kb: Kb, title: str, about: str, plans: Sequence[Plan], skipped: Iter
     return Answer(
         title=title, about=about, headline=_headline(plans), risk=_risk(warnings), reproduce=reproduce,
         rows=tuple(_row(p) for p in plans), skipped=_grouped(skipped),
-        plans=tuple(p for p in plans if p.steps), warnings=warnings, advice=advice,
+        plans=tuple(p for p in plans if p.steps), steps=_ordered(host_steps(plans)), warnings=warnings, advice=advice,
         assumptions=_assumptions(plans), sources=tuple(dict.fromkeys(s for s in cited if public(kb, s))),
         footer=_footer(plans),
     )  # fmt: skip
+
+
+def _ordered(steps: Sequence[Step]) -> tuple[Step, ...]:
+    """Each device's steps, in the order of its plan, then the host's."""
+    return (*(s for s in steps if s.device is not None), *(s for s in steps if s.device is None))
 
 
 def public(kb: Kb, ident: str) -> bool:
@@ -183,8 +195,9 @@ def changing(step: Step) -> bool:
 
 
 def _headline(plans: Sequence[Plan]) -> str:
-    changes = [s for p in plans for s in p.steps if changing(s)]
-    checks = [s for p in plans for s in p.steps if not changing(s)]
+    steps = host_steps(plans)
+    changes = [s for s in steps if changing(s)]
+    checks = [s for s in steps if not changing(s)]
     count = f"{len(plans)} device{'s' if len(plans) != 1 else ''} planned"
     if not plans:
         return "No device to plan."
@@ -215,12 +228,19 @@ def _grouped(skipped: Iterable[tuple[str, str]]) -> tuple[tuple[tuple[str, ...],
     return tuple((tuple(devices), reason) for reason, devices in by_reason.items())
 
 
+SHOWN_ELSEWHERE = frozenset({"kernel", "io_path", "device"})
+"""Assumptions the answer's title shows (marked assumed there); a current value assumed (``*.now``) is what
+its check first says."""
+
+
 def _assumptions(plans: Sequence[Plan]) -> tuple[Assumption, ...]:
-    """Each assumption once: host-wide ones (workload, cache) are the same in every plan."""
+    """Each assumption once (host-wide ones, workload and cache, are the same in every plan), but for those the
+    title and the checks show."""
     found: dict[tuple[str, str], Assumption] = {}
     for plan in plans:
         for a in plan.assumptions:
-            found.setdefault((a.fact, a.value), a)
+            if a.fact not in SHOWN_ELSEWHERE and not a.fact.endswith(".now"):
+                found.setdefault((a.fact, a.value), a)
     return tuple(found.values())
 
 

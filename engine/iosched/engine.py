@@ -486,8 +486,8 @@ def _host_facts(tuners: Sequence[Tuner], device: str, current: Mapping[str, str]
 
 def _about(kb: Kb, notices: Sequence[Notice], facts: Mapping[str, Any], steps: Sequence[Step],
            scheduler: str | None) -> tuple[Notice, ...]:  # fmt: skip
-    """The notices whose subject is present in this plan: a KB caveat's ``subject`` holds on the plan's facts and
-    what its steps do (``plan.targets``, ``plan.kinds``, ``plan.persist``, ``plan.scheduler``)."""
+    """The notices whose subject is present in this plan: a KB caveat's or rule's ``subject`` holds on the plan's
+    facts and what its steps do (``plan.targets``, ``plan.kinds``, ``plan.persist``, ``plan.scheduler``)."""
     planned = {**facts, "plan.targets": frozenset(s.target for s in steps),
                "plan.kinds": frozenset(s.kind for s in steps),
                "plan.persist": frozenset(s.persist_method for s in steps if s.persist_method),
@@ -526,7 +526,7 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
         warnings=_about(kb, _notices(kb, r, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
                                      (*_conflicts(kb, steps, tuners), *rejected)),
                         facts, steps, scheduler or r.previous),
-        advice=_advice(fired), overridden=tuple(overridden),
+        advice=_about(kb, _advice(fired), facts, steps, scheduler or r.previous), overridden=tuple(overridden),
         assumptions=assumptions, context=r.context.given(), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,
         udev_match=udev_match(r), measured=evidence.summary if evidence else (), kb_version=kb.version,

@@ -169,6 +169,9 @@ def _check_subjects(kb: Kb) -> Iterator[Diagnostic]:
         else:
             for name in unknown_facts(caveat.subject):
                 yield _diag(kb, caveat.id, "KB105", f"subject uses unknown fact {name!r}")
+    for rule in kb.section("rules"):
+        for name in unknown_facts(rule.subject) if rule.subject is not None else ():
+            yield _diag(kb, rule.id, "KB105", f"subject uses unknown fact {name!r}")
 
 
 def _check_rules(kb: Kb) -> Iterator[Diagnostic]:

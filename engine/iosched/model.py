@@ -516,6 +516,9 @@ class Rule(Sourced):
     confirm: Text | None = None
     """The measurement that would show the change helps, for changes proposed on general guidance."""
     caveats: tuple[Id, ...] = ()
+    subject: Condition | None = None
+    """For a rule without actions (advice, a warning): what of the plan it speaks of, as a caveat's subject,
+    when that is only known once the steps are (``plan.persist``: the plan writes a udev rule)."""
     examples: tuple[RuleExample, ...]
 
     def check(self) -> None:

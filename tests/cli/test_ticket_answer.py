@@ -67,6 +67,16 @@ def test_each_warning_once_about_this_host_with_public_sources(
 
 
 @pytest.mark.parametrize("argv", CASES, ids=lambda a: " ".join(a)[-40:])
+def test_the_answer_is_short(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    """At most 30 lines of Markdown for a host with nothing to change, and 15 more for each device with a step
+    (a step that only checks a value expected already is one: it changes the device where the check shows
+    otherwise)."""
+    markdown, document = _answer(capsys, argv)
+    changing = sum(1 for p in _plans(document) if p["steps"])
+    assert markdown.count("\n") <= 30 + 15 * changing, markdown
+
+
+@pytest.mark.parametrize("argv", CASES, ids=lambda a: " ".join(a)[-40:])
 def test_no_request_to_count_what_was_counted(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
     """A plan whose queue count was read never asks for it again, nor says it left the scheduler alone for it."""
     markdown, document = _answer(capsys, argv)

@@ -39,12 +39,15 @@ def render(kb: Kb, answer: Answer, style: Style | None = None) -> str:
         parts = [f"{', '.join(code_span(d) for d in devices)} ({markdown_text(one_line(reason))})"
                  for devices, reason in answer.skipped]  # fmt: skip
         lines += [f"Not planned: {'; '.join(parts)}.", ""]
-    numbered = _numbered(answer.plans)
+    numbered = list(enumerate(answer.steps, 1))
     lines += _section("Check first (these values were assumed, not read)", check_lines(numbered))
     if answer.plans:
-        lines += ["**Steps**", ""]
+        lines.append("**Steps**")
         for plan in answer.plans:
-            lines += _plan_block(kb, style, plan, [(n, s) for n, s in numbered if s in plan.steps])
+            lines += _plan_block(kb, style, plan, [(n, s) for n, s in numbered if s.device == plan.device])
+        if host := [(n, s) for n, s in numbered if s.device is None]:
+            lines += _plan_block(kb, style, answer.plans[0], host, with_files=False)
+        lines.append("")
     lines += _section("Warnings", [_concern(kb, style, w) for w in answer.warnings])
     lines += _section("Also consider", [_concern(kb, style, a) for a in answer.advice])
     lines += _section("Assumptions", [f"- {code_span(a.fact)} = {code_span(a.value)}: {markdown_text(one_line(a.text))}"
@@ -62,10 +65,6 @@ def _section(label: str, items: list[str]) -> list[str]:
     return [f"**{label}**", *items, ""] if items else []
 
 
-def _numbered(plans: tuple[Plan, ...]) -> list[tuple[int, Step]]:
-    return list(enumerate((s for p in plans for s in p.steps), 1))
-
-
 def _concern(kb: Kb, style: Style, concern: Concern) -> str:
     risk = f" ({concern.risk})" if concern.risk else ""
     devices = f" [{', '.join(concern.devices)}]" if concern.devices else ""
@@ -74,20 +73,22 @@ def _concern(kb: Kb, style: Style, concern: Concern) -> str:
     return f"- **{concern.severity}** {ref(kb, style, concern.id)}{risk}{markdown_text(devices)}: {text}{details}"
 
 
-def _plan_block(kb: Kb, style: Style, plan: Plan, numbered: list[tuple[int, Step]]) -> list[str]:
-    """One device's steps: a heading with each step's rules, then one block of commands."""
+def _plan_block(kb: Kb, style: Style, plan: Plan, numbered: list[tuple[int, Step]],
+                with_files: bool = True) -> list[str]:  # fmt: skip
+    """One device's steps (or the host's), each with its rules, then one block of commands with the files of
+    ``plan`` that keep them."""
     distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
-    lines = [f"{code_span(plan.device)}:"]
+    lines = []
     for n, step in numbered:
         why = "; ".join(f"{ref(kb, style, r)} {markdown_text(one_line(reason))}"
                         for r, reason in zip(step.because, step.reasons, strict=True))  # fmt: skip
         label = " (consider: apply only after checking)" if step.severity == "consider" else ""
         lines.append(f"{n}. {markdown_text(step.title)}{label}: {why}")
     commands_ = [line for _, step in numbered for line in _step_commands(step, distro)]
-    for path, content in files([plan]).items():
+    for path, content in files([plan]).items() if with_files else ():
         install, _, remove = commands([plan], path, content)
         commands_ += [*_commented(install, f"persist in {path}"), *_commented(remove, f"undo: remove {path}")]
-    return [*lines, "", code_block("\n".join(commands_), "sh"), ""]
+    return [*lines, code_block("\n".join(commands_), "sh")]
 
 
 def _commented(command: str, comment: str) -> list[str]:
