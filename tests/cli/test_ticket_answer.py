@@ -107,3 +107,19 @@ def test_detail_full_keeps_every_device_plan(capsys: pytest.CaptureFixture[str])
     assert main(["advise", "--root", root, "--format", "markdown", "--detail", "full"]) == 0
     full = capsys.readouterr().out
     assert full.count("## Plan for ") == 2 and "Context: hw=" in full
+
+
+def test_host_json_is_a_documented_contract_of_its_own(capsys: pytest.CaptureFixture[str]) -> None:
+    """advise --root --format json: kind host-plans, its own schema_version, every field and answer field in the
+    README's host contract; each of its plans a plan document."""
+    _, document = _answer(capsys, ("--root", str(CAPTURES / "sos-rhel8-kvm-lvm")))
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    contract = readme[readme.index("### Host JSON contract") :]
+    contract = contract[: contract.index("\n### ")]
+    assert document["kind"] == "host-plans" and f"`schema_version` {document['schema_version']})" in readme
+    for key in document:
+        assert f"| `{key}` |" in contract or f"| `{key}[]` |" in contract, key
+    for key in document["answer"]:
+        answer = contract.split("| `answer` |")[1]
+        assert f"`{key}`" in answer or f"`{key}[]`" in answer, key
+    assert {p["kind"] for p in document["plans"]} == {"plan"}

@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def render(kb: Kb, answer: Answer, style: Style | None = None) -> str:
+def render(kb: Kb, answer: Answer, style: Style | None = None, level: int = 1) -> str:
+    """``level``: of the title heading (a diagnosis puts the answer under a heading of its own)."""
     style = style or cli_style()
-    lines = [f"# iosched: {code_span(answer.title)} ({markdown_text(answer.about)})", "",
+    lines = [f"{'#' * level} iosched: {code_span(answer.title)} ({markdown_text(answer.about)})", "",
              f"**{markdown_text(answer.headline)}**"]  # fmt: skip
     if answer.risk:
         lines.append(f"Main risk: {markdown_text(answer.risk)}.")

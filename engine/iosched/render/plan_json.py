@@ -12,7 +12,7 @@ from __future__ import annotations
 from iosched.jsontext import dumps
 from iosched.kb import Kb
 from iosched.persist import files
-from iosched.plan import SCHEMA_VERSION, Plan
+from iosched.plan import Plan
 from iosched.render.formats import advise_command
 from iosched.steps import kind_of
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def document(kb: Kb, plan: Plan) -> dict[str, Any]:
-    data = plan.to_json()
+    data = {"kind": "plan", **plan.to_json()}
     distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
     for step, shown in zip(plan.steps, data["steps"], strict=True):
         kind = kind_of(step)
@@ -46,11 +46,18 @@ def render(kb: Kb, plan: Plan, reproduce: str | None = None) -> str:
     return dumps(data) + "\n"
 
 
+HOST_KIND = "host-plans"
+HOST_SCHEMA_VERSION = 1
+"""The contract of a host's plans (``advise --probe/--root/--context PROBE.json --format json``), apart from the
+plan's: its own ``kind`` and version, each of its ``plans[]`` a plan document of the plan contract."""
+
+
 def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
     from iosched.answer import of_host
 
     return {
-        "schema_version": SCHEMA_VERSION,
+        "kind": HOST_KIND,
+        "schema_version": HOST_SCHEMA_VERSION,
         "host": host.host,
         "source": host.source,
         "reproduce": host.reproduce,

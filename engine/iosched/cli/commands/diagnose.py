@@ -151,10 +151,13 @@ def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str, site_url: str
 
             out[d.device] = document(kb, plan)
         else:
-            from iosched.render.plan_markdown import render
+            from iosched import answer
+            from iosched.render import answer_markdown
+            from iosched.render.formats import advise_command
             from iosched.render.reference import cli_style
 
-            out[d.device] = render(kb, plan, cli_style(site_url))
+            found = answer.of_plan(kb, plan, advise_command(plan.context))
+            out[d.device] = answer_markdown.render(kb, found, cli_style(site_url), level=4)
     return out
 
 
