@@ -185,7 +185,7 @@ def _short(kb: Kb, notice: Notice) -> str:
 def _risk(warnings: Sequence[Concern]) -> str | None:
     """The one risk that matters: the most severe warning's (data-loss, then availability), if any is beyond
     performance."""
-    worst = next((w for w in warnings if w.risk in ("data-loss", "availability")), None)
+    worst = next((w for w in warnings if w.risk in RISKS[:-1]), None)  # beyond performance
     return f"{worst.risk}: {worst.text.partition(': ')[0]} ({worst.id})" if worst else None
 
 
