@@ -71,6 +71,8 @@ class Answer(Struct):
     """The plans with steps, in table order."""
     steps: tuple[Step, ...]
     """Every step once, in plan order (a host-wide step, a sysctl or a mount option, comes from several plans)."""
+    measured: tuple[str, ...]
+    """What the user's benchmark results say (``--results``), once."""
     warnings: tuple[Concern, ...]
     advice: tuple[Concern, ...]
     assumptions: tuple[Assumption, ...]
@@ -123,7 +125,8 @@ def _answer(kb: Kb, title: str, about: str, plans: Sequence[Plan], skipped: Iter
     return Answer(
         title=title, about=about, headline=_headline(plans), risk=_risk(warnings), reproduce=reproduce,
         rows=tuple(_row(p) for p in plans), skipped=_grouped(skipped),
-        plans=tuple(p for p in plans if p.steps), steps=_ordered(host_steps(plans)), warnings=warnings, advice=advice,
+        plans=tuple(p for p in plans if p.steps), steps=_ordered(host_steps(plans)),
+        measured=tuple(dict.fromkeys(m for p in plans for m in p.measured)), warnings=warnings, advice=advice,
         assumptions=_assumptions(plans), sources=tuple(dict.fromkeys(s for s in cited if public(kb, s))),
         footer=_footer(plans),
     )  # fmt: skip

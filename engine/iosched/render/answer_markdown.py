@@ -40,6 +40,7 @@ def render(kb: Kb, answer: Answer, style: Style | None = None, level: int = 1) -
         parts = [f"{', '.join(code_span(d) for d in devices)} ({markdown_text(one_line(reason))})"
                  for devices, reason in answer.skipped]  # fmt: skip
         lines += [f"Not planned: {'; '.join(parts)}.", ""]
+    lines += _section("Measured", [f"- {markdown_text(one_line(m))}" for m in answer.measured])
     numbered = list(enumerate(answer.steps, 1))
     lines += _section("Check first (these values were assumed, not read)", check_lines(numbered))
     if answer.plans:
