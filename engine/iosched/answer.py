@@ -38,6 +38,8 @@ class Concern(Struct):
 
     id: str
     severity: str
+    title: str
+    """What it is about in one line: a caveat's title, a rule's summary."""
     text: str
     devices: tuple[str, ...]
     risk: str | None = None
@@ -167,7 +169,9 @@ def _concerns(kb: Kb, notices: Sequence[tuple[str, Notice]]) -> tuple[Concern, .
         seen = found.get(notice.id)
         detail = (notice.detail,) if notice.detail else ()
         if seen is None:
-            found[notice.id] = Concern(id=notice.id, severity=notice.severity, text=_short(kb, notice),
+            entity = kb.get(notice.id)
+            title = str(getattr(entity, "title", None) or getattr(entity, "summary", None) or notice.text)
+            found[notice.id] = Concern(id=notice.id, severity=notice.severity, title=title, text=_short(kb, notice),
                                        devices=(device,), risk=notice.risk, details=detail,
                                        sources=notice.sources)  # fmt: skip
         else:
@@ -189,7 +193,7 @@ def _risk(warnings: Sequence[Concern]) -> str | None:
     """The one risk that matters: the most severe warning's (data-loss, then availability), if any is beyond
     performance."""
     worst = next((w for w in warnings if w.risk in RISKS[:-1]), None)  # beyond performance
-    return f"{worst.risk}: {worst.text.partition(': ')[0]} ({worst.id})" if worst else None
+    return f"{worst.risk}: {worst.title} ({worst.id})" if worst else None
 
 
 def changing(step: Step) -> bool:

@@ -106,9 +106,7 @@ def _step_commands(step: Step, distro: Any) -> list[str]:
     apply = kind.apply(step, distro)
     if found:
         apply = f"was=$({kind.read_now(step)}) && {apply}"
-    elif not kind.runtime:
-        apply = "\n".join(f"# {line}" for line in apply.splitlines())
-    lines = [*_commented(apply, "apply" if kind.runtime else "takes effect as its step says; run by hand")]
+    lines = [*_commented(apply, "apply" if kind.runtime else f"apply (scripts leave it to you: {kind.by_hand})")]
     if step.persist_method == "fstab" and step.previous:
         lines += _commented(fstab.replace(step, step.previous, step.value), f"persist in {fstab.FILE}")
     if not step.expected_already:  # else the check first is the verify
