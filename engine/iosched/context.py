@@ -478,6 +478,8 @@ def resolve(kb: Kb, ctx: Context) -> Resolved:
         facts["device.rehearsal"] = True
     if previous is not None:
         facts["scheduler.now"] = previous
+    if ctx.scheduler == "noop":
+        facts["noop.named"] = True
     if ctx.fs is not None:
         facts["fs"] = ctx.fs
     for symptom in (s.strip() for s in (ctx.symptoms or "").split(",") if s.strip()):

@@ -341,8 +341,10 @@ def _conflicts(kb: Kb, steps: list[Step], tuners: Sequence[Tuner]) -> list[Notic
     for caveat_id, described in cases.items():
         caveat = kb.get(caveat_id)
         assert caveat is not None, caveat_id  # bundled in kb/caveats
-        text = f"{caveat.title}: {'; '.join(described)}. {caveat.text}"
-        notices.append(Notice(id=caveat_id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources))
+        detail = "; ".join(described)
+        text = f"{caveat.title}: {detail}. {caveat.text}"
+        notices.append(Notice(id=caveat_id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources,
+                              detail=detail))  # fmt: skip
     return notices
 
 
@@ -352,17 +354,20 @@ def _notices(kb: Kb, r: Resolved, fired: list[Rule], steps: list[Step], scoped: 
     entity a step touches and those scoped to the plan, and which other tuner would override a step's
     persistence; data-loss first, then availability, then performance."""
     found: dict[str, Notice] = {n.id: n for n in conflicts}
+    said: set[str] = set()  # a warn rule says its caveats: one fact, one warning
     for rule in fired:
         if rule.severity == "warn":
+            cited = [s for c in rule.caveats if (caveat := kb.get(c)) is not None for s in caveat.sources]
             found[rule.id] = Notice(id=rule.id, severity="warn", text=f"{rule.summary} {rule.rationale}".strip(),
-                                    risk=_rule_risk(kb, rule), sources=rule.sources)  # fmt: skip
+                                    risk=_rule_risk(kb, rule), sources=_unique([*rule.sources, *cited]))  # fmt: skip
+            said.update(rule.caveats)
     used = {rule_id for step in steps for rule_id in step.because}
     caveat_ids = [c for rule in fired if rule.id in used or not rule.actions for c in rule.caveats]
     for step in steps:
         caveat_ids += list(getattr(kb.get(step.target), "caveats", ()))
     for caveat_id in [*caveat_ids, *scoped]:
         caveat = kb.get(caveat_id)
-        if caveat is not None and caveat_id not in found and holds(caveat, r):
+        if caveat is not None and caveat_id not in found and caveat_id not in said and holds(caveat, r):
             found[caveat_id] = Notice(id=caveat.id, severity="warn", text=f"{caveat.title}: {caveat.text}",
                                       risk=caveat.risk, sources=caveat.sources)  # fmt: skip
     order: dict[str, int] = {risk: n for n, risk in enumerate(RISKS)}
@@ -428,9 +433,10 @@ def _ignored_elevator_param(kb: Kb, r: Resolved, tuner: Tuner) -> Notice:
     of the distribution that applies it is a setter of its own)."""
     caveat = kb.get("elevator-param-ignored-on-blk-mq")
     assert caveat is not None  # bundled in kb/caveats
-    text = (f"{caveat.title}: the kernel command line has elevator={tuner.settings['scheduler']}, which the kernel "
-            f"does not apply to {r.device}. {caveat.summary or caveat.text}")  # fmt: skip
-    return Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources)
+    detail = (f"the kernel command line has elevator={tuner.settings['scheduler']}, which the kernel does not apply "
+              f"to {r.device}")  # fmt: skip
+    text = f"{caveat.title}: {detail}. {caveat.summary or caveat.text}"
+    return Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources, detail=detail)
 
 
 def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
@@ -449,15 +455,54 @@ def _at_boot(kb: Kb, r: Resolved, tuners: Sequence[Tuner],
             continue
         caveat = kb.get("boot-setter-elevator-not-offered")
         assert caveat is not None  # bundled in kb/caveats
-        text = (f"{caveat.title}: {tuner.name} writes {tuner.settings['scheduler']} to {r.device}, which offers "
-                f"{', '.join(r.offered) or 'no elevator'} on kernel {r.kernel}. {caveat.text}")  # fmt: skip
-        notices.append(Notice(id=caveat.id, severity="warn", text=text, risk=caveat.risk, sources=caveat.sources))
+        detail = (f"{tuner.name} writes {tuner.settings['scheduler']} to {r.device}, which offers "
+                  f"{', '.join(r.offered) or 'no elevator'} on kernel {r.kernel}")  # fmt: skip
+        notices.append(Notice(id=caveat.id, severity="warn", text=f"{caveat.title}: {detail}. {caveat.text}",
+                              risk=caveat.risk, sources=caveat.sources, detail=detail))  # fmt: skip
     if boot == r.boot_default:
         return r, tuple(notices)
     changes: dict[str, Any] = {"boot_default": boot}
     if r.context.scheduler is None:
         changes |= {"previous": boot, "previous_why": why, "facts": {**r.facts, "scheduler.now": boot}}
     return Resolved.build({**dict(r.fields()), **changes}), tuple(notices)
+
+
+HOST_VIRT = "host.virt"
+"""The key of ``current`` (what was read) that holds the hypervisor of an observed host."""
+
+
+def _host_facts(tuners: Sequence[Tuner], device: str, current: Mapping[str, str] | None) -> dict[str, Any]:
+    """What the host read says that caveats and advice are about: elevator= on the command line, a noop someone
+    wrote for this device, the other tuners, the hypervisor; none of them when no host was read (flags)."""
+    if current is None:
+        return {}
+    active = [t for t in tuners if t.active]
+    mine = [t for t in active if persist.concerns(t, device) or t.kind in ("sysctl.d", "saptune", "sapconf")]
+    setters = [t for t in mine if "scheduler" in t.settings]
+    facts: dict[str, Any] = {
+        "cmdline.elevator": any(t.kind == "kernel-cmdline" and "scheduler" in t.settings for t in active),
+        "host.tuners": bool(mine),
+        "host.scheduler_setter": bool(setters),
+        "host.tuned": any(t.kind in ("tuned", "ktune") for t in active),
+        "host.sap_tuning": any(t.kind in ("saptune", "sapconf") for t in active),
+    }
+    if any(t.settings["scheduler"] == "noop" for t in setters):
+        facts["noop.named"] = True
+    if current.get(HOST_VIRT):
+        facts["host.virt"] = current[HOST_VIRT]
+    return facts
+
+
+def _about(kb: Kb, notices: Sequence[Notice], facts: Mapping[str, Any], steps: Sequence[Step],
+           scheduler: str | None) -> tuple[Notice, ...]:  # fmt: skip
+    """The notices whose subject is present in this plan: a KB caveat's or rule's ``subject`` holds on the plan's
+    facts and what its steps do (``plan.targets``, ``plan.kinds``, ``plan.persist``, ``plan.scheduler``)."""
+    planned = {**facts, "plan.targets": frozenset(s.target for s in steps),
+               "plan.kinds": frozenset(s.kind for s in steps),
+               "plan.persist": frozenset(s.persist_method for s in steps if s.persist_method),
+               "plan.scheduler": scheduler}  # fmt: skip
+    return tuple(n for n in notices if (subject := getattr(kb.get(n.id), "subject", None)) is None
+                 or subject.evaluate(planned))  # fmt: skip
 
 
 def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current: Mapping[str, str] | None = None,
@@ -532,7 +577,7 @@ def _planned(kb: Kb, r: Resolved, evidence: Evidence | None, current: Mapping[st
              tuners: Sequence[Tuner]) -> Plan:  # fmt: skip
     """The plan of ``r`` as it is resolved (no fact decided on the machine)."""
     r, rejected = _at_boot(kb, r, tuners, current or {})
-    facts = dict(r.facts)
+    facts = {**r.facts, **_host_facts(tuners, r.device, current)}
     if evidence is not None and evidence.best is not None:
         facts["measured.best"] = evidence.best
     fired = sorted(kb.rules_that_fire(facts), key=lambda x: x.id)
@@ -553,13 +598,13 @@ def _planned(kb: Kb, r: Resolved, evidence: Evidence | None, current: Mapping[st
     if r.context.scheduler is None and r.previous is not None:
         assumptions += (Assumption(fact=now_fact("scheduler"), value=r.previous, text=r.previous_why),)
     assumptions += _assumed_now(kb, r, steps)
+    notices = _notices(kb, r, fired, steps, _scoped_caveats(kb, r, steps, scheduler or r.previous),
+                       (*_conflicts(kb, steps, tuners), *rejected))  # fmt: skip
     return Plan(
         scheduler=scheduler, scheduler_rules=tuple(x.id for x in chosen.get("scheduler", (None, []))[1]),
         device=r.device, io_path=r.io_path, kernel=str(r.kernel), steps=tuple(steps),
-        warnings=_left_out(fired, left_out, _notices(kb, r, fired, steps,
-                                                     _scoped_caveats(kb, r, steps, scheduler or r.previous),
-                                                     (*_conflicts(kb, steps, tuners), *rejected))),
-        advice=_advice(fired), overridden=tuple(overridden),
+        warnings=_left_out(fired, left_out, _about(kb, notices, facts, steps, scheduler or r.previous)),
+        advice=_about(kb, _advice(fired), facts, steps, scheduler or r.previous), overridden=tuple(overridden),
         assumptions=assumptions, context=_given(r.context), facts=dict(sorted(facts.items())),
         fired=tuple(x.id for x in fired), previous_scheduler=r.previous, unchanged=unchanged,
         udev_match=udev_match(r), measured=evidence.summary if evidence else (), kb_version=kb.version,

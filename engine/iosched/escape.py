@@ -51,6 +51,12 @@ def sh_word(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
+def sh_lines(text: str) -> str:
+    """``text`` as the words of ``printf '%s\\n' WORDS``, one word per line, so that the command stays on one line
+    and prints ``text`` with a final newline."""
+    return " ".join(sh_word(line) for line in text.split("\n"))
+
+
 def sh_comment(text: str) -> str:
     """The body of a ``#`` comment: one line, no control characters (a newline would end the comment)."""
     return one_line(text)

@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-FactType = Literal["bool", "str", "version", "number"]
+FactType = Literal["bool", "str", "version", "number", "set"]
 
 
 FACTS: dict[str, tuple[FactType, str]] = {
@@ -52,6 +52,31 @@ FACTS: dict[str, tuple[FactType, str]] = {
     "scheduler.now": ("str", "the scheduler the device has before the plan (read, or its real default)"),
     "symptom.dirty_stall": ("bool", "the user has seen writers stall in balance_dirty_pages (--symptom dirty-stall)"),
     "mount.barriers": ("bool", "the file system is mounted with write barriers (absent when not known)"),
+    "cmdline.elevator": ("bool", "the host's kernel command line has elevator= (absent when the host was not read)"),
+    "noop.named": ("bool", "someone wrote noop for this device: the context, a udev rule, TuneD or elevator="),
+    "host.virt": (
+        "str",
+        "the hypervisor the host runs under (kvm, qemu, vmware, microsoft, xen ...), when it was read",
+    ),
+    "host.tuners": (
+        "bool",
+        "another tuner on the host (udev rule, TuneD, sysctl.d, saptune ...) sets a value of this device",
+    ),
+    "host.scheduler_setter": ("bool", "another tuner on the host sets this device's scheduler at boot"),
+    "host.tuned": ("bool", "a TuneD profile is active on the host (absent when the host was not read)"),
+    "host.sap_tuning": ("bool", "saptune or sapconf tunes the host (absent when the host was not read)"),
+    **{
+        name: ("set", text)
+        for name, text in (
+            ("plan.targets", "the settings the plan's steps set (scheduler, queue.read_ahead_kb, vm.dirty_ratio ...)"),
+            ("plan.kinds", "the kinds of the plan's steps (scheduler, tunable, queue-attribute, sysctl, mount-option)"),
+            (
+                "plan.persist",
+                "how the plan persists its steps (udev-rule, sysctl-d, tuned-profile, kernel-cmdline ...)",
+            ),
+        )
+    },
+    "plan.scheduler": ("str", "the scheduler the plan sets or keeps"),
     **{
         f"obs.{name}": ("number", text)
         for name, text in (
@@ -87,7 +112,15 @@ def _version(text: str) -> KernelVersion:
 
 
 def compare(name: str, op: str, value: Any, expected: Any) -> bool:
-    """Compare a fact's value with a rule's operand, as versions where the fact is a version."""
+    """Compare a fact's value with a rule's operand, as versions where the fact is a version. A set fact ``eq`` a
+    value holds it, ``in`` a list shares one of its values (``ne``, ``not_in``: the negations)."""
+    if isinstance(value, frozenset):
+        match op:
+            case "eq" | "ne":
+                return (expected in value) is (op == "eq")
+            case "in" | "not_in":
+                return bool(value.intersection(expected)) is (op == "in")
+        return False
     if name in VERSIONS:
         value = _version(str(value))
         expected = tuple(_version(str(e)) for e in expected) if isinstance(expected, tuple) else _version(str(expected))

@@ -17,7 +17,7 @@ from typing import Any
 
 from iosched import persist, runtime
 from iosched.context import Context, ContextError, device_class
-from iosched.engine import advise, boot_elevator
+from iosched.engine import HOST_VIRT, advise, boot_elevator
 from iosched.escape import one_line
 from iosched.evidence import Evidence
 from iosched.grammar import MOUNT_POINT, SERIAL, compiled, device_name
@@ -215,6 +215,8 @@ def current_values(system: System, device: Device) -> dict[str, str]:
     if device.scheduler:
         values["scheduler"] = device.scheduler
         values |= {f"{device.scheduler}.{name}": value.strip() for name, value in device.iosched.items()}
+    if system.host.virtualization:
+        values[HOST_VIRT] = system.host.virtualization
     return values | {name: value.strip() for name, value in system.sysctls.items()}
 
 

@@ -199,6 +199,20 @@ def _check_facts(kb: Kb) -> Iterator[Diagnostic]:
                 yield _diag(kb, getattr(entity, "id", "?"), "KB105", f"scope condition uses unknown fact {name!r}")
 
 
+def _check_subjects(kb: Kb) -> Iterator[Diagnostic]:
+    """KB117: every caveat says what it is about, so that it reaches only the plans where that is present."""
+    for caveat in kb.section("caveats"):
+        if caveat.subject is None:
+            yield _diag(kb, caveat.id, "KB117", "a caveat needs a subject: the condition on the plan's facts "
+                        "(plan.targets, mount.barriers, cmdline.elevator, device.class ...) that shows it")  # fmt: skip
+        else:
+            for name in unknown_facts(caveat.subject):
+                yield _diag(kb, caveat.id, "KB105", f"subject uses unknown fact {name!r}")
+    for rule in kb.section("rules"):
+        for name in unknown_facts(rule.subject) if rule.subject is not None else ():
+            yield _diag(kb, rule.id, "KB105", f"subject uses unknown fact {name!r}")
+
+
 def _check_rules(kb: Kb) -> Iterator[Diagnostic]:
     from iosched.context import ContextError, facts_for_example
 
@@ -279,7 +293,7 @@ def check(kb: Kb) -> list[Diagnostic]:
     """All cross-entity problems, sorted by file and line."""
     found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb), *_check_reachable(kb),
              *_check_default_schedulers(kb), *_check_kernel_rows(kb), *_check_synonyms(kb),
-             *_check_caveat_releases(kb)]  # fmt: skip
+             *_check_caveat_releases(kb), *_check_subjects(kb)]  # fmt: skip
     if kb.section("rules") and not any(d.code == "KB105" for d in found):
         found += [*_check_rules(kb), *_check_examples(kb)]
     return sorted(set(found), key=lambda d: (d.file, d.line, d.code, d.message))

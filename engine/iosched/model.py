@@ -439,6 +439,11 @@ class Caveat(Sourced):
     """One or two sentences for a ticket answer, which links to the full text."""
     scope: Scope | None = None
     related: tuple[Id, ...] = ()
+    subject: Condition | None = None
+    """What the caveat is about, in the rules' language over the plan's facts and what the plan does
+    (``plan.targets``, ``plan.persist``, ``host.*``): it is shown only where its subject is present in this host
+    or plan (a barrier-off mount, a step that sets read-ahead, elevator= on the command line). ``kb check``
+    refuses a caveat without one (KB117)."""
 
 
 class Source(Struct):
@@ -581,6 +586,9 @@ class Rule(Sourced):
     confirm: Text | None = None
     """The measurement that would show the change helps, for changes proposed on general guidance."""
     caveats: tuple[Id, ...] = ()
+    subject: Condition | None = None
+    """For a rule without actions (advice, a warning): what of the plan it speaks of, as a caveat's subject,
+    when that is only known once the steps are (``plan.persist``: the plan writes a udev rule)."""
     examples: tuple[RuleExample, ...]
 
     def check(self) -> None:

@@ -99,6 +99,9 @@ class Notice(Struct):
     text: str
     risk: str | None = None
     sources: tuple[str, ...] = ()
+    detail: str | None = None
+    """What of ``text`` is about this device alone (the setter that overrides it): an answer about several devices
+    says the warning once and this per device."""
 
 
 class Overridden(Struct):

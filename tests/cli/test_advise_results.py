@@ -81,6 +81,8 @@ def test_the_plan_context_holds_only_what_the_user_said(tmp_path: Path, capsys: 
     argv = ["advise", "--hw", "nvme", "--workload", "db", "--kernel", "6.8", "--format", "markdown", "--results",
             str(tmp_path)]  # fmt: skip
     assert main(argv) == 0
+    assert "**Measured**" in capsys.readouterr().out  # the answer says what the measurements showed
+    assert main([*argv, "--detail", "full"]) == 0
     context_line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("Context:"))
     assert context_line == "Context: hw=nvme, workload=db, kernel=6.8"
 

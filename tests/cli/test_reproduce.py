@@ -83,6 +83,7 @@ def test_a_synonym_plans_the_same_as_the_id_its_reproduce_line_names(kb, capsys)
     first = json.loads(run(capsys, "advise", "--hw", "ssd", "--workload", synonym, "--format", "json"))
     again = json.loads(run(capsys, *reproduce_of("json", json.dumps(first)), "--format", "json"))
     first["assumptions"] = [a for a in first["assumptions"] if synonym not in a["text"]]
+    first["answer"]["assumptions"] = [a for a in first["answer"]["assumptions"] if synonym not in a["text"]]
     assert again == first
 
 

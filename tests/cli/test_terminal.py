@@ -83,9 +83,9 @@ def test_commands_are_never_wrapped_at_80_columns(kb, args: list[str]) -> None:
         commands += [kind.apply(step), kind.verify(step)]
     for content in files([plan]).values():
         commands.append(content)
-    for command in commands:
+    for command in commands:  # the answer's commands carry a comment; files are installed one printf word a line
         for line in command.splitlines():
-            assert line.strip() in lines, f"{line!r} is not whole on the screen"
+            assert any(line.strip() in shown for shown in lines), f"{line!r} is not whole on the screen"
     assert max(len(line) for line in commands for line in line.splitlines()) > 80
 
 

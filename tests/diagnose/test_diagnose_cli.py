@@ -20,15 +20,23 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().out
 
 
-def test_markdown_ticket_has_evidence_then_cause_then_plan_then_chart(capsys: pytest.CaptureFixture[str]) -> None:
+def test_markdown_ticket_has_evidence_then_cause_then_plan_then_chart(capsys: pytest.CaptureFixture[str],
+                                                                     tmp_path: Path) -> None:  # fmt: skip
+    """The chart over time is text in the ticket (a ticket shows inline SVG as raw text); the SVG goes to a file."""
     out = run(["diagnose", *map(str, inputs("flood-none")), "--root", str(scenario("flood-none") / "root"),
-               "--format", "markdown"], capsys)  # fmt: skip
+               "--format", "markdown", "--chart", str(tmp_path / "charts")], capsys)  # fmt: skip
     dev = device("flood-none")
     section = out[out.index(f"## {dev}:") :]
-    order = [section.index(mark) for mark in ("### Evidence", "### IOD003", "### Plan", "### Over time", "<svg")]
+    order = [section.index(mark) for mark in ("### Evidence", "### IOD003", "### Plan", "### Over time", "%util  ")]
     assert order == sorted(order)
     assert "iosched advise --hw HW --device" in section and "--goal latency" in section
-    assert section.count('class="bar"') >= 2 * 20  # %util and r_await, one bar per slice
+    assert "<svg" not in out and "<rect" not in out
+    timeline = section[section.index("### Over time") :]
+    util = next(line for line in timeline.splitlines() if line.startswith("%util  "))
+    marks = util.split("|")[1]  # name |sparkline| range (window)
+    assert len(marks) >= 10 and set(marks) <= set("▁▂▃▄▅▆▇█ ") and "█" in marks  # one mark per slice
+    svg = (tmp_path / "charts" / f"{dev}.svg").read_text()
+    assert svg.startswith("<svg") and svg.count('class="bar"') >= 2 * 20  # %util and r_await, one bar per slice
 
 
 def test_json_contract(capsys: pytest.CaptureFixture[str]) -> None:

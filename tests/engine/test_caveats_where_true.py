@@ -9,8 +9,13 @@ from iosched.context import Context, ContextError
 from iosched.engine import advise
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
+from iosched.system.model import Tuner
 
 KERNELS = ("4.12", "5.10", "5.14", "6.8", "6.18")
+
+
+ELEVATOR_PARAM = (Tuner(kind="kernel-cmdline", name="/proc/cmdline", settings={"scheduler": "noop"}),)
+"""A host booted with elevator=noop: what caveats about elevator= and about noop are about."""
 
 
 def _plans(kb: Kb) -> Iterator[tuple[Context, Any]]:
@@ -19,10 +24,10 @@ def _plans(kb: Kb) -> Iterator[tuple[Context, Any]]:
         for distro in distros:
             for workload in ("db", "streaming"):
                 kernels = (None,) if distro else KERNELS
-                for kernel in kernels:
+                for kernel, tuners in ((k, t) for k in kernels for t in ((), ELEVATOR_PARAM)):
                     ctx = Context(hw=hw.id, distro=distro, workload=workload, kernel=kernel)
                     try:
-                        yield ctx, advise(kb, ctx)
+                        yield ctx, advise(kb, ctx, current={} if tuners else None, tuners=tuners)
                     except ContextError:
                         continue
 
@@ -44,6 +49,24 @@ def test_a_caveat_reaches_only_plans_its_scope_holds_for(kb: Kb) -> None:
             assert scope.holds_on(KernelVersion.parse(plan.kernel)), where
             assert scope.when is None or scope.when.evaluate(plan.facts), where
     assert seen > 0
+
+
+def test_a_caveat_is_shown_only_where_its_subject_is(kb: Kb) -> None:
+    """Every caveat says what it is about (kb check: KB117); a plan shows it only where that holds on the plan's
+    facts and steps: no barrier caveat without a barrier-off mount or a barrier step, no elevator= caveat without
+    elevator=, no virtio caveat for a Xen disk."""
+    shown = 0
+    for ctx, plan in _plans(kb):
+        planned = {**plan.facts, "plan.targets": frozenset(s.target for s in plan.steps),
+                   "plan.kinds": frozenset(s.kind for s in plan.steps),
+                   "plan.persist": frozenset(s.persist_method for s in plan.steps),
+                   "plan.scheduler": plan.scheduler or plan.previous_scheduler}  # fmt: skip
+        for warning in plan.warnings:
+            subject = getattr(kb.get(warning.id), "subject", None)
+            if subject is not None:
+                shown += 1
+                assert subject.evaluate(planned), (ctx, warning.id)
+    assert shown > 0
 
 
 def test_every_caveat_condition_can_hold_somewhere(kb: Kb) -> None:
@@ -104,3 +127,20 @@ def test_a_caveat_summary_is_one_or_two_sentences_and_the_ticket_shows_it(kb: Kb
     assert shown
     for caveat in shown:
         assert caveat.summary in text and caveat.text not in text, caveat.id
+
+
+def test_caveats_carry_the_device_classes_they_are_about(kb: Kb) -> None:
+    """A Xen xvd disk does not get SLES 12's SCSI legacy-path caveat; a VMware or Hyper-V guest's sd disk is not
+    asked for the virtio queue count (IOS150), a KVM guest's virtio disk whose count is unknown is."""
+    from iosched.engine import HOST_VIRT
+
+    def ids(device: str, virt: str | None = None, distro: str = "sles12sp5", queues: str | None = "4") -> set[str]:
+        ctx = Context(hw="virtual", distro=distro, workload="db", device=device, hw_queues=queues)
+        current = {HOST_VIRT: virt} if virt else None
+        return {w.id for w in advise(kb, ctx, current=current).warnings}
+
+    assert "sles12-scsi-legacy-path" not in ids("xvda")
+    assert "sles12-scsi-legacy-path" in ids("sda")
+    for virt in ("vmware", "microsoft"):
+        assert "IOS150" not in ids("sda", virt, "rhel9", None)
+    assert "IOS150" in ids("vda", "kvm", "rhel9", None)

@@ -108,8 +108,11 @@ def test_no_plan_ever_turns_barriers_off(ctx: Context) -> None:
     for step in plan.steps:
         option = KB.get(step.target)
         assert not getattr(option, "disables_barriers", False)
-    if ctx.cache == "battery-backed" and ctx.fs:
+    barriers_off = plan.facts.get("mount.barriers") is False
+    if ctx.cache == "battery-backed" and ctx.fs and barriers_off:
         assert any(w.risk == "data-loss" for w in plan.warnings)
+    if not barriers_off and not any("barrier" in s.value for s in plan.steps):  # the subject is absent
+        assert not any(w.id in ("IOS901", "IOS902", "write-barriers-data-loss") for w in plan.warnings)
 
 
 @PROPS

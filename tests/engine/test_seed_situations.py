@@ -7,8 +7,8 @@ from iosched.engine import advise
 from iosched.evidence import Evidence
 
 
-def plan_for(kb, name: str):
-    return advise(kb, Context.from_mapping(kb.get(name).context))
+def plan_for(kb, name: str, **more: str):
+    return advise(kb, Context.from_mapping({**kb.get(name).context, **more}))
 
 
 def test_postgres_vm_on_ubuntu_1604_keeps_the_seeds_noop(kb) -> None:
@@ -24,7 +24,9 @@ def test_postgres_vm_on_ubuntu_2404_says_noop_and_elevator_are_outdated(kb) -> N
     plan = plan_for(kb, "pg-vm-ubuntu2404")
     assert (plan.scheduler, plan.io_path) == (None, "blk-mq"), "the number of hardware queues decides (IOS150)"
     assert "IOS150" in {w.id for w in plan.warnings}
-    assert {"IOS120", "IOS121"} <= {a.id for a in plan.advice}
+    assert not {"IOS120", "IOS121"} & {a.id for a in plan.advice}, "nobody named noop; no udev rule in this plan"
+    named = plan_for(kb, "pg-vm-ubuntu2404", scheduler="noop", hw_queues="1")
+    assert {"IOS120", "IOS121"} <= {a.id for a in named.advice}, "noop named, and a udev rule that persists"
     assert "IOS121" not in {w.id for w in plan.warnings}  # advice on how to persist, not a warning
     assert not any("elevator=" in a for s in plan.steps for a in s.alternatives)
 

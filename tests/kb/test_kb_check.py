@@ -45,7 +45,7 @@ def test_layer_overrides_and_adds(tmp_path: Path, kb) -> None:
     (tmp_path / "site.yaml").write_text(
         "caveats:\n"
         "  - {id: site-array-x, title: Our array, risk: performance, text: Leave it on none., related: [san], "
-        f"sources: [{source.id}]}}\n"
+        f"subject: {{fact: hw, eq: san}}, sources: [{source.id}]}}\n"
     )
     layered, diagnostics = load([bundled_kb(), tmp_path])
     assert diagnostics == []

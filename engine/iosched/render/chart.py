@@ -1,7 +1,8 @@
-"""Offline bar charts as SVG: one panel per column, one bar per row, each panel on its own scale.
+"""Offline bar charts as SVG: one panel per column, one bar per row, each panel on its own scale; and the same
+data as text sparklines, for a ticket, which shows inline SVG as raw text.
 
-The site inlines them in evidence pages; ``iosched compare --chart`` writes one as a standalone file.
-Every label passes ``escape.xml_text``, so text from a result file cannot break out of the SVG.
+The site inlines the SVG in evidence pages; ``iosched compare --chart`` and ``iosched diagnose --chart`` write
+standalone files. Every label passes ``escape.xml_text``, so text from a result file cannot break out of the SVG.
 """
 
 from __future__ import annotations
@@ -69,3 +70,23 @@ def bar_chart(
         parts += _panel(column, labels, [values[c] for _, values in rows], 24 + c * panel_h)
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparklines(columns: Sequence[str], rows: Sequence[tuple[str, Sequence[Number]]]) -> list[str]:
+    """One text line per column: its name, a sparkline of its rows (each on the column's own scale from 0; a
+    blank where a row has no value), the lowest and highest value, and the first and last row's labels."""
+    width = max((len(c) for c in columns), default=0)
+    span = f"{rows[0][0]} .. {rows[-1][0]}" if rows else ""
+    lines = []
+    for c, column in enumerate(columns):
+        values = [r[1][c] for r in rows]
+        present = [v for v in values if v is not None]
+        high = max(present, default=0) or 1
+        marks = "".join(" " if v is None else SPARKS[min(len(SPARKS) - 1, int(max(v, 0) / high * len(SPARKS)))]
+                        for v in values)  # fmt: skip
+        low_high = f"{_fmt(min(present))} .. {_fmt(max(present))}" if present else "no value"
+        lines.append(f"{column:<{width}} |{marks}| {low_high} ({span})")
+    return lines

@@ -7,8 +7,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from iosched.escape import code_span, markdown_cell, markdown_text
-from iosched.render.chart import bar_chart
+from iosched.escape import code_block, markdown_cell, markdown_text, one_line
+from iosched.render.chart import Number, bar_chart, sparklines
 from iosched.symptoms.clock import shown
 from iosched.symptoms.diagnosis import DeviceDiagnosis
 from iosched.symptoms.observe import Observed
@@ -42,31 +42,46 @@ def _evidence_table(d: DeviceDiagnosis) -> str:
     return "\n".join(lines)
 
 
+Series = tuple[list[str], list[tuple[str, list[Number]]], str]
+
+
 def chart(observed: Observed, device: str) -> str | None:
+    """%util, r_await and w_await over time as an SVG (for a file or a page; a ticket gets :func:`timeline`)."""
+    found = _series(observed, device)
+    return bar_chart(*found) if found else None
+
+
+def timeline(observed: Observed, device: str) -> str | None:
+    """The same series as text sparklines, one line per metric, in a code block: what a ticket shows as it is."""
+    found = _series(observed, device)
+    if found is None:
+        return None
+    columns, rows, caption = found
+    return f"{markdown_text(one_line(caption))}:\n\n{code_block(chr(10).join(sparklines(columns, rows)), 'text')}"
+
+
+def _series(observed: Observed, device: str) -> Series | None:
     """%util, r_await and w_await over time (the highest value in each of up to 24 slices of the window)."""
     samples = observed.series.get(device, [])
     if len(samples) < 2:
         return None
     metrics = [m for m in ("util", "r_await", "w_await", "await") if any(m in s.values for s in samples)]
     size = -(-len(samples) // CHART_ROWS)
-    rows = []
+    rows: list[tuple[str, list[Number]]] = []
     clock = observed.devices[device]["util"].clock
     for k in range(0, len(samples), size):
         part = samples[k : k + size]
         label = shown(part[-1].t)[11:] if clock else f"#{int(part[-1].t)}"
         rows.append((label, [max((s.values[m] for s in part if m in s.values), default=None) for m in metrics]))
     names = {"util": "%util", "r_await": "r_await (ms)", "w_await": "w_await (ms)", "await": "await (ms)"}
-    return bar_chart([names[m] for m in metrics], rows, f"{device}: the highest value in each slice of the window")
+    return [names[m] for m in metrics], rows, f"{device}: the highest value in each slice of the window"
 
 
 def _sources(kb: Any, idents: Sequence[str]) -> str:
-    """Each source by its title, linked to its URL when it has one."""
-    out = []
-    for ident in idents:
-        source = kb.get(ident)
-        title = markdown_text(source.title) if source is not None else code_span(ident)
-        out.append(f"[{title}](<{source.url}>)" if source is not None and source.url else title)
-    return "; ".join(out)
+    """Each source a customer can open, by its title linked to its URL (the project's own observations have no
+    public address and stay on the site's evidence pages)."""
+    shown = [source for ident in idents if (source := kb.get(ident)) is not None and source.url]
+    return "; ".join(f"[{markdown_text(source.title)}](<{source.url}>)" for source in shown)
 
 
 def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagnosis],
@@ -99,8 +114,8 @@ def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagn
             parts += [f"{NO_CAUSE.capitalize()}: neither a cause nor a healthy device. The numbers are above.", ""]
         if d.device in plans:
             parts += ["### Plan", "", plans[d.device], ""]
-        if charts and (svg := chart(observed, d.device)):
-            parts += ["### Over time", "", svg, ""]
+        if charts and (text := timeline(observed, d.device)):
+            parts += ["### Over time", "", text, ""]
     if observed.missing:
         parts += ["## Not read", "", *(f"- {markdown_text(m)}" for m in observed.missing), ""]
     if observed.notes:

@@ -38,6 +38,9 @@ class Options(Struct):
     """The inventory host a playbook targets; None: every host."""
     reproduce: str | None = None
     """The command that gives a plan again (None: from its context); a host's plans carry their own."""
+    detail: str = "answer"
+    """Markdown and text: ``answer`` (the ticket answer, :mod:`iosched.answer`) or ``full`` (every device's plan
+    with its context, rules that did not apply and every file whole)."""
 
 
 class Rendered(Struct):
@@ -106,10 +109,17 @@ VERIFY: Formats[Verification] = Formats("verify")
 @PLAN.register("markdown", markdown=True)
 @PLAN.register("text", markdown=True)
 def _plan_markdown(kb: Kb, plan: Plan, options: Options) -> str:
-    from iosched.render.plan_markdown import render
     from iosched.render.reference import cli_style
 
-    return render(kb, plan, cli_style(options.site_url), options.reproduce)
+    if options.detail == "full":
+        from iosched.render.plan_markdown import render
+
+        return render(kb, plan, cli_style(options.site_url), options.reproduce)
+    from iosched import answer
+    from iosched.render import answer_markdown
+
+    reproduce = options.reproduce if options.reproduce is not None else advise_command(plan.context)
+    return answer_markdown.render(kb, answer.of_plan(kb, plan, reproduce), cli_style(options.site_url))
 
 
 @PLAN.register("json")
@@ -137,10 +147,16 @@ def _plan_ansible(kb: Kb, plan: Plan, options: Options) -> str:
 @HOST.register("markdown", markdown=True)
 @HOST.register("text", markdown=True)
 def _host_markdown(kb: Kb, host: HostPlan, options: Options) -> str:
-    from iosched.render.plan_markdown import render_host
     from iosched.render.reference import cli_style
 
-    return render_host(kb, host.summarised(), cli_style(options.site_url))
+    if options.detail == "full":
+        from iosched.render.plan_markdown import render_host
+
+        return render_host(kb, host.summarised(), cli_style(options.site_url))
+    from iosched import answer
+    from iosched.render import answer_markdown
+
+    return answer_markdown.render(kb, answer.of_host(kb, host.summarised()), cli_style(options.site_url))
 
 
 @HOST.register("json")

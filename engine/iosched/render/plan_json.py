@@ -12,7 +12,7 @@ from __future__ import annotations
 from iosched.jsontext import dumps
 from iosched.kb import Kb
 from iosched.persist import files
-from iosched.plan import SCHEMA_VERSION, Plan
+from iosched.plan import Plan
 from iosched.render.formats import advise_command
 from iosched.steps import kind_of
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def document(kb: Kb, plan: Plan) -> dict[str, Any]:
-    data = plan.to_json()
+    data = {"kind": "plan", **plan.to_json()}
     distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
     for step, shown in zip(plan.steps, data["steps"], strict=True):
         kind = kind_of(step)
@@ -39,19 +39,32 @@ def document(kb: Kb, plan: Plan) -> dict[str, Any]:
 
 def render(kb: Kb, plan: Plan, reproduce: str | None = None) -> str:
     """The plan's document with ``reproduce``, the command that gives it again (default: from its context)."""
-    data = {**document(kb, plan), "reproduce": reproduce or advise_command(plan.context)}
+    from iosched.answer import of_plan
+
+    reproduce = reproduce or advise_command(plan.context)
+    data = {**document(kb, plan), "reproduce": reproduce, "answer": of_plan(kb, plan, reproduce).to_json()}
     return dumps(data) + "\n"
 
 
+HOST_KIND = "host-plans"
+HOST_SCHEMA_VERSION = 1
+"""The contract of a host's plans (``advise --probe/--root/--context PROBE.json --format json``), apart from the
+plan's: its own ``kind`` and version, each of its ``plans[]`` a plan document of the plan contract."""
+
+
 def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
+    from iosched.answer import of_host
+
     return {
-        "schema_version": SCHEMA_VERSION,
+        "kind": HOST_KIND,
+        "schema_version": HOST_SCHEMA_VERSION,
         "host": host.host,
         "source": host.source,
         "reproduce": host.reproduce,
         "plans": [{"device": p.device, **document(kb, p)} for p in host.plans],
         "files": files(host.plans),
         "skipped": [{"device": s.device, "reason": s.reason} for s in host.skipped],
+        "answer": of_host(kb, host).to_json(),
     }
 
 

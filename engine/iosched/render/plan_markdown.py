@@ -9,6 +9,7 @@ plain.
 
 from __future__ import annotations
 
+from iosched.answer import public
 from iosched.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.kb import Kb
 from iosched.model import Caveat
@@ -68,10 +69,12 @@ def _commands(step: Step, distro: Any) -> list[str]:
     if step.decide is not None:
         return _decided_commands(step, step.decide, distro)
     kind = kind_of(step)
+    found = kind.restore_found(step, distro) if step.current_from == "assumed" else None
+    apply = kind.apply(step, distro)
     lines = [
         "Apply now:" if kind.runtime else "Apply (takes effect as noted below):",
         "",
-        code_block(kind.apply(step, distro), "sh"),
+        code_block(f"was=$({kind.read_now(step)}) && {apply}" if found else apply, "sh"),
         "",
     ]
     if step.persist_method in PERSISTED_BY_FILE:
@@ -80,11 +83,10 @@ def _commands(step: Step, distro: Any) -> list[str]:
         edit = fstab.replace(step, step.previous, step.value)
         lines += [f"Persist in {code_span(fstab.FILE)}:", "", code_block(edit, "sh"), ""]
     lines += [f"Verify (expect {code_span(kind.expect(step))}):", "", code_block(kind.verify(step), "sh"), ""]
-    undo = kind.undo(step, distro)
+    undo = found or kind.undo(step, distro)
     if undo is not None:
-        if step.current_from == "assumed" and step.previous:
-            previous = (f" (back to what the check showed; this is for {code_span(step.previous)}, the value assumed: "
-                        "put in the one you saw)")  # fmt: skip
+        if found:
+            previous = ": back to the value the apply found (`$was`)"
         else:
             previous = f" (back to {code_span(step.previous)})" if step.previous else ""
         lines += [f"Undo{previous}:", "", code_block(undo, "sh"), ""]
@@ -104,16 +106,23 @@ def _only_expected(plan: Plan, path: str) -> bool:
 def check_first(plan: Plan) -> list[str]:
     """The section a ticket leads with when the plan assumed values it did not read: each check the customer
     runs, what it should show, and which step to follow if it shows something else."""
-    assumed = [(n, s) for n, s in enumerate(plan.steps, 1)
-               if s.current_from == "assumed" and s.previous is not None and kind_of(s).runtime]  # fmt: skip
-    if not assumed:
+    checks = check_lines(list(enumerate(plan.steps, 1)))
+    if not checks:
         return []
-    lines = ["## Check first", "",
-             "These values were assumed, not read from the machine. Run each check first: it says which steps "
-             "below are needed.",
-             ""]  # fmt: skip
-    for n, step in assumed:
+    return ["## Check first", "",
+            "These values were assumed, not read from the machine. Run each check first: it says which steps "
+            "below are needed.",
+            "", *checks, ""]  # fmt: skip
+
+
+def check_lines(numbered: list[tuple[int, Step]]) -> list[str]:
+    """One line per numbered step whose current value was assumed: the check, what it should show, and when to
+    follow the step."""
+    lines = []
+    for n, step in numbered:
         kind = kind_of(step)
+        if step.current_from != "assumed" or step.previous is None or not kind.runtime:
+            continue
         check = code_span(kind.verify(step))
         if step.decide is not None:
             lines.append(f"- {code_span(step.decide.reader)} — {_cases(step.decide)}: then follow step {n} with that "
@@ -124,9 +133,9 @@ def check_first(plan: Plan) -> list[str]:
         else:
             was = code_span(kind.expect(_with_value(step, step.previous or "")))
             lines.append(f"- {check}: assumed {was}; if it already shows {code_span(kind.expect(step))}, step {n} is "
-                         "not needed; else note what it shows (undo puts that back) and follow step "
-                         f"{n} ({markdown_text(step.title)})")  # fmt: skip
-    return [*lines, ""]
+                         "not needed; else follow step "
+                         f"{n} ({markdown_text(step.title)}): its apply keeps what it finds for its undo")  # fmt: skip
+    return lines
 
 
 def _step(kb: Kb, style: Style, n: int, step: Step, distro: Any) -> list[str]:
@@ -238,7 +247,7 @@ def render(kb: Kb, plan: Plan, style: Style | None = None, reproduce: str | None
         lines += ["## Assumptions", ""]
         lines += [f"- {code_span(a.fact)} = {code_span(a.value)}: {markdown_text(one_line(a.text))}"
                   for a in plan.assumptions] + [""]  # fmt: skip
-    cited = dict.fromkeys([*plan.sources, *(s for w in plan.warnings for s in w.sources)])
+    cited = dict.fromkeys(s for s in [*plan.sources, *(s for w in plan.warnings for s in w.sources)] if public(kb, s))
     if cited:
         lines += ["## Sources", "", *(f"- {source_line(kb, s)}" for s in cited), ""]
     lines.append(

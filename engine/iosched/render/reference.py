@@ -553,6 +553,7 @@ def caveat(kb: Kb, item: Caveat, style: Style) -> str:
         facts_list(
             [
                 ("Applies", scope_text(item.scope) if item.scope else None),
+                ("Shown where", f"`{item.subject.describe()}`" if item.subject is not None else None),
                 ("Related", refs(kb, style, item.related)),
             ]
         ),

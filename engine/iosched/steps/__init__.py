@@ -80,6 +80,18 @@ class StepKind:
             return None
         return self.apply(_with(step, value=step.previous), distro)
 
+    def read_now(self, step: Step) -> str:
+        """A command that prints the value now, as a value the apply command takes."""
+        return self.verify(step)
+
+    def restore_found(self, step: Step, distro: Any = None, var: str = "was") -> str | None:
+        """The undo of a runtime step whose previous value was assumed: it writes back the value ``$var`` that
+        :meth:`read_now` found before the apply (None where the step is not applied at run time)."""
+        if not self.runtime:
+            return None
+        placeholder = "IOSCHED_FOUND_VALUE"
+        return self.apply(_with(step, value=placeholder), distro).replace(placeholder, f'"${var}"')
+
     # ----------------------------------------------------------------- derived: the sh script
 
     def sh_path(self, step: Step) -> str:
@@ -140,6 +152,9 @@ class Scheduler(StepKind):
 
     def expect(self, step: Step) -> str:
         return f"[{step.value}]"
+
+    def read_now(self, step: Step) -> str:
+        return f"sed -n 's/.*\\[\\(.*\\)\\].*/\\1/p' {sh_word(self.path(step))}"
 
     def sh_check(self, step: Step) -> list[str]:
         offered = f"{step.device} does not offer {step.value}"

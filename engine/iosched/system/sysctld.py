@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from posixpath import basename
 
-from iosched.escape import sh_word
+from iosched.escape import sh_lines, sh_word
 from iosched.plan import Step
 
 # The functions that read a machine import its model where they build it: a plan from flags reads none.
@@ -70,7 +70,7 @@ def content(steps: Iterable[Step]) -> str:
 
 
 def install(file: str, text: str) -> str:
-    return f"printf '%s\\n' {sh_word(text)} | sudo tee {sh_word(file)} >/dev/null\nsudo sysctl -p {sh_word(file)}"
+    return f"printf '%s\\n' {sh_lines(text)} | sudo tee {sh_word(file)} >/dev/null\nsudo sysctl -p {sh_word(file)}"
 
 
 def remove(file: str) -> str:

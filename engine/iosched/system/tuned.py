@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from iosched.escape import sh_word
+from iosched.escape import sh_lines, sh_word
 from iosched.grammar import DEVICE, ID, NAME, PATH, SERIAL, WORD, matches
 from iosched.plan import Step, TunedBase
 
@@ -187,7 +187,7 @@ def content(
 def install(text: str, tuned: TunedBase) -> str:
     return (
         f"sudo mkdir -p {sh_word(directory(tuned))}\n"
-        f"printf '%s\\n' {sh_word(text)} | sudo tee {sh_word(path(tuned))} >/dev/null\n"
+        f"printf '%s\\n' {sh_lines(text)} | sudo tee {sh_word(path(tuned))} >/dev/null\n"
         f"sudo tuned-adm profile {sh_word(name(tuned))}"
     )
 

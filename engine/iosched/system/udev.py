@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from posixpath import basename
 
 from iosched import runtime
-from iosched.escape import sh_comment, sh_word, udev_value
+from iosched.escape import sh_comment, sh_lines, sh_word, udev_value
 from iosched.grammar import compiled
 from iosched.plan import Step
 
@@ -140,7 +140,7 @@ def content(comment: str, match_terms: str, steps: Iterable[Step], every: str | 
 
 
 def install(file: str, text: str) -> str:
-    return f"printf '%s\\n' {sh_word(text)} | sudo tee {sh_word(file)} >/dev/null\n{RELOAD}"
+    return f"printf '%s\\n' {sh_lines(text)} | sudo tee {sh_word(file)} >/dev/null\n{RELOAD}"
 
 
 def remove(file: str) -> str:

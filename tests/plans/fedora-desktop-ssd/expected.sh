@@ -4,7 +4,6 @@
 # the undo journal keeps the values really found. Running it again changes nothing.
 # sda: scheduler bfq (kernel 6.8, blk-mq)
 # WARNING distro-udev-overrides-sysfs (performance): A distribution udev rule can undo a manual scheduler change: Vendor rules write queue/scheduler whenever udev processes an event for the disk: SUSE's 60-io-scheduler.rules on "add" and "change" events, Fedora's 60-block-scheduler.rules and SUSE's older 60-ssd-scheduler.rules on "add". A manual echo to sysfs is therefore replaced when the device is re-added (hot-plug, path recovery, driver reload) and, on SLES 15, on any change event, such as "udevadm trigger" or a partition table rewrite. Persist the choice with a local rule that sorts after the vendor rule or replaces it by name.
-# WARNING fedora-bfq-rule-on-virtual-disks (performance): Fedora's bfq rule also matches virtual SCSI disks: Fedora's 60-block-scheduler.rules sets bfq for every sd*, sr* and mmcblk* disk, including the virtual SCSI disks of cloud VMs. Azure Linux, which inherits Fedora's systemd packaging, removed the rule because the kernel defaults (mq-deadline for single-queue, none for NVMe) perform better on virtualized storage. On Fedora guests, mask the rule with /etc/udev/rules.d/60-block-scheduler.rules if the host does the scheduling.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"

@@ -3,8 +3,6 @@
 # Every step reads the device first and changes only what differs (ok / changed / failed, one line each);
 # the undo journal keeps the values really found. Running it again changes nothing.
 # nvme0n1: scheduler none (kernel 6.8, blk-mq)
-# WARNING IOS902 (data-loss): Keep write barriers on; this write cache is not protected against power loss. Guides that suggest nobarrier assume a battery-backed cache. With a volatile cache, turning barriers off risks file system corruption and data loss on power failure.
-# WARNING write-barriers-data-loss (data-loss): Turning off write barriers or cache flushes can corrupt the file system on power loss: Barriers (cache flushes and FUA writes on journal commits) are what make a volatile disk write cache safe. With them off, a power failure can leave the journal and the data it describes out of order on disk: severe file system corruption and lost data. Only storage whose whole write cache survives power loss (battery- or flash-backed controller cache, drives with power-loss protection) can safely run without them, and then the gain is the cost of the flushes.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"

@@ -4,7 +4,6 @@
 # the undo journal keeps the values really found. Running it again changes nothing.
 # sdb: scheduler mq-deadline (kernel 6.8, blk-mq)
 # WARNING IOS901 (data-loss): Keep write barriers on, even with a battery-backed cache; check queue/write_cache and the battery instead. Older guides suggest nobarrier when the controller cache is battery-backed. iosched never makes that a step: the gain is small (Red Hat calls nobarrier no longer recommended because the cost of barriers became negligible), many battery-backed controllers already report write-through in queue/write_cache, so the kernel sends no flushes and nothing is gained, and when the battery fails or enters a learn cycle the cache turns volatile with barriers off, which loses data. Red Hat also says never to use nobarrier on storage of virtual machines. Check `cat /sys/block/DEV/queue/write_cache` and the controller's battery state instead.
-# WARNING write-barriers-data-loss (data-loss): Turning off write barriers or cache flushes can corrupt the file system on power loss: Barriers (cache flushes and FUA writes on journal commits) are what make a volatile disk write cache safe. With them off, a power failure can leave the journal and the data it describes out of order on disk: severe file system corruption and lost data. Only storage whose whole write cache survives power loss (battery- or flash-backed controller cache, drives with power-loss protection) can safely run without them, and then the gain is the cost of the flushes.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"

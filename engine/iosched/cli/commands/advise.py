@@ -96,6 +96,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
     p.add_argument("--results", type=path_argument, nargs="+", metavar="FILE", help="benchmark results to fold in")
     p.add_argument("--format", choices=formats.PLAN.names(), default="text", help="output format (default: text)")
+    p.add_argument("--detail", choices=("answer", "full"), default="answer",
+                   help="markdown and text: the ticket answer (default) or every device's plan in full")  # fmt: skip
     p.add_argument(
         "--host", metavar="NAME", help="with --format ansible: the inventory hostname to target (default: all)"
     )
@@ -165,7 +167,7 @@ def cmd_advise(args: argparse.Namespace) -> int:
     if args.host is not None and args.format != "ansible":
         raise UsageError("--host goes with --format ansible")
     ctx = context_of(args, kb)
-    options = formats.Options(site_url=args.site_url, host=args.host)
+    options = formats.Options(site_url=args.site_url, host=args.host, detail=args.detail)
     if observe.wanted(args):
         _, host = observe.plan(args, kb, ctx)
         host = host.replace(reproduce=observe.reproduce(args, ctx))

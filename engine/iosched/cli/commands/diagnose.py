@@ -4,6 +4,7 @@ its evidence and the plan out."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from iosched.cli import path_argument, write, write_markdown
@@ -40,7 +41,30 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument("--seconds", type=seconds, metavar="N", help=f"with --probe: how long (default {DEFAULT_SECONDS})")
     p.add_argument("--hw", help="hardware preset for the plan (iosched list hardware)")
     p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument(
+        "--chart",
+        type=path_argument,
+        metavar="DIR",
+        help="also write each device's chart over time as DIR/DEVICE.svg (Markdown has it as text)",
+    )
     p.set_defaults(func=cmd_diagnose)
+
+
+def write_charts(directory: Path, observed: Any, devices: list[str]) -> None:
+    """Each device's SVG chart as a file named after it (characters other than letters, digits, ``.``, ``_``
+    and ``-`` become ``_``: a device name read from an input is untrusted)."""
+    import re
+
+    from iosched.render import diagnosis as rd
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for device in devices:
+            if (svg := rd.chart(observed, device)) is not None:
+                name = re.sub(r"[^A-Za-z0-9._-]", "_", device).lstrip(".") or "device"
+                (directory / f"{name}.svg").write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write charts to {directory}: {exc.strerror or exc}") from None
 
 
 def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
@@ -127,10 +151,13 @@ def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str, site_url: str
 
             out[d.device] = document(kb, plan)
         else:
-            from iosched.render.plan_markdown import render
+            from iosched import answer
+            from iosched.render import answer_markdown
+            from iosched.render.formats import advise_command
             from iosched.render.reference import cli_style
 
-            out[d.device] = render(kb, plan, cli_style(site_url))
+            found = answer.of_plan(kb, plan, advise_command(plan.context))
+            out[d.device] = answer_markdown.render(kb, found, cli_style(site_url), level=4)
     return out
 
 
@@ -178,6 +205,8 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         raise UsageError(observed.missing[0] if observed.missing else "no measurements in the input")
     diagnoses = diagnose(kb, observed, facts, ratio)
     planned = plans(kb, diagnoses, args.hw, args.format, args.site_url)
+    if args.chart is not None:
+        write_charts(args.chart, observed, [d.device for d in diagnoses])
     if args.format == "json":
         write(rd.render_json(observed, diagnoses, planned))
     else:

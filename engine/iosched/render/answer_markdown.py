@@ -1,0 +1,118 @@
+"""An answer (:mod:`iosched.answer`) as Markdown: what a support desk pastes into a ticket.
+
+The headline, the device table, the checks to run first where values were assumed, each changing device's steps
+as one block of commands (apply, persist, verify, undo), each warning once with the devices it concerns, the
+assumptions once, and the sources a customer can open, once. Everything else is in ``--detail full`` and the
+JSON.
+"""
+
+from __future__ import annotations
+
+from iosched.answer import Answer, Concern
+from iosched.escape import code_block, code_span, markdown_cell, markdown_text, one_line, sh_comment
+from iosched.kb import Kb
+from iosched.persist import commands, files
+from iosched.plan import Plan, Step
+from iosched.render.plan_markdown import check_lines, source_line
+from iosched.render.reference import Style, cli_style, ref
+from iosched.steps import kind_of
+from iosched.system import fstab
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def render(kb: Kb, answer: Answer, style: Style | None = None, level: int = 1) -> str:
+    """``level``: of the title heading (a diagnosis puts the answer under a heading of its own)."""
+    style = style or cli_style()
+    lines = [f"{'#' * level} iosched: {code_span(answer.title)} ({markdown_text(answer.about)})", "",
+             f"**{markdown_text(answer.headline)}**"]  # fmt: skip
+    if answer.risk:
+        lines.append(f"Main risk: {markdown_text(answer.risk)}.")
+    lines.append("")
+    if answer.rows:
+        lines += ["| device | now | recommended | why | changes |", "|---|---|---|---|---|"]
+        lines += ["| " + " | ".join(markdown_cell(str(c)) for c in (r.device, r.now, r.recommended, r.why, r.changes))
+                  + " |" for r in answer.rows]  # fmt: skip
+        lines.append("")
+    if answer.skipped:
+        parts = [f"{', '.join(code_span(d) for d in devices)} ({markdown_text(one_line(reason))})"
+                 for devices, reason in answer.skipped]  # fmt: skip
+        lines += [f"Not planned: {'; '.join(parts)}.", ""]
+    lines += _section("Measured", [f"- {markdown_text(one_line(m))}" for m in answer.measured])
+    numbered = list(enumerate(answer.steps, 1))
+    lines += _section("Check first (these values were assumed, not read)", check_lines(numbered))
+    if answer.plans:
+        lines.append("**Steps**")
+        for plan in answer.plans:
+            lines += _plan_block(kb, style, plan, [(n, s) for n, s in numbered if s.device == plan.device])
+        if host := [(n, s) for n, s in numbered if s.device is None]:
+            lines += _plan_block(kb, style, answer.plans[0], host, with_files=False)
+        lines.append("")
+    lines += _section("Warnings", [_concern(kb, style, w) for w in answer.warnings])
+    lines += _section("Also consider", [_concern(kb, style, a) for a in answer.advice])
+    lines += _section("Assumptions", [f"- {code_span(a.fact)} = {code_span(a.value)}: {markdown_text(one_line(a.text))}"
+                                      for a in answer.assumptions])  # fmt: skip
+    if answer.sources:  # one paragraph of links: a ticket shows it wrapped
+        lines += [f"**Sources:** {' · '.join(source_line(kb, s) for s in answer.sources)}", ""]
+    lines.append(f"_{markdown_text(answer.footer)} Every detail: `--detail full` or `--format json`._")
+    if answer.reproduce:
+        lines.append(f"Reproduce: {code_span(answer.reproduce)}")
+    return "\n".join(lines) + "\n"
+
+
+def _section(label: str, items: list[str]) -> list[str]:
+    """A bold label and its list (a list may follow a paragraph line directly), or nothing."""
+    return [f"**{label}**", *items, ""] if items else []
+
+
+def _concern(kb: Kb, style: Style, concern: Concern) -> str:
+    risk = f" ({concern.risk})" if concern.risk else ""
+    devices = f" [{', '.join(concern.devices)}]" if concern.devices else ""
+    details = "".join(f"\n  - {markdown_text(one_line(d))}" for d in concern.details)
+    text = markdown_text(one_line(concern.text))
+    return f"- **{concern.severity}** {ref(kb, style, concern.id)}{risk}{markdown_text(devices)}: {text}{details}"
+
+
+def _plan_block(kb: Kb, style: Style, plan: Plan, numbered: list[tuple[int, Step]],
+                with_files: bool = True) -> list[str]:  # fmt: skip
+    """One device's steps (or the host's), each with its rules, then one block of commands with the files of
+    ``plan`` that keep them."""
+    distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
+    lines = []
+    for n, step in numbered:
+        why = "; ".join(f"{ref(kb, style, r)} {markdown_text(one_line(reason))}"
+                        for r, reason in zip(step.because, step.reasons, strict=True))  # fmt: skip
+        label = " (consider: apply only after checking)" if step.severity == "consider" else ""
+        lines.append(f"{n}. {markdown_text(step.title)}{label}: {why}")
+    commands_ = [line for _, step in numbered for line in _step_commands(step, distro)]
+    for path, content in files([plan]).items() if with_files else ():
+        install, _, remove = commands([plan], path, content)
+        commands_ += [*_commented(install, f"persist in {path}"), *_commented(remove, f"undo: remove {path}")]
+    return [*lines, code_block("\n".join(commands_), "sh")]
+
+
+def _commented(command: str, comment: str) -> list[str]:
+    *first, last = command.splitlines()
+    return [*first, f"{last}  # {sh_comment(comment)}"]
+
+
+def _step_commands(step: Step, distro: Any) -> list[str]:
+    """Apply, verify and undo of one step. Where the value now was assumed, the apply first keeps what it finds
+    and the undo writes that back."""
+    kind = kind_of(step)
+    found = step.current_from == "assumed" and kind.restore_found(step, distro)
+    apply = kind.apply(step, distro)
+    if found:
+        apply = f"was=$({kind.read_now(step)}) && {apply}"
+    lines = [*_commented(apply, "apply" if kind.runtime else f"apply (scripts leave it to you: {kind.by_hand})")]
+    if step.persist_method == "fstab" and step.previous:
+        lines += _commented(fstab.replace(step, step.previous, step.value), f"persist in {fstab.FILE}")
+    if not step.expected_already:  # else the check first is the verify
+        lines += _commented(kind.verify(step), f"verify: expect {kind.expect(step)}")
+    undo = found or kind.undo(step, distro)
+    if undo:
+        what = "back to the value found before the apply" if found else f"back to {step.previous}"
+        lines += _commented(undo, f"undo: {what}")
+    return lines
