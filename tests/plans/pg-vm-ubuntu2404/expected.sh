@@ -2,9 +2,9 @@
 # iosched VERSION plan (KB KBVERSION): iosched advise --hw virtual --workload db --distro ubuntu2404 --device sda --fs ext4
 # Every step reads the device first and changes only what differs (ok / changed / failed, one line each);
 # the undo journal keeps the values really found. Running it again changes nothing.
-# sda: scheduler unchanged (kernel 6.8, blk-mq)
-# WARNING IOS150 (performance): This virtual disk's scheduler depends on its hardware queues, mq-deadline with one and none with several. The hypervisor sets how many (QEMU 5.2 and later: one per vCPU); the kernel, like Red Hat's table for guests, picks mq-deadline for one and none for several, so the plan leaves the scheduler alone. Count them with ls /sys/block/DEV/mq/ and pass --hw-queues N, or plan the machine itself with --probe.
+# sda: scheduler mq-deadline (one entry) or none (several) (kernel 6.8, blk-mq)
 # WARNING stacked-schedulers-in-vm (performance): In a virtual machine the guest and the host both schedule the same I/O: The guest's scheduler orders requests for a virtual disk whose layout it cannot see, and the host (and often the storage behind it) schedules them again; the two can work against each other. Vendors advise the simplest scheduler in guests: SUSE noop (none on blk-mq), Red Hat mq-deadline, or none with a multi-queue virtual HBA, which is what the kernel picks by itself; “What Is an I/O Scheduler?” measured a gain from noop in an Ubuntu server VM on kernel 4.4. Guests whose storage is reached by iSCSI, SR-IOV or device passthrough should keep a real scheduler (mq-deadline or bfq), because the host cannot reorder that I/O. Measure before and after changing it.
+# WARNING IOS150 (advice): This disk's scheduler depends on its hardware queues, mq-deadline with one and none with several; the plan decides when it runs, by counting them. Where the disk runs sets how many, not its hardware: the hypervisor (QEMU 5.2 and later give virtio-blk and virtio-scsi one queue per vCPU; older machine types, single-vCPU guests and many other hypervisors one), or for other such disks what their device class says. blk-mq makes one mq/N directory per hardware queue, and the kernel, like Red Hat's table for guests, picks mq-deadline for one and none for several. The sh script and the playbook count /sys/block/DEV/mq/ before they set it, and the udev rule tells the cases apart the way SUSE's own rule does (TEST on mq/1); the plan says so only where the kernel offers both elevators and the two cases differ. Plans of the machine itself (--probe, a capture with mq/, or --hw-queues N) give one answer.
 set -u
 umask 077
 R="${IOSCHED_ROOT:-}"
@@ -40,7 +40,25 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+decided() {
+  case $2 in
+    queues:*)
+      d_values=${2#*:}:
+      d_case=$(d_queue=${1%/*}
+      d_n=$(ls "${d_queue%/queue}/mq" 2>/dev/null | grep -c '^[0-9][0-9]*$')
+      if [ "$d_n" -gt 1 ]; then echo several; elif [ "$d_n" -eq 1 ]; then echo one; else exit 1; fi
+      ) || return 1
+      set -- one several
+      while [ "$1" != "$d_case" ]; do d_values=${d_values#*:}; shift; done
+      printf '%s' "${d_values%%:*}" ;;
+    *) printf '%s' "$2" ;;
+  esac
+}
+offered() {
+  o_want=$(decided "$1" "$2") || return 1
+  case " - $(tr -d '[]' < "$1") " in *" $o_want "*) return 0 ;; esac; return 1
+}
 put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
 restore_values() {
   rv_kind=$1; shift
@@ -51,6 +69,14 @@ restore_values() {
     shift 2
   done
   [ "$rv_wrote" = 1 ] || put "$rv_first" "$rv_value" "$rv_kind"
+}
+identity() {
+  i_dev=${1#"$SYS"/sys/block/}
+  [ "$i_dev" != "$1" ] || return 0
+  i_dev=$SYS/sys/block/${i_dev%%/*}
+  for i_file in wwid device/wwid serial device/serial loop/backing_file; do
+    if [ -r "$i_dev/$i_file" ]; then printf '%s %s' "$i_file" "$(cat "$i_dev/$i_file" 2>/dev/null)"; return 0; fi
+  done
 }
 SWITCHED="" LAST=""
 keep() {
@@ -74,8 +100,11 @@ keep() {
   esac
 }
 converge() {
-  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_kind=$1 c_file=$2; shift 2
   c_shown=${c_file#"$SYS"}
+  c_want=$(decided "$c_file" "$1") || { problem "cannot tell which case $c_shown is in: $1"; return 1; }
+  shift
+  if [ "$c_want" = - ]; then echo "iosched: ok: $c_shown left as it is"; LAST=ok; return 0; fi
   if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
     if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
       echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
@@ -99,6 +128,9 @@ converge() {
 
 # checks: nothing changes if any fails
 [ -n "$R" ] || [ "$(id -u)" -eq 0 ] || die "run as root"
+[ -d "$R"/sys/block/sda/queue ] || die 'no such block device: sda'
+writable "$R"/sys/block/sda/queue/scheduler || die 'cannot write /sys/block/sda/queue/scheduler'
+offered "$R"/sys/block/sda/queue/scheduler queues:mq-deadline:none || die 'sda: ls /sys/block/sda/mq/ does not tell its case, or it does not offer mq-deadline or none'
 
 # the undo journal, before anything changes: each value is kept as found, just before it changes
 DIR="$R/var/lib/iosched"
@@ -118,25 +150,53 @@ fi
 #!/bin/sh
 # iosched undo journal: restores every value and file below, goes on after a failure, reports them all.
 R="${IOSCHED_ROOT:-}"
+SYS=$R
 FAILED=0
 failed() { printf 'iosched: undo: %s\n' "$*" >&2; FAILED=$((FAILED + 1)); }
 read_only() {
   [ -w "$(dirname "$R$1")" ] ||
     printf ' (%s is read-only: remount it read-write, then run this journal again)' "$(dirname "$1")"
 }
+LEFT=0
+left() { printf 'iosched: undo: %s; left as it is\n' "$*" >&2; LEFT=$((LEFT + 1)); }
 restore() { restore_values "$@" 2>/dev/null || failed "could not restore ${2#"$R"} to $3"; }
 undo_file() {
   if [ -f "$2" ] && [ -e "$R$1" ] && [ "$(cat "$R$1")" != "$(cat "$2")" ]; then
-    printf 'iosched: undo: %s changed since this plan wrote it; left as it is\n' "$1" >&2
+    if [ -n "$3" ] && [ "$(cat "$R$1")" = "$(cat "$3")" ]; then return; fi
+    left "$1 changed since this plan wrote it"
   elif [ -n "$3" ]; then
     cp -p "$3" "$R$1" 2>/dev/null || failed "could not restore $1$(read_only "$1")"
   else
     { rm -f "$R$1" 2>/dev/null && [ ! -e "$R$1" ]; } || failed "could not remove $1$(read_only "$1")"
   fi
 }
+RESTORED=""
+restore_set() {
+  rs_id=$1 rs_set=$2; shift 2
+  [ -e "$2" ] || { failed "could not restore ${2#"$R"} to $3: it is gone"; return; }
+  rs_now=$(value_of "$2" "$1" 2>/dev/null) || rs_now=""
+  rs_at=$(identity "$2")
+  if [ "$rs_at" != "$rs_id" ]; then
+    left "${2#"$R"} is on another device since apply (${rs_at:-no identity}, was ${rs_id:-no identity})"
+  elif [ "$rs_now" = "$3" ]; then
+    :
+  elif [ "$rs_now" != "$rs_set" ]; then
+    left "${2#"$R"} changed since apply (it reads $rs_now; apply set $rs_set)"
+  else
+    restore "$@" && RESTORED="$RESTORED ${2%/scheduler}"
+  fi
+}
+restore_with_elevator() {
+  case " $RESTORED " in *" ${2%/iosched/*} "*) restore "$@" ;; esac
+}
 finish() {
   if [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
   if [ "$FAILED" -gt 0 ]; then printf 'iosched: undo finished with %s failure(s)\n' "$FAILED" >&2; exit 1; fi
+  if [ "$LEFT" -gt 0 ]; then
+    printf 'iosched: undo left %s value(s) or file(s) as they are (above); ' "$LEFT" >&2
+    printf 'once what changed them is undone, run this journal again\n' >&2
+    exit 1
+  fi
   echo "iosched: undone"
 }
 trap finish EXIT
@@ -150,7 +210,25 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-offered() { case " $(tr -d '[]' < "$1") " in *" $2 "*) return 0 ;; esac; return 1; }
+# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+decided() {
+  case $2 in
+    queues:*)
+      d_values=${2#*:}:
+      d_case=$(d_queue=${1%/*}
+      d_n=$(ls "${d_queue%/queue}/mq" 2>/dev/null | grep -c '^[0-9][0-9]*$')
+      if [ "$d_n" -gt 1 ]; then echo several; elif [ "$d_n" -eq 1 ]; then echo one; else exit 1; fi
+      ) || return 1
+      set -- one several
+      while [ "$1" != "$d_case" ]; do d_values=${d_values#*:}; shift; done
+      printf '%s' "${d_values%%:*}" ;;
+    *) printf '%s' "$2" ;;
+  esac
+}
+offered() {
+  o_want=$(decided "$1" "$2") || return 1
+  case " - $(tr -d '[]' < "$1") " in *" $o_want "*) return 0 ;; esac; return 1
+}
 put() { printf '%s\n' "$2" 2>/dev/null > "$1" && [ "$(value_of "$1" "$3")" = "$2" ]; }
 restore_values() {
   rv_kind=$1; shift
@@ -161,6 +239,14 @@ restore_values() {
     shift 2
   done
   [ "$rv_wrote" = 1 ] || put "$rv_first" "$rv_value" "$rv_kind"
+}
+identity() {
+  i_dev=${1#"$SYS"/sys/block/}
+  [ "$i_dev" != "$1" ] || return 0
+  i_dev=$SYS/sys/block/${i_dev%%/*}
+  for i_file in wwid device/wwid serial device/serial loop/backing_file; do
+    if [ -r "$i_dev/$i_file" ]; then printf '%s %s' "$i_file" "$(cat "$i_dev/$i_file" 2>/dev/null)"; return 0; fi
+  done
 }
 SWITCHED="" LAST=""
 keep() {
@@ -184,8 +270,11 @@ keep() {
   esac
 }
 converge() {
-  c_kind=$1 c_file=$2 c_want=$3; shift 3
+  c_kind=$1 c_file=$2; shift 2
   c_shown=${c_file#"$SYS"}
+  c_want=$(decided "$c_file" "$1") || { problem "cannot tell which case $c_shown is in: $1"; return 1; }
+  shift
+  if [ "$c_want" = - ]; then echo "iosched: ok: $c_shown left as it is"; LAST=ok; return 0; fi
   if [ ! -e "$c_file" ] || [ -d "$c_file" ]; then
     if [ "$c_kind" = tunable ] && [ "$MODE" = check ]; then
       echo "iosched: changed: $c_shown: (comes with the new elevator) -> $c_want"
@@ -215,7 +304,12 @@ journal() {
   ENTRIES=$((ENTRIES + 1))
 }
 remember() {
-  entry="restore $1"; shift
+  r_kind=$1; shift
+  if [ "$r_kind" = tunable ] && [ "$c_kind" = scheduler ]; then
+    entry="restore_with_elevator $r_kind"
+  else
+    entry="restore_set $(q "$(identity "$1")") $(q "$c_want") $r_kind"
+  fi
   while [ $# -ge 2 ]; do entry="$entry \"\$R\"$(q "${1#"$R"}") $(q "$2")"; shift 2; done
   journal "$entry"
 }
@@ -255,8 +349,15 @@ trap 'on_signal TERM' TERM
 trap 'on_signal HUP' HUP
 
 # apply
+# Use mq-deadline (one entry) or none (several) on sda (IOS119, IOS105)
+converge scheduler "$R"/sys/block/sda/queue/scheduler queues:mq-deadline:none || die 'Use mq-deadline (one entry) or none (several) on sda: failed'
 
 # persist: a file is written only where it differs and would change what the device gets at boot
+persist_file /etc/udev/rules.d/90-iosched-sda.rules '# Written by iosched for one device; remove this file (and reload udev) to undo.
+# udev applies rule files in name order: 90- comes after the rules of packages that set these files.
+# sda: virtual disk, db workload
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sda", TEST!="%S%p/mq/1", ATTR{queue/scheduler}="mq-deadline"
+ACTION=="add|change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk", KERNEL=="sda", TEST=="%S%p/mq/1", ATTR{queue/scheduler}="none"'
 
 DONE=1
 if [ "$PERSISTED" = 1 ] && [ -z "$R" ] && command -v udevadm >/dev/null 2>&1; then udevadm control --reload; fi
