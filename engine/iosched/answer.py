@@ -99,7 +99,11 @@ def of_host(kb: Kb, host: HostPlan) -> Answer:
     virt = facts.get("virtualization")
     about = (f"Kernel {facts.get('kernel') or '?'}, distribution {facts.get('distro') or 'not in the KB'}"
              + (f", {virt} guest" if virt and virt != "none" else ""))  # fmt: skip
-    return _answer(kb, name, about, host.plans, [(s.device, s.reason) for s in host.skipped], host.reproduce)
+    answer = _answer(kb, name, about, host.plans, [(s.device, s.reason) for s in host.skipped], host.reproduce)
+    if assumed := facts.get("distro_assumed"):  # a release the KB does not list, planned as its nearest
+        nearest = Assumption(fact="distro", value=str(facts.get("distro")), text=str(assumed))
+        answer = answer.replace(assumptions=(nearest, *answer.assumptions))
+    return answer
 
 
 def of_plan(kb: Kb, plan: Plan, reproduce: str) -> Answer:
@@ -213,7 +217,7 @@ def _headline(plans: Sequence[Plan]) -> str:
     if not changes:
         return (f"Nothing to change if the checks below show the values expected ({count}; the current values "
                 "were assumed, not read).")  # fmt: skip
-    shown = [f"{s.device or 'host'} {s.target} {s.previous or '?'} -> {s.value}" for s in changes[:3]]
+    shown = [f"{s.device or 'host'} {s.target} {s.previous or '?'} -> {s.shown}" for s in changes[:3]]
     more = f" and {len(changes) - 3} more" if len(changes) > 3 else ""
     devices = len({p.device for p in plans if any(changing(s) for s in p.steps)})
     return f"Change {devices} of {len(plans)} device{'s' if len(plans) != 1 else ''}: {'; '.join(shown)}{more}."
@@ -221,7 +225,8 @@ def _headline(plans: Sequence[Plan]) -> str:
 
 def _row(plan: Plan) -> Row:
     now = plan.previous_scheduler or "none"
-    wanted = plan.scheduler or now
+    decided = next((s.shown for s in plan.steps if s.decide is not None), None)
+    wanted = decided or plan.scheduler or now
     expected = any(s.kind == "scheduler" and s.expected_already for s in plan.steps)
     same = "(check: assumed)" if expected else "(already)"
     return Row(device=plan.device, now=now, recommended=wanted if wanted != now else f"{wanted} {same}",

@@ -44,7 +44,7 @@ def test_each_warning_once_about_this_host_with_public_sources(
     kb: Kb, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
 ) -> None:
     markdown, document = _answer(capsys, argv)
-    said = re.findall(r"^- \*\*(?:warn|consider|recommend)\*\* `([^`]+)`", markdown, re.M)
+    said = re.findall(r"^(?:- |\*\*[\w ]+:\*\* )\*\*(?:warn|consider|recommend)\*\* `([^`]+)`", markdown, re.M)
     assert (said and len(said) == len(set(said))) or not said, said
     plans = _plans(document)
     facts = [p["facts"] for p in plans]
@@ -88,8 +88,11 @@ def test_nothing_to_change_is_short_and_said_in_the_headline(capsys: pytest.Capt
     """The RHEL 8 KVM guest of the issue: nothing changes; its answer was 93 lines and repeated each warning per
     disk."""
     markdown, document = _answer(capsys, ("--root", str(CAPTURES / "sos-rhel8-kvm-lvm")))
-    assert document["answer"]["headline"].startswith("Nothing to change")
-    assert markdown.count("\n") <= 30, markdown
+    decided = [s for p in _plans(document) for s in p["steps"] if s.get("decide")]
+    if not decided:
+        assert document["answer"]["headline"].startswith("Nothing to change")
+    assert "queues:" not in markdown  # a value decided on the machine is shown as its cases, never as its token
+    assert markdown.count("\n") <= 30 + 15 * len({s["device"] for s in decided}), markdown
 
 
 def test_an_assumed_value_is_undone_to_what_the_apply_found(capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,7 +101,8 @@ def test_an_assumed_value_is_undone_to_what_the_apply_found(capsys: pytest.Captu
     block = markdown.split("```sh\n", 1)[1].split("```", 1)[0]
     apply = next(line for line in block.splitlines() if line.endswith("# apply"))
     undo = next(line for line in block.splitlines() if "# undo: back to the value found" in line)
-    assert apply.startswith("was=$(") and undo.startswith('echo "$was" | sudo tee /sys/block/nvme0n1/queue/scheduler')
+    variable = apply.split("=", 1)[0]
+    assert apply.startswith(f"{variable}=$(") and undo.startswith(f'echo "${variable}" | sudo tee /sys/block/nvme0n1/')
     assert apply.split(" && ", 1)[1].split("  #")[0] != undo.split("  #")[0]
 
 
@@ -123,3 +127,20 @@ def test_host_json_is_a_documented_contract_of_its_own(capsys: pytest.CaptureFix
         answer = contract.split("| `answer` |")[1]
         assert f"`{key}`" in answer or f"`{key}[]`" in answer, key
     assert {p["kind"] for p in document["plans"]} == {"plan"}
+
+
+@pytest.mark.parametrize("argv", CASES, ids=lambda a: " ".join(a)[-40:])
+def test_each_undo_writes_back_what_its_own_step_found(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    """A block of commands is pasted whole: the value an undo writes back was kept, last, from the very file or
+    sysctl it writes, never by another step's apply."""
+    markdown, _ = _answer(capsys, argv)
+    kept: dict[str, str] = {}
+    for line in markdown.splitlines():
+        if found := re.match(r"(was\d*)=\$\((.*?)\) && ", line):
+            kept[found.group(1)] = found.group(2).split()[-1]
+        elif used := re.search(r'"\$(was\d*)"', line):
+            written = re.search(r"tee (\S+)|sysctl -w ([\w.]+)=", line)
+            assert written is not None, line
+            assert kept.get(used.group(1)) == (written.group(1) or written.group(2)), line

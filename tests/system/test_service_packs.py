@@ -63,6 +63,6 @@ def test_a_release_the_kb_does_not_list_is_planned_as_the_nearest_and_says_so(
     said = planned.host["distro_assumed"]
     assert system.host.os_release["PRETTY_NAME"] in said and nearest.name in said
     assert main(["advise", "--root", str(tmp_path / f"sles-{version}"), "--workload", "db"]) == 0
-    assert f"Assumed: {said}" in capsys.readouterr().out
+    assert said in capsys.readouterr().out
     assert main(["probe", "--root", str(tmp_path / f"sles-{version}")]) == 0
     assert f"(KB: {nearest.id}, the nearest release of its family)" in capsys.readouterr().out

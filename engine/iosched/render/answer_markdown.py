@@ -15,6 +15,7 @@ from iosched.persist import commands, files
 from iosched.plan import Plan, Step
 from iosched.render.plan_markdown import check_lines, source_line
 from iosched.render.reference import Style, cli_style, ref
+from iosched.runtime import KEEP
 from iosched.steps import kind_of
 from iosched.system import fstab
 
@@ -50,20 +51,22 @@ def render(kb: Kb, answer: Answer, style: Style | None = None, level: int = 1) -
         if host := [(n, s) for n, s in numbered if s.device is None]:
             lines += _plan_block(kb, style, answer.plans[0], host, with_files=False)
         lines.append("")
-    lines += _section("Warnings", [_concern(kb, style, w) for w in answer.warnings])
-    lines += _section("Also consider", [_concern(kb, style, a) for a in answer.advice])
+    label = "Warnings and advice" if answer.warnings and answer.advice else "Warnings" if answer.warnings else "Advice"
+    lines += _section(label, [_concern(kb, style, c) for c in (*answer.warnings, *answer.advice)])
     lines += _section("Assumptions", [f"- {code_span(a.fact)} = {code_span(a.value)}: {markdown_text(one_line(a.text))}"
                                       for a in answer.assumptions])  # fmt: skip
     if answer.sources:  # one paragraph of links: a ticket shows it wrapped
         lines += [f"**Sources:** {' · '.join(source_line(kb, s) for s in answer.sources)}", ""]
-    lines.append(f"_{markdown_text(answer.footer)} Every detail: `--detail full` or `--format json`._")
-    if answer.reproduce:
-        lines.append(f"Reproduce: {code_span(answer.reproduce)}")
+    reproduce = f" Reproduce: {code_span(answer.reproduce)}" if answer.reproduce else ""
+    lines.append(f"_{markdown_text(answer.footer)} Every detail: `--detail full` or `--format json`._{reproduce}")
     return "\n".join(lines) + "\n"
 
 
 def _section(label: str, items: list[str]) -> list[str]:
-    """A bold label and its list (a list may follow a paragraph line directly), or nothing."""
+    """A bold label and its list (a list may follow a paragraph line directly), or nothing; a lone item without
+    details follows its label on one line."""
+    if len(items) == 1 and "\n" not in items[0]:
+        return [f"**{label}:** {items[0].removeprefix('- ')}", ""]
     return [f"**{label}**", *items, ""] if items else []
 
 
@@ -86,7 +89,7 @@ def _plan_block(kb: Kb, style: Style, plan: Plan, numbered: list[tuple[int, Step
                         for r, reason in zip(step.because, step.reasons, strict=True))  # fmt: skip
         label = " (consider: apply only after checking)" if step.severity == "consider" else ""
         lines.append(f"{n}. {markdown_text(step.title)}{label}: {why}")
-    commands_ = [line for _, step in numbered for line in _step_commands(step, distro)]
+    commands_ = [line for n, step in numbered for line in _step_commands(step, distro, f"was{n}")]
     for path, content in files([plan]).items() if with_files else ():
         install, _, remove = commands([plan], path, content)
         commands_ += [*_commented(install, f"persist in {path}"), *_commented(remove, f"undo: remove {path}")]
@@ -98,14 +101,30 @@ def _commented(command: str, comment: str) -> list[str]:
     return [*first, f"{last}  # {sh_comment(comment)}"]
 
 
-def _step_commands(step: Step, distro: Any) -> list[str]:
+def _step_commands(step: Step, distro: Any, variable: str) -> list[str]:
     """Apply, verify and undo of one step. Where the value now was assumed, the apply first keeps what it finds
-    and the undo writes that back."""
+    in ``variable`` (one per step: the block is pasted whole) and the undo writes that back. A step decided on the
+    machine gives each case's commands under the check that tells the cases apart."""
+    if (decision := step.decide) is not None:
+        lines = [f"# check first: {sh_comment(decision.reader)}"]
+        for choice in decision.choices:
+            in_place = choice.value == step.previous and step.current_from == "observed"
+            what = (
+                "leave it as it is"
+                if choice.value == KEEP
+                else f"{choice.value}, in place"
+                if in_place
+                else choice.value
+            )
+            lines.append(f"# {sh_comment(choice.seen)}: {sh_comment(what)}")
+            if choice.value != KEEP and not in_place:
+                lines += _step_commands(step.replace(value=choice.value, decide=None), distro, variable)
+        return lines
     kind = kind_of(step)
-    found = step.current_from == "assumed" and kind.restore_found(step, distro)
+    found = step.current_from == "assumed" and kind.restore_found(step, distro, variable)
     apply = kind.apply(step, distro)
     if found:
-        apply = f"was=$({kind.read_now(step)}) && {apply}"
+        apply = f"{variable}=$({kind.read_now(step)}) && {apply}"
     lines = [*_commented(apply, "apply" if kind.runtime else f"apply (scripts leave it to you: {kind.by_hand})")]
     if step.persist_method == "fstab" and step.previous:
         lines += _commented(fstab.replace(step, step.previous, step.value), f"persist in {fstab.FILE}")

@@ -132,9 +132,9 @@ def content(comment: str, match_terms: str, steps: Iterable[Step], every: str | 
     if every is None:
         head = "# Written by iosched for one device; remove this file (and reload udev) to undo."
     else:
-        head = (f"# Written by iosched for every {sh_comment(every)} its match selects (a class rule: no device was "
-                "named); a device's own 90-iosched-DEVICE.rules sorts after it and wins for that device. Remove "
-                "this file (and reload udev) to undo.")  # fmt: skip
+        head = (f"# Written by iosched for every {sh_comment(every)} its match selects: a class rule.\n"
+                "# The file of one device (90-iosched-DEVICE.rules) sorts after it and wins for that device.\n"
+                "# Remove this file (and reload udev) to undo.")  # fmt: skip
     order = "# udev applies rule files in name order: 90- comes after the rules of packages that set these files."
     return "\n".join([head, order, f"# {sh_comment(comment)}", rule(match_terms, steps)])
 
