@@ -142,4 +142,5 @@ def document(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: di
 
 
 def render_json(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: dict[str, Any]) -> str:
-    return json.dumps(document(observed, diagnoses, plans), indent=2, sort_keys=False)
+    """Strict JSON: the readers keep every number finite, and ``allow_nan=False`` holds them to it."""
+    return json.dumps(document(observed, diagnoses, plans), indent=2, sort_keys=False, allow_nan=False)
