@@ -130,7 +130,9 @@ def document(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: di
                 "facts": d.facts,
                 "plan_context": d.plan,
                 "plan": plans.get(d.device),
-                "observations": {m: {**o._asdict(), "unit": o.unit} for m, o in observed.devices[d.device].items()},
+                "observations": {
+                    m: {**o._asdict(), "unit": o.unit} for m, o in observed.devices.get(d.device, {}).items()
+                },
             }
             for d in diagnoses
         ],

@@ -82,12 +82,17 @@ def read_text(text: str, source: str) -> Reading:
     return _reading(source, "iostat -x", reports, missing, notes)
 
 
+SINCE_BOOT = "the first report (averages since boot unless -y) is left out"
+LONE = ("one report only: iostat's first report averages since boot (unless -y), so it is read as context, not "
+        "as measurements; capture a window: iostat -x -y -t 1 60")  # fmt: skip
+
+
 def since_boot_left_out(reports: list[Any]) -> tuple[list[Any], tuple[str, ...]]:
-    """Of three reports or more, all but the first: iostat's first report averages since boot unless -y was
-    given, which the output does not say; of one or two, all (a window too short to judge anyway)."""
-    if len(reports) < 3:
-        return reports, ()
-    return reports[1:], ("the first report (averages since boot unless -y) is left out",)
+    """All reports but the first: iostat's first report averages since boot unless -y was given (man iostat,
+    DESCRIPTION), which the output does not say. A lone report is kept, as context (see :data:`LONE`)."""
+    if len(reports) < 2:
+        return reports, (LONE,)
+    return reports[1:], (SINCE_BOOT,)
 
 
 def _report(header: list[str], rows: list[tuple[int, list[str]]]) -> dict[str, dict[str, float]]:
@@ -115,7 +120,7 @@ def _reading(source: str, fmt: str, reports: list[tuple[float | None, dict[str, 
     for k, (t, rows) in enumerate(reports, 1):
         for device, values in rows.items():
             found.device(device, Sample(t if clock and t is not None else float(k), values))
-    return found.reading(fmt, missing, clock, notes)
+    return found.reading(fmt, missing, clock, notes, LONE in notes)
 
 
 MAX_DEPTH = 16

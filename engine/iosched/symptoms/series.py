@@ -71,6 +71,8 @@ class Reading(NamedTuple):
     missing: list[str]
     clock: bool = True
     notes: tuple[str, ...] = ()
+    context: bool = False
+    """True for a lone since-boot report: it says what the devices are, not how they did in a window."""
 
 
 def empty(source: str, fmt: str, why: str) -> Reading:
@@ -125,5 +127,6 @@ class Collector:
             self.host.append(sample)
 
     def reading(self, fmt: str, missing: list[str] | None = None, clock: bool = True,
-                notes: tuple[str, ...] = ()) -> Reading:  # fmt: skip
-        return Reading(self.source, fmt, self.devices, self.host, [*(missing or []), *self.missing], clock, notes)
+                notes: tuple[str, ...] = (), context: bool = False) -> Reading:  # fmt: skip
+        missing = [*(missing or []), *self.missing]
+        return Reading(self.source, fmt, self.devices, self.host, missing, clock, notes, context)
