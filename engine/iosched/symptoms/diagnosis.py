@@ -116,8 +116,8 @@ def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str
         if PARALLEL.fullmatch(device):
             known.setdefault("hw.multiqueue", True)
         subjects[device] = known
-    if not observed.devices and (alone := host_facts(observed, dirty_ratio)):
-        subjects[HOST] = alone
+    if not observed.devices and (observed.counts or observed.means):  # events alone: a hung-task report
+        subjects[HOST] = host_facts(observed, dirty_ratio)
     for device, known in subjects.items():
         fired = [c for c in causes if c.when.evaluate(known)]
         if any(not c.healthy for c in fired):
