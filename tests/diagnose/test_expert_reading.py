@@ -69,3 +69,16 @@ def test_a_hung_task_report_alone_names_the_dirty_flush_stall(tmp_path: Path,
     (host,) = json.loads(capsys.readouterr().out)["devices"]
     assert [c["id"] for c in host["causes"]] == ["IOD001"]
     assert all(e["window"] and e["source"] for e in host["causes"][0]["evidence"])
+
+
+def test_no_cause_still_shows_window_and_source_and_what_to_capture(kb) -> None:
+    """Two busy intervals fit no cause: every number still names its window and source, and what to capture."""
+    from iosched.render.diagnosis import CAPTURE_NEXT, render_json
+
+    row = {**IDLE, "util": 50.0, "queue": 1.0, "r_s": 10.0, "r_await": 1.0}
+    observed = _observed("sde", [row, row])
+    (found,) = diagnose(kb, observed)
+    assert not found.findings and found.shown
+    assert all(e.window and e.source for e in found.shown)
+    (doc,) = json.loads(render_json(observed, [found], {}))["devices"]
+    assert doc["capture_next"] == CAPTURE_NEXT and len(doc["evidence_without_cause"]) == len(found.shown)

@@ -52,6 +52,8 @@ class DeviceDiagnosis(NamedTuple):
     """Causes that fit, highest priority first; empty when none does."""
     plan: dict[str, str]
     """The context the findings give ``advise`` (empty for a healthy device or no finding)."""
+    shown: tuple[Evidence, ...] = ()
+    """When no cause fits: every fact with its window and source, so the numbers still say where they come from."""
 
     @property
     def healthy(self) -> bool:
@@ -83,9 +85,9 @@ def active_text(observed: Observed, device: str) -> tuple[str, str] | None:
     return where, util.source
 
 
-def _evidence(observed: Observed, device: str, cause: Any, known: Mapping[str, Any]) -> tuple[Evidence, ...]:
+def _evidence(observed: Observed, device: str, wanted: Any, known: Mapping[str, Any]) -> tuple[Evidence, ...]:
     out = []
-    for fact in cause.evidence:
+    for fact in wanted:
         if fact not in known:
             continue
         o = _observation(observed, device, fact)
@@ -128,7 +130,8 @@ def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str
                 if key == "symptoms" and "symptoms" in plan:
                     plan[key] = ",".join(dict.fromkeys((*plan[key].split(","), value)))
                 plan.setdefault(key, value)
-        findings = tuple(Finding(c, _evidence(observed, device, c, known)) for c in fired)
+        findings = tuple(Finding(c, _evidence(observed, device, c.evidence, known)) for c in fired)
         plan = {} if device == HOST else plan  # a plan is for a device; the causes' advice says what to do
-        out.append(DeviceDiagnosis(device, dict(sorted(known.items())), findings, plan))
+        shown = () if findings else _evidence(observed, device, sorted(known), known)
+        out.append(DeviceDiagnosis(device, dict(sorted(known.items())), findings, plan, shown))
     return out
