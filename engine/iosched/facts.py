@@ -98,6 +98,18 @@ FACTS: dict[str, tuple[FactType, str]] = {
             ("hung_dirty", "hung-task reports of writers stuck in balance_dirty_pages"),
             ("hung_io", "hung-task reports of tasks waiting on I/O (io_schedule)"),
             ("stack_dirty_share", "share, in percent, of /proc/PID/stack samples in balance_dirty_pages"),
+            ("active.intervals", "intervals from the first with load (%util 10 or a request queued) to the last"),
+            ("active.busy_share", "share of the active window's intervals, in percent, with %util of 80 or more"),
+            ("active.util.median", "median %util over the active window"),
+            ("active.queue.median", "median queue depth over the active window"),
+            ("r_await.weighted", "read latency in ms weighted by completed reads over the active window"),
+            ("w_await.weighted", "write latency in ms weighted by completed writes over the active window"),
+            ("r_starved_share", "share of the active window, in percent, with requests queued and no read completed"),
+            ("r_starved_run", "longest run of intervals with requests queued and no read completed"),
+            ("await.queueing", "median await over the await of the quietest tenth of active intervals"),
+            ("queue.growth", "median queue depth of the active window's last third over its first third"),
+            ("devices.util_max", "the highest median %util of any device measured"),
+            ("devices.queue_max", "the highest median queue depth of any device measured"),
         )
     },
 }

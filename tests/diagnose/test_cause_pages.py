@@ -31,7 +31,7 @@ def test_a_cause_whose_example_disagrees_fails_kb_check(tmp_path: Path, kb) -> N
     """Causes are data: an example the condition contradicts is a KB error (KB109), not a silent miss."""
     bundled = Path(__file__).parents[2] / "kb"
     text = (bundled / "rules" / "diagnosis.yaml").read_text()
-    example = "{obs.intervals: 2, obs.util.busy_share: 100, obs.queue.median: 54}, expect: "
+    example = "{obs.active.intervals: 3, obs.active.busy_share: 100, obs.active.queue.median: 54}, expect: "
     broken = text.replace(example + "silent", example + "fires")
     assert broken != text
     (tmp_path / "diagnosis.yaml").write_text(broken)

@@ -16,6 +16,11 @@ from iosched.symptoms.observe import Observed
 SCHEMA_VERSION = 1
 CHART_ROWS = 24
 NO_CAUSE = "no cause in the KB fits these numbers"
+CAPTURE_NEXT = (
+    "while the slowness lasts, `iostat -x -y -t 1 60` (r_await and w_await per direction), `/proc/pressure/io` "
+    "and `/proc/meminfo` each second after `date +%s.%N`, and the slow process's `/proc/PID/stack` five times a "
+    "second; with `--root`, the capture's sysfs so the device's queues and scheduler are known."
+)
 
 
 def headline(d: DeviceDiagnosis) -> str:
@@ -28,9 +33,7 @@ def headline(d: DeviceDiagnosis) -> str:
 
 
 def _evidence_table(d: DeviceDiagnosis) -> str:
-    rows = {e.fact: e for f in d.findings for e in f.evidence}
-    if not rows:
-        rows = {}
+    rows = {e.fact: e for f in d.findings for e in f.evidence} or {e.fact: e for e in d.shown}
     lines = ["| observed | value | window | source |", "|---|---|---|---|"]
     shown_facts = rows or dict.fromkeys(d.facts)
     for fact in shown_facts:
@@ -111,7 +114,8 @@ def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagn
                 "",
             ]
         if not d.findings:
-            parts += [f"{NO_CAUSE.capitalize()}: neither a cause nor a healthy device. The numbers are above.", ""]
+            parts += [f"{NO_CAUSE.capitalize()}: neither a cause nor a healthy device. The numbers are above.", "",
+                      f"**Capture next:** {CAPTURE_NEXT}", ""]  # fmt: skip
         if d.device in plans:
             parts += ["### Plan", "", plans[d.device], ""]
         if charts and (text := timeline(observed, d.device)):
@@ -143,9 +147,13 @@ def document(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: di
                     for f in d.findings
                 ],
                 "facts": d.facts,
+                "evidence_without_cause": [e._asdict() for e in d.shown],
+                "capture_next": CAPTURE_NEXT if not d.findings else None,
                 "plan_context": d.plan,
                 "plan": plans.get(d.device),
-                "observations": {m: {**o._asdict(), "unit": o.unit} for m, o in observed.devices[d.device].items()},
+                "observations": {
+                    m: {**o._asdict(), "unit": o.unit} for m, o in observed.devices.get(d.device, {}).items()
+                },
             }
             for d in diagnoses
         ],
@@ -157,4 +165,5 @@ def document(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: di
 
 
 def render_json(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: dict[str, Any]) -> str:
-    return json.dumps(document(observed, diagnoses, plans), indent=2, sort_keys=False)
+    """Strict JSON: the readers keep every number finite, and ``allow_nan=False`` holds them to it."""
+    return json.dumps(document(observed, diagnoses, plans), indent=2, sort_keys=False, allow_nan=False)

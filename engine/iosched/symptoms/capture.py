@@ -22,21 +22,28 @@ def from_source(src: Any) -> Iterator[Reading]:
     """Every reading of a :class:`~iosched.system.source.Source`: /proc files, saved iostat/sar outputs
     (supportconfig's fs-diskio.txt runs ``iostat -x 1 4``), sar's text reports, kernel logs with hung-task
     reports. A single /proc
-    snapshot gives what one snapshot can (PSI averages, dirty memory); diskstats needs two."""
+    snapshot gives what one snapshot can (PSI averages, dirty memory); diskstats needs two.
+
+    A text met again (a hard link, a copy under another name) is read once: its first name stands for it."""
+    seen: set[str] = set()
+
+    def once(text: str | None, name: str) -> Iterator[Reading]:
+        if text is not None and text not in seen:
+            seen.add(text)
+            yield read_text(text, name)
+
     for rel in FILES:
-        if (text := src.text(rel)) is not None:
-            yield read_text(text, rel)
+        yield from once(src.text(rel), rel)
     for directory in SAR_TEXT:
         for name in sorted(src.listdir(directory)):
-            if name.startswith("sar") and (text := src.text(f"{directory}/{name}", MAX_LOG)) is not None:
-                yield read_text(text, f"{directory}/{name}")
+            if name.startswith("sar"):
+                yield from once(src.text(f"{directory}/{name}", MAX_LOG), f"{directory}/{name}")
     for prefix in COMMANDS:
         for key in src.command_names(prefix):
-            if (text := src.command(key)) is not None:
-                yield read_text(text, key)
+            yield from once(src.command(key), key)
     for rel in LOGS:
         if (text := src.text(rel, MAX_LOG, head=True)) is not None and "blocked for more than" in text:
-            yield read_text(text, rel)
+            yield from once(text, rel)
 
 
 def sample(seconds: int, read: Callable[[str], str], now: Callable[[], float],

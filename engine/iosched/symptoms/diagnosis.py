@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from iosched.symptoms.clock import shown
-from iosched.symptoms.observe import Observation, Observed, facts
+from iosched.symptoms.observe import Observation, Observed, active_window, facts, host_facts
+
+HOST = "host"
+"""The subject of a diagnosis made from host-wide inputs alone (a hung-task report, PSI), with no device measured."""
+PARALLEL = re.compile(r"nvme\d+n\d+|md\d+")
+"""Names of devices that serve requests in parallel whatever their queue count says (NVMe namespaces, md arrays)."""
+_ACTIVE = ("obs.active.", "obs.r_await.weighted", "obs.w_await.weighted", "obs.r_starved", "obs.await.queueing",
+           "obs.queue.growth")  # fmt: skip
+"""Facts judged over the active window: their evidence names that window, not the whole capture's."""
 
 _METRIC = {"util": "util", "queue": "queue", "r_await": "r_await", "w_await": "w_await", "await": "await",
            "r_s": "r_s", "rkb_s": "rkb_s", "rareq_kib": "rareq_kib", "write_share": "wkb_s",
@@ -43,6 +52,8 @@ class DeviceDiagnosis(NamedTuple):
     """Causes that fit, highest priority first; empty when none does."""
     plan: dict[str, str]
     """The context the findings give ``advise`` (empty for a healthy device or no finding)."""
+    shown: tuple[Evidence, ...] = ()
+    """When no cause fits: every fact with its window and source, so the numbers still say where they come from."""
 
     @property
     def healthy(self) -> bool:
@@ -59,17 +70,33 @@ def _observation(observed: Observed, device: str, fact: str) -> Observation | No
     name = fact.removeprefix("obs.").split(".")[0]
     if name in _HOST:
         return observed.host.get(_HOST[name])
-    return observed.devices[device].get(_METRIC.get(name, name))
+    return observed.devices.get(device, {}).get(_METRIC.get(name, name))
 
 
-def _evidence(observed: Observed, device: str, cause: Any, known: Mapping[str, Any]) -> tuple[Evidence, ...]:
+def active_text(observed: Observed, device: str) -> tuple[str, str] | None:
+    """The active window of ``device`` as evidence shows it, and its source; None when it has none."""
+    samples = active_window(observed.series.get(device, []))
+    util = observed.devices.get(device, {}).get("util")
+    if not samples or util is None:
+        return None
+    start, end, n = samples[0].t, samples[-1].t, len(samples)
+    of = f"{n} active intervals of {util.n}"
+    where = f"{shown(start)} to {shown(end)} UTC, {of}" if util.clock else f"samples {int(start)} to {int(end)} ({of})"
+    return where, util.source
+
+
+def _evidence(observed: Observed, device: str, wanted: Any, known: Mapping[str, Any]) -> tuple[Evidence, ...]:
     out = []
-    for fact in cause.evidence:
+    for fact in wanted:
         if fact not in known:
             continue
         o = _observation(observed, device, fact)
         value = known[fact]
-        if o is not None:
+        if fact.startswith(_ACTIVE) and (active := active_text(observed, device)):
+            where, source = active
+        elif fact.startswith("obs.devices."):
+            where, source = "the median of each device over its window", "every device measured"
+        elif o is not None:
             where, source = window(o), o.source
         else:
             attribute = _SYSFS.get(fact)
@@ -85,8 +112,15 @@ def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str
     ``hw.rotational``) from a capture's sysfs."""
     causes = sorted(kb.section("causes"), key=lambda c: (-c.priority, c.id))
     out = []
+    subjects: dict[str, dict[str, Any]] = {}
     for device in observed.devices:
         known: dict[str, Any] = {**facts(observed, device, dirty_ratio), **(device_facts or {}).get(device, {})}
+        if PARALLEL.fullmatch(device):
+            known.setdefault("hw.multiqueue", True)
+        subjects[device] = known
+    if not observed.devices and (observed.counts or observed.means):  # events alone: a hung-task report
+        subjects[HOST] = host_facts(observed, dirty_ratio)
+    for device, known in subjects.items():
         fired = [c for c in causes if c.when.evaluate(known)]
         if any(not c.healthy for c in fired):
             fired = [c for c in fired if not c.healthy]
@@ -96,6 +130,8 @@ def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str
                 if key == "symptoms" and "symptoms" in plan:
                     plan[key] = ",".join(dict.fromkeys((*plan[key].split(","), value)))
                 plan.setdefault(key, value)
-        findings = tuple(Finding(c, _evidence(observed, device, c, known)) for c in fired)
-        out.append(DeviceDiagnosis(device, dict(sorted(known.items())), findings, plan))
+        findings = tuple(Finding(c, _evidence(observed, device, c.evidence, known)) for c in fired)
+        plan = {} if device == HOST else plan  # a plan is for a device; the causes' advice says what to do
+        shown = () if findings else _evidence(observed, device, sorted(known), known)
+        out.append(DeviceDiagnosis(device, dict(sorted(known.items())), findings, plan, shown))
     return out

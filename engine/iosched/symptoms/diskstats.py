@@ -10,10 +10,12 @@ from __future__ import annotations
 import itertools
 import re
 
-from iosched.symptoms.series import Reading, Sample, empty
+from iosched.symptoms.series import MAX_DEVICES, Collector, Reading, Sample, empty
 from iosched.symptoms.snapshots import split
 
 LINE = re.compile(r"^\s*\d+\s+\d+\s+([A-Za-z][A-Za-z0-9_.:+!-]{0,63})((?:\s+\d+){11,17})\s*$")
+DIGITS = 20
+"""A counter is an unsigned long: at most 20 digits; a line with a longer one is refused."""
 
 
 def looks_like(text: str) -> bool:
@@ -21,37 +23,44 @@ def looks_like(text: str) -> bool:
     return sum(bool(LINE.match(line)) for line in lines) >= max(1, len(lines) // 2)
 
 
-def _counters(lines: list[str]) -> dict[str, list[int]]:
+def _counters(lines: list[str], found: Collector) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for line in lines:
-        if m := LINE.match(line):
-            out[m[1]] = [int(x) for x in m[2].split()[:11]]
+        if not (m := LINE.match(line)) or (m[1] not in out and len(out) >= MAX_DEVICES):
+            continue
+        cells = m[2].split()[:11]
+        if any(len(c) > DIGITS for c in cells):
+            found.say(f"digits {m[1]}", f"{m[1]}: a counter longer than {DIGITS} digits; its snapshots are left out")
+        else:
+            out[m[1]] = [int(x) for x in cells]
     return out
 
 
 def read(text: str, source: str) -> Reading:
     """Rates between each pair of snapshots that both have a clock line; one snapshot gives no rates."""
-    snaps = [(t, _counters(lines)) for t, lines in split(text, LINE.match)]
+    found = Collector(source)
+    snaps = [(t, _counters(lines, found)) for t, lines in split(text, LINE.match)]
     if len(snaps) < 2:
         return empty(source, "/proc/diskstats", "one snapshot gives no rates: capture two or more, each after "
                      "a clock line (date +%s.%N; cat /proc/diskstats)")  # fmt: skip
     if any(t is None for t, _ in snaps):
         return empty(source, "/proc/diskstats", "snapshots without clock lines give no rates (date +%s.%N before each)")
-    devices: dict[str, list[Sample]] = {}
     missing: list[str] = []
     for (t0, a), (t1, b) in itertools.pairwise(snaps):
         assert t0 is not None and t1 is not None
         dt = t1 - t0
         if dt <= 0:
-            missing.append(f"{source}: snapshot at {t1} is not after the one before it; left out")
+            found.say("order", f"snapshot at {t1} is not after the one before it; left out")
             continue
-        for name in a.keys() & b.keys():
+        for name in sorted(a.keys() & b.keys()):
             d = [y - x for x, y in zip(a[name], b[name], strict=True)]
             if any(v < 0 for i, v in enumerate(d) if i != 8):
-                missing.append(f"{source}: {name}: counters went back (wrap or reboot); an interval left out")
+                found.say(f"back {name}", f"{name}: counters went back (wrap or reboot); an interval left out")
                 continue
-            devices.setdefault(name, []).append(Sample(t1, _rates(d, dt)))
-    return Reading(source, "/proc/diskstats", dict(sorted(devices.items())), [], missing)
+            found.device(name, Sample(t1, _rates(d, dt)))
+    if not found.devices:
+        return Reading(source, "/proc/diskstats", {}, [], [*found.missing, f"{source}: no device in two snapshots"])
+    return found.reading("/proc/diskstats", missing)
 
 
 def _rates(d: list[int], dt: float) -> dict[str, float]:

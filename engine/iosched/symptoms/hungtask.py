@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from iosched.symptoms.clock import timestamp
-from iosched.symptoms.series import Reading, Sample, empty
+from iosched.symptoms.series import Collector, Reading, Sample, empty
 
 REPORT = re.compile(r"task (\S{1,64}):(\d+) blocked for more than (\d+) seconds")
 _FRAME = re.compile(r"\b(balance_dirty_pages\w*|io_schedule\w*|wait_on_page_writeback|folio_wait_writeback|"
@@ -24,7 +24,7 @@ def read(text: str, source: str) -> Reading:
     """One host sample per report: ``hung_dirty`` 1 when its stack holds balance_dirty_pages, else
     ``hung_io`` 1 when it waits in io_schedule; a report whose stack is cut off counts by its first line."""
     lines = text.splitlines()
-    host: list[Sample] = []
+    found = Collector(source)
     clock = True
     for i, line in enumerate(lines):
         m = REPORT.search(line)
@@ -35,11 +35,11 @@ def read(text: str, source: str) -> Reading:
         dirty = any(f.startswith("balance_dirty_pages") for f in frames)
         t = _when(line)
         clock = clock and t is not None
-        host.append(Sample(t if t is not None else float(len(host) + 1),
-                           {"hung_dirty": float(dirty), "hung_io": float(not dirty and bool(frames))}))  # fmt: skip
-    if not host:
+        found.add_host(Sample(t if t is not None else float(len(found.host) + 1),
+                              {"hung_dirty": float(dirty), "hung_io": float(not dirty and bool(frames))}))  # fmt: skip
+    if not found.host:
         return empty(source, "hung-task reports", "no 'blocked for more than' report")
-    return Reading(source, "hung-task reports", {}, host, [], clock and all(s.t > 1e9 for s in host))
+    return found.reading("hung-task reports", clock=clock and all(s.t > 1e9 for s in found.host))
 
 
 def _when(line: str) -> float | None:
@@ -78,8 +78,8 @@ def read_stacks(text: str, source: str) -> Reading:
     if not samples:
         return empty(source, "/proc/PID/stack samples", "no stack lines")
     clock = all(t is not None for t, _ in samples)
-    host = []
+    found = Collector(source)
     for k, (t, frames) in enumerate(samples, 1):
         dirty = any(f.startswith("balance_dirty_pages") for f in frames)
-        host.append(Sample(t if clock and t is not None else float(k), {"stack_dirty": float(dirty)}))
-    return Reading(source, "/proc/PID/stack samples", {}, host, [], clock)
+        found.add_host(Sample(t if clock and t is not None else float(k), {"stack_dirty": float(dirty)}))
+    return found.reading("/proc/PID/stack samples", clock=clock)

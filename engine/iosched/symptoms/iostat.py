@@ -13,8 +13,8 @@ import re
 from typing import Any
 
 from iosched.symptoms.clock import timestamp
-from iosched.symptoms.numbers import ReadError, number, separator
-from iosched.symptoms.series import Reading, Sample, empty
+from iosched.symptoms.numbers import ReadError, bounded, number, separator
+from iosched.symptoms.series import Collector, Reading, Sample, empty
 
 COLUMNS: dict[str, tuple[str, float]] = {
     "%util": ("util", 1), "util": ("util", 1),
@@ -77,17 +77,22 @@ def read_text(text: str, source: str) -> Reading:
             rows.append((n, line.split()))
     close()
     if not reports:
-        return empty(source, "iostat -x", "no complete iostat -x report")
+        return Reading(source, "iostat -x", {}, [], [*missing, f"{source}: no complete iostat -x report"])
     reports, notes = since_boot_left_out(reports)
     return _reading(source, "iostat -x", reports, missing, notes)
 
 
+SINCE_BOOT = "the first report (averages since boot unless -y) is left out"
+LONE = ("one report only: iostat's first report averages since boot (unless -y), so it is read as context, not "
+        "as measurements; capture a window: iostat -x -y -t 1 60")  # fmt: skip
+
+
 def since_boot_left_out(reports: list[Any]) -> tuple[list[Any], tuple[str, ...]]:
-    """Of three reports or more, all but the first: iostat's first report averages since boot unless -y was
-    given, which the output does not say; of one or two, all (a window too short to judge anyway)."""
-    if len(reports) < 3:
-        return reports, ()
-    return reports[1:], ("the first report (averages since boot unless -y) is left out",)
+    """All reports but the first: iostat's first report averages since boot unless -y was given (man iostat,
+    DESCRIPTION), which the output does not say. A lone report is kept, as context (see :data:`LONE`)."""
+    if len(reports) < 2:
+        return reports, (LONE,)
+    return reports[1:], (SINCE_BOOT,)
 
 
 def _report(header: list[str], rows: list[tuple[int, list[str]]]) -> dict[str, dict[str, float]]:
@@ -102,7 +107,7 @@ def _report(header: list[str], rows: list[tuple[int, list[str]]]) -> dict[str, d
         if not NAME.fullmatch(cells[0]):
             raise ReadError(f"line {n}: {cells[0][:40]!r} is not a device name")
         try:
-            out[cells[0]] = {m: number(cells[i], sep) * f for i, m, f in metrics}
+            out[cells[0]] = {m: number(cells[i], sep, f) for i, m, f in metrics}
         except ReadError as exc:
             raise ReadError(f"line {n}: {exc}") from None
     return out
@@ -111,15 +116,36 @@ def _report(header: list[str], rows: list[tuple[int, list[str]]]) -> dict[str, d
 def _reading(source: str, fmt: str, reports: list[tuple[float | None, dict[str, dict[str, float]]]],
              missing: list[str], notes: tuple[str, ...] = ()) -> Reading:  # fmt: skip
     clock = all(t is not None for t, _ in reports)
-    devices: dict[str, list[Sample]] = {}
+    found = Collector(source)
     for k, (t, rows) in enumerate(reports, 1):
         for device, values in rows.items():
-            devices.setdefault(device, []).append(Sample(t if clock and t is not None else float(k), values))
-    return Reading(source, fmt, devices, [], missing, clock, notes)
+            found.device(device, Sample(t if clock and t is not None else float(k), values))
+    return found.reading(fmt, missing, clock, notes, LONE in notes)
+
+
+MAX_DEPTH = 16
+"""iostat's JSON nests six deep (sysstat, hosts, a host, statistics, a report, disk, a disk)."""
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def shallow(text: str, most: int = MAX_DEPTH) -> bool:
+    """True when no array or object in the JSON ``text`` nests deeper than ``most`` (strings skipped)."""
+    depth = 0
+    for m in _JSON_TOKEN.finditer(text):
+        token = m[0]
+        if token in "[{":
+            depth += 1
+            if depth > most:
+                return False
+        elif token in "]}":
+            depth -= 1
+    return True
 
 
 def read_json(text: str, source: str) -> Reading:
     """``iostat -x -o JSON``: ``sysstat.hosts[0].statistics[].disk[]``, with ``timestamp`` under ``-t``."""
+    if not shallow(text):
+        return empty(source, "iostat JSON", f"nested deeper than iostat's JSON ever is ({MAX_DEPTH} levels)")
     try:
         doc = json.loads(text)
         stats = doc["sysstat"]["hosts"][0]["statistics"]
@@ -136,7 +162,9 @@ def read_json(text: str, source: str) -> Reading:
             missing.append(f"{source}: report {k}: {exc}; left out")
     reports = [r for r in reports if r[1]]
     if not reports:
-        return empty(source, "iostat JSON", "no report with extended disk statistics (-x)")
+        return Reading(
+            source, "iostat JSON", {}, [], [*missing, f"{source}: no report with extended disk statistics (-x)"]
+        )
     reports, notes = since_boot_left_out(reports)
     return _reading(source, "iostat JSON", reports, missing, notes)
 
@@ -161,7 +189,7 @@ def _json_report(entry: object) -> tuple[float | None, dict[str, dict[str, float
                 if isinstance(raw, bool) or not isinstance(raw, int | float):
                     raise ReadError(f"{name}: {key} is not a number")
                 metric, factor = COLUMNS[key]
-                values[metric] = number(f"{float(raw):f}") * factor
+                values[metric] = bounded(raw, f"{name}: {key}", factor)
         if "util" not in values:
             raise ReadError(f"{name}: no util (run iostat with -x)")
         out[name] = values

@@ -10,6 +10,9 @@ from iosched.symptoms.series import UNITS, Reading, Sample
 
 BUSY = 80.0
 """%util at or above which an interval counts as busy."""
+ACTIVE = 10.0
+"""%util at or above which (or a request queued) an interval counts as active: the active window runs from the
+first such interval to the last, so an idle lead-in or tail does not dilute the load."""
 _PARTITION = re.compile(r"(?P<disk>(?:sd|vd|xvd|hd)[a-z]+|(?:nvme\d+n\d+|mmcblk\d+|loop\d+)(?=p))p?\d+")
 EVENTS = ("hung_dirty", "hung_io")
 MOVED = ("util", "r_s", "w_s", "rkb_s", "wkb_s")
@@ -83,7 +86,7 @@ def observe(readings: list[Reading], parents: Mapping[str, str] | None = None,
     parents, slaves = parents or {}, slaves or {}
     best: dict[str, tuple[Reading, list[Sample]]] = {}
     for reading in readings:
-        for device, samples in reading.devices.items():
+        for device, samples in reading.devices.items() if not reading.context else ():
             if device not in best or len(samples) > len(best[device][1]):
                 best[device] = (reading, samples)
     devices: dict[str, dict[str, Observation]] = {}
@@ -134,11 +137,95 @@ def _dirty_share(observed: Observed, dirty_ratio: float | None) -> float | None:
     return None
 
 
+def active_window(samples: list[Sample]) -> list[Sample]:
+    """The samples from the first active interval to the last (see :data:`ACTIVE`); [] when none is active."""
+    marks = [s.values.get("util", 0) >= ACTIVE or s.values.get("queue", 0) >= 1 for s in samples]
+    if not any(marks):
+        return []
+    first, last = marks.index(True), len(marks) - 1 - marks[::-1].index(True)
+    return samples[first : last + 1]
+
+
+def _longest(flags: list[bool]) -> int:
+    run = best = 0
+    for flag in flags:
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best
+
+
+def window_facts(samples: list[Sample]) -> dict[str, float]:
+    """What an engineer reads over the active window: its length and load, each direction's latency weighted
+    by the requests that completed (iostat's r_await is an average over completed reads, 0.00 when none did),
+    and read starvation: intervals with requests queued and no read completed, in a window where reads do
+    complete; the await of the quietest tenth of intervals (service time, no queueing) against the median."""
+    active = active_window(samples)
+    out: dict[str, float] = {"obs.active.intervals": len(active)}
+    if not active:
+        return out
+    utils = [s.values.get("util", 0.0) for s in active]
+    out["obs.active.busy_share"] = 100 * sum(u >= BUSY for u in utils) / len(utils)
+    for metric in ("util", "queue"):
+        if values := [s.values[metric] for s in active if metric in s.values]:
+            out[f"obs.active.{metric}.median"] = _quantile(values, 0.5)
+    for d in ("r", "w"):
+        pairs = [(s.values[f"{d}_await"], s.values[f"{d}_s"]) for s in active
+                 if f"{d}_await" in s.values and f"{d}_s" in s.values]  # fmt: skip
+        done = sum(n for _, n in pairs)
+        if done > 0:
+            out[f"obs.{d}_await.weighted"] = sum(a * n for a, n in pairs) / done
+    if "obs.r_await.weighted" in out:
+        starved = [s.values.get("queue", 0) >= 1 and s.values.get("r_s", 0) == 0 for s in active]
+        out["obs.r_starved_share"] = 100 * sum(starved) / len(starved)
+        out["obs.r_starved_run"] = _longest(starved)
+    waits = [s.values["await"] if "await" in s.values else _await(s) for s in active]
+    if busy := sorted(w for w in waits if w is not None and w > 0):
+        floor = busy[len(busy) // 10]
+        out["obs.await.queueing"] = _quantile(busy, 0.5) / floor
+    queues = [s.values["queue"] for s in active if "queue" in s.values]
+    if len(queues) >= 6:
+        third = len(queues) // 3
+        first = _quantile(queues[:third], 0.5)
+        out["obs.queue.growth"] = _quantile(queues[-third:], 0.5) / max(first, 0.01)
+    return out
+
+
+def _await(s: Sample) -> float | None:
+    """await from r_await and w_await weighted by their completions (iostat 12 prints no await column)."""
+    v = s.values
+    n = v.get("r_s", 0) + v.get("w_s", 0)
+    if n <= 0 or ("r_await" not in v and "w_await" not in v):
+        return None
+    return (v.get("r_await", 0) * v.get("r_s", 0) + v.get("w_await", 0) * v.get("w_s", 0)) / n
+
+
+def device_wide(observed: Observed) -> dict[str, float]:
+    """The busiest device's median %util and queue depth: host pressure with every device idle is not theirs."""
+    out = {}
+    for metric in ("util", "queue"):
+        if values := [o[metric].median for o in observed.devices.values() if metric in o]:
+            out[f"obs.devices.{metric}_max"] = max(values)
+    return out
+
+
+def host_facts(observed: Observed, dirty_ratio: float | None = None) -> dict[str, float]:
+    """The ``obs.*`` facts of the host alone: events, stack samples, PSI, dirty memory."""
+    out: dict[str, float] = {f"obs.{metric}": count for metric, count in observed.counts.items()}
+    for metric in ("psi_some", "psi_full"):
+        if metric in observed.host:
+            out[f"obs.{metric}.median"] = observed.host[metric].median
+    if "stack_dirty" in observed.means:
+        out["obs.stack_dirty_share"] = 100 * observed.means["stack_dirty"]
+    if (share := _dirty_share(observed, dirty_ratio)) is not None:
+        out["obs.dirty_pct_of_limit"] = share
+    return out
+
+
 def facts(observed: Observed, device: str, dirty_ratio: float | None = None) -> dict[str, float]:
     """The ``obs.*`` facts of one device (with the host's); a fact whose numbers are missing is absent."""
     obs = observed.devices[device]
     samples = observed.series[device]
-    out: dict[str, float] = {"obs.intervals": obs["util"].n}
+    out: dict[str, float] = {"obs.intervals": obs["util"].n, **window_facts(samples)}
     utils = [s.values["util"] for s in samples if "util" in s.values]
     out["obs.util.busy_share"] = 100 * sum(u >= BUSY for u in utils) / len(utils)
     for metric in ("util", "queue", "r_await", "w_await", "await", "r_s", "rkb_s", "rareq_kib"):
@@ -154,13 +241,5 @@ def facts(observed: Observed, device: str, dirty_ratio: float | None = None) -> 
         out["obs.write_share"] = 100 * wkb / (rkb + wkb)
     if rrqm is not None and r_s is not None and rrqm + r_s > 0:
         out["obs.read_merge_pct"] = 100 * rrqm / (rrqm + r_s)
-    host = observed.host
-    for metric in ("psi_some", "psi_full"):
-        if metric in host:
-            out[f"obs.{metric}.median"] = host[metric].median
-    out |= {f"obs.{metric}": count for metric, count in observed.counts.items()}
-    if "stack_dirty" in observed.means:
-        out["obs.stack_dirty_share"] = 100 * observed.means["stack_dirty"]
-    if (share := _dirty_share(observed, dirty_ratio)) is not None:
-        out["obs.dirty_pct_of_limit"] = share
+    out |= device_wide(observed) | host_facts(observed, dirty_ratio)
     return out

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from iosched.symptoms.clock import of_day, timestamp
+from iosched.symptoms.clock import LATEST, of_day, timestamp
 from iosched.symptoms.iostat import COLUMNS, NAME
 from iosched.symptoms.numbers import ReadError, number, separator
-from iosched.symptoms.series import Reading, Sample, empty
+from iosched.symptoms.series import Collector, Reading, Sample, empty
 
 _TIME = r"\d{2}:\d{2}:\d{2}(?: ?[AP]M)?"
 _ROW = re.compile(rf"^({_TIME})\s+(.*)$")
@@ -40,7 +40,7 @@ def read_sar(text: str, source: str) -> Reading:
             base = timestamp(f"{m[1]} 00:00:00") or 0.0
     header: list[str] | None = None
     disk_header: list[str] | None = None
-    devices: dict[str, list[Sample]] = {}
+    found = Collector(source)
     missing: list[str] = []
     day, last = 0.0, -1.0
     rows: list[tuple[int, float, list[str]]] = []
@@ -62,6 +62,10 @@ def read_sar(text: str, source: str) -> Reading:
         if seconds < last:
             day += 86400
         last = seconds
+        if base + day + seconds >= LATEST:
+            missing.append(f"{source}: line {n}: its date, counted on from the report's, is after the year 2999; "
+                           "it and the lines after it are left out")  # fmt: skip
+            break
         rows.append((n, base + day + seconds, cells))
     if disk_header is None:
         return empty(source, "sar -d", "no sar -d header (DEV ... tps ...)")
@@ -77,20 +81,18 @@ def read_sar(text: str, source: str) -> Reading:
             missing.append(f"{source}: line {n} has {len(cells)} fields where the header has {len(header)}; left out")
             continue
         try:
-            devices.setdefault(_name(cells[at]), []).append(
-                Sample(t, {m: number(cells[i], sep) * f for i, m, f in metrics})
-            )
+            found.device(_name(cells[at]), Sample(t, {m: number(cells[i], sep, f) for i, m, f in metrics}))
         except ReadError as exc:
             missing.append(f"{source}: line {n}: {exc}; left out")
-    if not devices:
-        return Reading(source, "sar -d", {}, [], [*missing, f"{source}: no complete sar -d line"])
-    return Reading(source, "sar -d", devices, [], missing, base != 0.0)
+    if not found.devices:
+        return Reading(source, "sar -d", {}, [], [*missing, *found.missing, f"{source}: no complete sar -d line"])
+    return found.reading("sar -d", missing, base != 0.0)
 
 
 def read_sadf(text: str, source: str) -> Reading:
     """``sadf -d FILE -- -d``: one line per device and interval, ``;``-separated (so decimal commas are safe)."""
     header: list[str] | None = None
-    devices: dict[str, list[Sample]] = {}
+    found = Collector(source)
     missing: list[str] = []
     for n, line in enumerate(text.splitlines(), 1):
         if SADF_HEADER.match(line):
@@ -111,14 +113,14 @@ def read_sadf(text: str, source: str) -> Reading:
             missing.append(f"{source}: line {n}: {row['timestamp'][:40]!r} is not a time; left out")
             continue
         try:
-            values = {COLUMNS[k][0]: number(v, "," if "," in v else ".") * COLUMNS[k][1]
+            values = {COLUMNS[k][0]: number(v, "," if "," in v else ".", COLUMNS[k][1])
                       for k, v in row.items() if k in COLUMNS}  # fmt: skip
-            devices.setdefault(_name(row["DEV"]), []).append(Sample(t, values))
+            found.device(_name(row["DEV"]), Sample(t, values))
         except ReadError as exc:
             missing.append(f"{source}: line {n}: {exc}; left out")
-    if not devices:
-        return Reading(source, "sadf -d", {}, [], [*missing, f"{source}: no complete sadf -d line"])
-    return Reading(source, "sadf -d", devices, [], missing)
+    if not found.devices:
+        return Reading(source, "sadf -d", {}, [], [*missing, *found.missing, f"{source}: no complete sadf -d line"])
+    return found.reading("sadf -d", missing)
 
 
 def _name(cell: str) -> str:

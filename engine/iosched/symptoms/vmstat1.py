@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from iosched.symptoms.numbers import ReadError, number
-from iosched.symptoms.series import Reading, Sample
+from iosched.symptoms.series import Collector, Reading, Sample
 
 _HEADER = re.compile(r"^\s*r\s+b\s+swpd\s+free\s")
 
@@ -18,8 +18,7 @@ def read(text: str, source: str) -> Reading:
     """One sample a line; the first line (averages since boot) is left out. Without ``-t`` the times are
     sample numbers; with ``-t`` the last two fields are the date and time."""
     header: list[str] | None = None
-    host: list[Sample] = []
-    missing: list[str] = []
+    host = Collector(source)
     first = True
     for n, line in enumerate(text.splitlines(), 1):
         if _HEADER.match(line):
@@ -29,7 +28,7 @@ def read(text: str, source: str) -> Reading:
             continue
         cells = line.split()
         if len(cells) < len(header):
-            missing.append(f"{source}: line {n} has {len(cells)} fields where the header has {len(header)}; left out")
+            host.say("fields", f"line {n} has {len(cells)} fields where the header has {len(header)}; left out")
             continue
         if first:
             first = False
@@ -37,10 +36,10 @@ def read(text: str, source: str) -> Reading:
         try:
             row = {h: number(c) for h, c in zip(header, cells, strict=False) if h in ("b", "wa")}
         except ReadError as exc:
-            missing.append(f"{source}: line {n}: {exc}; left out")
+            host.say("number", f"line {n}: {exc}; left out")
             continue
-        host.append(Sample(float(len(host) + 1), {"blocked": row["b"], "iowait": row["wa"]}))
-    if not host:
-        return Reading(source, "vmstat 1", {}, [], [*missing, f"{source}: no vmstat sample after the first line"],
-                       False)  # fmt: skip
-    return Reading(source, "vmstat 1", {}, host, missing, False, ("the first line (averages since boot) is left out",))
+        host.add_host(Sample(float(len(host.host) + 1), {"blocked": row["b"], "iowait": row["wa"]}))
+    if not host.host:
+        return Reading(source, "vmstat 1", {}, [], [*host.missing,
+                       f"{source}: no vmstat sample after the first line"], False)  # fmt: skip
+    return host.reading("vmstat 1", [], False, ("the first line (averages since boot) is left out",))

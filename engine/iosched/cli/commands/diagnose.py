@@ -116,7 +116,8 @@ def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str
     from iosched.system.blockdevs import read_devices
 
     devices, _ = read_devices(src)
-    facts = {d.name: {k: v for k, v in (("scheduler.now", d.scheduler), ("hw.rotational", d.rotational))
+    facts = {d.name: {k: v for k, v in (("scheduler.now", d.scheduler), ("hw.rotational", d.rotational),
+                                        ("hw.multiqueue", d.nr_hw_queues > 1 if d.nr_hw_queues else None))
                       if v is not None} for d in devices}  # fmt: skip
     parents = {d.name: d.parent for d in devices if d.parent}
     slaves = {d.name: tuple(dict.fromkeys(parents.get(x, x) for x in d.slaves)) for d in devices if d.slaves}
@@ -202,7 +203,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     facts, parents, slaves, ratio = device_knowledge(src)
     observed = observe(found, parents, slaves)
     if not observed.devices and not observed.host:
-        raise UsageError(observed.missing[0] if observed.missing else "no measurements in the input")
+        raise UsageError((*observed.missing, *observed.notes, "no measurements in the input")[0])
     diagnoses = diagnose(kb, observed, facts, ratio)
     planned = plans(kb, diagnoses, args.hw, args.format, args.site_url)
     if args.chart is not None:

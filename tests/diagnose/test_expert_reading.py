@@ -1,0 +1,84 @@
+"""How an engineer reads iostat, on hand-made traps whose answer follows from sysstat's arithmetic: an idle
+lead-in, reads that never complete (r_await 0.00 when r/s is 0), a parallel device at %util 100 with no
+queueing, and a hung-task report on its own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from iosched.cli import main
+from iosched.symptoms.diagnosis import diagnose
+from iosched.symptoms.observe import Observed, _observe, window_facts
+from iosched.symptoms.series import Reading, Sample
+
+IDLE = {"util": 0.0, "queue": 0.0, "r_s": 0.0, "w_s": 0.0, "r_await": 0.0, "w_await": 0.0, "rkb_s": 0.0,
+        "wkb_s": 0.0}  # fmt: skip
+
+
+def _observed(device: str, rows: list[dict[str, float]]) -> Observed:
+    samples = [Sample(1.7e9 + k, row) for k, row in enumerate(rows)]
+    reading = Reading("trap", "iostat -x", {device: samples}, [], [])
+    obs = {m: o for m in rows[0] if (o := _observe(device, m, samples, reading))}
+    return Observed({device: obs}, {device: samples}, {}, [], [], {}, {}, {})
+
+
+def _ids(kb: object, device: str, rows: list[dict[str, float]]) -> list[str]:
+    (found,) = diagnose(kb, _observed(device, rows))
+    return [f.cause.id for f in found.findings]
+
+
+def test_an_idle_lead_in_does_not_hide_saturation(kb) -> None:
+    """8 idle intervals, then 22 at %util 95 with 20 queued: busy in 73% of the file, in all of the load."""
+    busy = {**IDLE, "util": 95.0, "queue": 20.0, "r_s": 300.0, "w_s": 300.0, "r_await": 30.0, "w_await": 35.0,
+            "rkb_s": 1200.0, "wkb_s": 1200.0}  # fmt: skip
+    rows = [IDLE] * 8 + [busy] * 22
+    assert window_facts([Sample(float(k), r) for k, r in enumerate(rows)])["obs.active.intervals"] == 22
+    assert _ids(kb, "sdb", rows)[0] == "IOD004"
+
+
+def test_reads_that_never_complete_are_starved_not_fast(kb) -> None:
+    """A write flood; in 4 of 5 intervals no read completes (iostat prints r/s 0.00, r_await 0.00), the reads
+    that do complete waited 2.9 s: median r_await says 0 ms, the weighted one 2,900 ms."""
+    flood = {**IDLE, "util": 100.0, "queue": 24.0, "w_s": 400.0, "w_await": 60.0, "wkb_s": 400_000.0}
+    read = {**flood, "r_s": 1.0, "r_await": 2900.0, "rkb_s": 4.0}
+    rows = ([flood] * 4 + [read]) * 6
+    facts = window_facts([Sample(float(k), r) for k, r in enumerate(rows)])
+    assert facts["obs.r_await.weighted"] == 2900 and facts["obs.r_starved_share"] == 80
+    assert "IOD006" in _ids(kb, "sdc", rows)
+
+
+def test_a_parallel_device_at_full_util_without_queueing_is_not_saturated(kb) -> None:
+    """NVMe at 70,000 4 KiB random reads/s, 0.09 ms each, 6 in flight, %util 100: await equals service time."""
+    row = {**IDLE, "util": 100.0, "queue": 6.3, "r_s": 70_000.0, "r_await": 0.09, "await": 0.09,
+           "rkb_s": 280_000.0, "rrqm_s": 0.0}  # fmt: skip
+    ids = _ids(kb, "nvme0n1", [row] * 30)
+    assert "IOD004" not in ids and "IOD005" not in ids
+    assert "IOD004" in _ids(kb, "sdd", [row] * 30)  # the same numbers on a one-queue disk: saturated
+
+
+def test_a_hung_task_report_alone_names_the_dirty_flush_stall(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    log = tmp_path / "messages"
+    log.write_text("2026-11-26T10:00:00 h kernel: INFO: task dd:4242 blocked for more than 120 seconds.\n"
+                   "2026-11-26T10:00:00 h kernel: Call Trace:\n"
+                   "2026-11-26T10:00:00 h kernel:  balance_dirty_pages+0x3c1/0xd20\n")  # fmt: skip
+    assert main(["diagnose", str(log), "--format", "json"]) == 0
+    (host,) = json.loads(capsys.readouterr().out)["devices"]
+    assert [c["id"] for c in host["causes"]] == ["IOD001"]
+    assert all(e["window"] and e["source"] for e in host["causes"][0]["evidence"])
+
+
+def test_no_cause_still_shows_window_and_source_and_what_to_capture(kb) -> None:
+    """Two busy intervals fit no cause: every number still names its window and source, and what to capture."""
+    from iosched.render.diagnosis import CAPTURE_NEXT, render_json
+
+    row = {**IDLE, "util": 50.0, "queue": 1.0, "r_s": 10.0, "r_await": 1.0}
+    observed = _observed("sde", [row, row])
+    (found,) = diagnose(kb, observed)
+    assert not found.findings and found.shown
+    assert all(e.window and e.source for e in found.shown)
+    (doc,) = json.loads(render_json(observed, [found], {}))["devices"]
+    assert doc["capture_next"] == CAPTURE_NEXT and len(doc["evidence_without_cause"]) == len(found.shown)
