@@ -57,8 +57,9 @@ def render(kb: Kb, answer: Answer, style: Style | None = None, level: int = 1) -
                                       for a in answer.assumptions])  # fmt: skip
     if answer.sources:  # one paragraph of links: a ticket shows it wrapped
         lines += [f"**Sources:** {' · '.join(source_line(kb, s) for s in answer.sources)}", ""]
-    reproduce = f" Reproduce: {code_span(answer.reproduce)}" if answer.reproduce else ""
-    lines.append(f"_{markdown_text(answer.footer)} Every detail: `--detail full` or `--format json`._{reproduce}")
+    lines.append(f"_{markdown_text(answer.footer)} Every detail: `--detail full` or `--format json`._")
+    if answer.reproduce:
+        lines.append(f"Reproduce: {code_span(answer.reproduce)}")
     return "\n".join(lines) + "\n"
 
 
