@@ -110,28 +110,20 @@ def _step_commands(step: Step, distro: Any, variable: str) -> list[str]:
         lines = [f"# check first: {sh_comment(decision.reader)}"]
         for choice in decision.choices:
             in_place = choice.value == step.previous and step.current_from == "observed"
-            what = (
-                "leave it as it is"
-                if choice.value == KEEP
-                else f"{choice.value}, in place"
-                if in_place
-                else choice.value
-            )
-            lines.append(f"# {sh_comment(choice.seen)}: {sh_comment(what)}")
-            if choice.value != KEEP and not in_place:
+            if choice.value == KEEP or in_place:
+                what = "leave it as it is" if choice.value == KEEP else f"{choice.value}, in place"
+                lines.append(f"# {sh_comment(choice.seen)}: {sh_comment(what)}")
+            else:
+                lines.append(f"# {sh_comment(choice.seen)}: {sh_comment(choice.value)}")
                 lines += _step_commands(step.replace(value=choice.value, decide=None), distro, variable)
         return lines
     kind = kind_of(step)
-    found = step.current_from == "assumed" and kind.restore_found(step, distro, variable)
-    apply = kind.apply(step, distro)
-    if found:
-        apply = f"{variable}=$({kind.read_now(step)}) && {apply}"
+    apply, undo, found = kind.by_hand_pair(step, distro, variable)
     lines = [*_commented(apply, "apply" if kind.runtime else f"apply (scripts leave it to you: {kind.by_hand})")]
     if step.persist_method == "fstab" and step.previous:
         lines += _commented(fstab.replace(step, step.previous, step.value), f"persist in {fstab.FILE}")
     if not step.expected_already:  # else the check first is the verify
         lines += _commented(kind.verify(step), f"verify: expect {kind.expect(step)}")
-    undo = found or kind.undo(step, distro)
     if undo:
         what = "back to the value found before the apply" if found else f"back to {step.previous}"
         lines += _commented(undo, f"undo: {what}")

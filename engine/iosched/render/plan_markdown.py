@@ -69,21 +69,14 @@ def _commands(step: Step, distro: Any) -> list[str]:
     if step.decide is not None:
         return _decided_commands(step, step.decide, distro)
     kind = kind_of(step)
-    found = kind.restore_found(step, distro) if step.current_from == "assumed" else None
-    apply = kind.apply(step, distro)
-    lines = [
-        "Apply now:" if kind.runtime else "Apply (takes effect as noted below):",
-        "",
-        code_block(f"was=$({kind.read_now(step)}) && {apply}" if found else apply, "sh"),
-        "",
-    ]
+    apply, undo, found = kind.by_hand_pair(step, distro)
+    lines = ["Apply now:" if kind.runtime else "Apply (takes effect as noted below):", "", code_block(apply, "sh"), ""]
     if step.persist_method in PERSISTED_BY_FILE:
         lines += [f"Persist: the file under *Persistent files* below ({step.persist_method}).", ""]
     elif step.persist_method == "fstab" and step.previous:
         edit = fstab.replace(step, step.previous, step.value)
         lines += [f"Persist in {code_span(fstab.FILE)}:", "", code_block(edit, "sh"), ""]
     lines += [f"Verify (expect {code_span(kind.expect(step))}):", "", code_block(kind.verify(step), "sh"), ""]
-    undo = found or kind.undo(step, distro)
     if undo is not None:
         if found:
             previous = ": back to the value the apply found (`$was`)"

@@ -84,13 +84,17 @@ class StepKind:
         """A command that prints the value now, as a value the apply command takes."""
         return self.verify(step)
 
-    def restore_found(self, step: Step, distro: Any = None, var: str = "was") -> str | None:
-        """The undo of a runtime step whose previous value was assumed: it writes back the value ``$var`` that
-        :meth:`read_now` found before the apply (None where the step is not applied at run time)."""
-        if not self.runtime:
-            return None
+    def by_hand_pair(self, step: Step, distro: Any = None, var: str = "was") -> tuple[str, str | None, bool]:
+        """The apply and undo commands a person runs, and whether the undo writes back what the apply found: where
+        the value now was assumed and the step is applied at run time, the apply first keeps what
+        :meth:`read_now` prints in ``$var`` and the undo writes that back; else the undo goes back to
+        ``step.previous``."""
+        apply = self.apply(step, distro)
+        if step.current_from != "assumed" or not self.runtime:
+            return apply, self.undo(step, distro), False
         placeholder = "IOSCHED_FOUND_VALUE"
-        return self.apply(_with(step, value=placeholder), distro).replace(placeholder, f'"${var}"')
+        undo = self.apply(_with(step, value=placeholder), distro).replace(placeholder, f'"${var}"')
+        return f"{var}=$({self.read_now(step)}) && {apply}", undo, True
 
     # ----------------------------------------------------------------- derived: the sh script
 
