@@ -121,6 +121,12 @@ class Resolved(Struct):
     """The scheduler the device gets at boot with no tuning (the distribution's and kernel's default)."""
     assumptions: tuple[Assumption, ...] = ()
 
+    @property
+    def lineage(self) -> frozenset[str]:
+        """The ids a KB scope may name the distribution by (:attr:`iosched.model.Distribution.lineage`); none
+        without one."""
+        return self.distribution.lineage if self.distribution is not None else frozenset()
+
 
 def _choice(kind: str, value: str, valid: list[str] | tuple[str, ...], synonyms: dict[str, str] | None = None) -> str:
     """The member of ``valid`` that ``value`` spells (see :mod:`iosched.normalise`), else a ContextError."""

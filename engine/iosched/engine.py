@@ -56,10 +56,9 @@ def _unique(items: Iterable[str]) -> tuple[str, ...]:
 def _scoped_default(setting: Setting, r: Resolved) -> Any:
     """The default for this distribution, kernel and device (a scope whose ``when`` the facts satisfy, or one
     with no condition the facts cannot decide), else the upstream one."""
-    lineage = r.distribution.lineage if r.distribution else frozenset()
     for scoped in setting.defaults:
         scope = scoped.scope
-        if scope.distributions and not lineage.intersection(scope.distributions):
+        if scope.distributions and not r.lineage.intersection(scope.distributions):
             continue
         if not scope.holds_on(r.kernel):
             continue
@@ -280,8 +279,7 @@ def holds(caveat: Any, r: Resolved) -> bool:
     scope = caveat.scope
     if scope is None:
         return True
-    lineage = r.distribution.lineage if r.distribution is not None else frozenset()
-    if scope.distributions and not lineage.intersection(scope.distributions):
+    if scope.distributions and not r.lineage.intersection(scope.distributions):
         return False
     return scope.holds_on(r.kernel) and (scope.when is None or scope.when.evaluate(r.facts))
 
@@ -292,11 +290,10 @@ def _scoped_caveats(kb: Kb, r: Resolved, steps: list[Step], scheduler: str | Non
     persistence method used); any other reaches plans for its related hardware or device class."""
     device = {r.hardware.id, *([r.device_class.id] if r.device_class is not None else [])}
     involved = device | {scheduler, r.previous, *(s.target for s in steps), *(s.persist_method for s in steps)}
-    lineage = r.distribution.lineage if r.distribution is not None else frozenset()
     found = []
     for ident, distributions, related in kb.caveat_scopes():
         reaches = involved if distributions else device
-        if (lineage.intersection(distributions) or not distributions) and reaches & set(related):
+        if (r.lineage.intersection(distributions) or not distributions) and reaches & set(related):
             caveat = kb.get(ident)
             if caveat is not None and holds(caveat, r):
                 found.append(ident)
