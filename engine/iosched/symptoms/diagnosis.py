@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from iosched.symptoms.clock import shown
@@ -85,11 +85,9 @@ def active_text(observed: Observed, device: str) -> tuple[str, str] | None:
     return where, util.source
 
 
-def _evidence(observed: Observed, device: str, wanted: Any, known: Mapping[str, Any]) -> tuple[Evidence, ...]:
+def _evidence(observed: Observed, device: str, wanted: Iterable[str], known: Mapping[str, Any]) -> tuple[Evidence, ...]:
     out = []
     for fact in wanted:
-        if fact not in known:
-            continue
         o = _observation(observed, device, fact)
         value = known[fact]
         if fact.startswith(_ACTIVE) and (active := active_text(observed, device)):
@@ -130,7 +128,7 @@ def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str
                 if key == "symptoms" and "symptoms" in plan:
                     plan[key] = ",".join(dict.fromkeys((*plan[key].split(","), value)))
                 plan.setdefault(key, value)
-        findings = tuple(Finding(c, _evidence(observed, device, c.evidence, known)) for c in fired)
+        findings = tuple(Finding(c, _evidence(observed, device, c.shown(known), known)) for c in fired)
         plan = {} if device == HOST else plan  # a plan is for a device; the causes' advice says what to do
         shown = () if findings else _evidence(observed, device, sorted(known), known)
         out.append(DeviceDiagnosis(device, dict(sorted(known.items())), findings, plan, shown))
