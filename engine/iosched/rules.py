@@ -94,6 +94,9 @@ class _Compound(Struct):
     def parts(self) -> tuple[Condition, ...]:
         raise NotImplementedError
 
+    def evaluate(self, facts: Mapping[str, Any]) -> bool:
+        raise NotImplementedError
+
     def comparisons(self) -> Iterator[Compare]:
         for c in self.parts():
             yield from c.comparisons()
