@@ -82,3 +82,25 @@ def test_no_cause_still_shows_window_and_source_and_what_to_capture(kb) -> None:
     assert all(e.window and e.source for e in found.shown)
     (doc,) = json.loads(render_json(observed, [found], {}))["devices"]
     assert doc["capture_next"] == CAPTURE_NEXT and len(doc["evidence_without_cause"]) == len(found.shown)
+
+
+@pytest.mark.parametrize(("hw", "saturated"), [("nvme", False), ("raid", False), ("san", False), ("hdd", True)])
+def test_the_hardware_named_decides_how_a_full_util_is_judged(kb, hw: str, saturated: bool) -> None:
+    """The parallel trap on a device whose name says nothing (sdd): --hw's class decides, as the plan's does;
+    the evidence of a one-queue judgement names --hw as its source."""
+    row = {**IDLE, "util": 100.0, "queue": 6.3, "r_s": 70_000.0, "r_await": 0.09, "await": 0.09,
+           "rkb_s": 280_000.0, "rrqm_s": 0.0}  # fmt: skip
+    (found,) = diagnose(kb, _observed("sdd", [row] * 30), hw=kb.get(hw))
+    ids = [f.cause.id for f in found.findings]
+    assert ("IOD004" in ids) is saturated, ids
+    if saturated:
+        (cause,) = [f for f in found.findings if f.cause.id == "IOD004"]
+        (multiqueue,) = [e for e in cause.evidence if e.fact == "hw.multiqueue"]
+        assert multiqueue.value is False and f"--hw {hw}" in multiqueue.window
+
+
+def test_what_sysfs_says_wins_over_the_hardware_named(kb) -> None:
+    """A capture's sysfs that reads one hardware queue wins over --hw nvme: the device is judged serially."""
+    row = {**IDLE, "util": 100.0, "queue": 6.3, "r_s": 70_000.0, "r_await": 0.09, "await": 0.09}
+    (found,) = diagnose(kb, _observed("vdb", [row] * 30), {"vdb": {"hw.multiqueue": False}}, hw=kb.get("nvme"))
+    assert "IOD004" in [f.cause.id for f in found.findings]

@@ -30,7 +30,16 @@ _HOST = {
 }
 
 
-_SYSFS = {"scheduler.now": "scheduler", "hw.rotational": "rotational"}
+_SYSFS = {
+    "scheduler.now": "queue/scheduler",
+    "hw.rotational": "queue/rotational",
+    "hw.multiqueue": "mq",
+    "hw.intelligent": "device",
+}
+"""Where in ``sys/block/DEV/`` each fact read from a capture's sysfs comes from."""
+CLASS_FACTS = ("hw.rotational", "hw.multiqueue", "hw.intelligent")
+"""What decides how a device's numbers are judged: spinning, serving in parallel (several hardware queues, an
+array that schedules I/O itself)."""
 
 
 class Evidence(NamedTuple):
@@ -85,7 +94,8 @@ def active_text(observed: Observed, device: str) -> tuple[str, str] | None:
     return where, util.source
 
 
-def _evidence(observed: Observed, device: str, wanted: Iterable[str], known: Mapping[str, Any]) -> tuple[Evidence, ...]:
+def _evidence(observed: Observed, device: str, wanted: Iterable[str], known: Mapping[str, Any],
+              origins: Mapping[str, tuple[str, str]]) -> tuple[Evidence, ...]:  # fmt: skip
     out = []
     for fact in wanted:
         o = _observation(observed, device, fact)
@@ -96,25 +106,49 @@ def _evidence(observed: Observed, device: str, wanted: Iterable[str], known: Map
             where, source = "the median of each device over its window", "every device measured"
         elif o is not None:
             where, source = window(o), o.source
+        elif fact in origins:
+            where, source = origins[fact]
         else:
-            attribute = _SYSFS.get(fact)
-            where = "as read from the capture's sysfs" if attribute else "over the inputs"
-            source = f"sys/block/{device}/queue/{attribute}" if attribute else "every input"
+            where, source = "over the inputs", "every input"
         out.append(Evidence(fact, round(value, 2) if isinstance(value, float) else value, where, source))
     return tuple(out)
 
 
+def device_class(device: str, read: Mapping[str, Any], hw: Any = None) -> dict[str, tuple[Any, str, str]]:
+    """The class facts of ``device`` (:data:`CLASS_FACTS`), each with where it comes from: read from the capture's
+    sysfs first, then what the name says (an NVMe namespace or md array serves in parallel), then ``--hw``'s
+    preset (``hw``, a HardwarePreset), which the plan uses too."""
+    out: dict[str, tuple[Any, str, str]] = {}
+    for fact in CLASS_FACTS:
+        if fact in read:
+            out[fact] = (read[fact], "as read from the capture's sysfs", f"sys/block/{device}/{_SYSFS[fact]}")
+        elif fact == "hw.multiqueue" and PARALLEL.fullmatch(device):
+            out[fact] = (True, "from the device's name (NVMe namespaces and md arrays serve in parallel)", device)
+        elif hw is not None and fact in hw.facts:
+            out[fact] = (hw.facts[fact], f"the hardware named with --hw {hw.id}", f"iosched explain {hw.id}")
+    return out
+
+
 def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str, Any]] | None = None,
-             dirty_ratio: float | None = None) -> list[DeviceDiagnosis]:  # fmt: skip
+             dirty_ratio: float | None = None, hw: Any = None) -> list[DeviceDiagnosis]:  # fmt: skip
     """Every device's diagnosis; ``device_facts`` adds what is known of a device (``scheduler.now``,
-    ``hw.rotational``) from a capture's sysfs."""
+    ``hw.rotational``, ``hw.multiqueue``) from a capture's sysfs; ``hw`` (the ``--hw`` preset) gives the
+    class of a device the capture does not (:func:`device_class`)."""
     causes = sorted(kb.section("causes"), key=lambda c: (-c.priority, c.id))
     out = []
     subjects: dict[str, dict[str, Any]] = {}
+    origins: dict[str, dict[str, tuple[str, str]]] = {}
     for device in observed.devices:
-        known: dict[str, Any] = {**facts(observed, device, dirty_ratio), **(device_facts or {}).get(device, {})}
-        if PARALLEL.fullmatch(device):
-            known.setdefault("hw.multiqueue", True)
+        read = (device_facts or {}).get(device, {})
+        known: dict[str, Any] = {**facts(observed, device, dirty_ratio), **read}
+        found = device_class(device, read, hw)
+        known |= {fact: value for fact, (value, _, _) in found.items()}
+        origins[device] = {fact: (where, source) for fact, (_, where, source) in found.items()}
+        if "scheduler.now" in read:
+            origins[device]["scheduler.now"] = (
+                "as read from the capture's sysfs",
+                f"sys/block/{device}/{_SYSFS['scheduler.now']}",
+            )
         subjects[device] = known
     if not observed.devices and (observed.counts or observed.means):  # events alone: a hung-task report
         subjects[HOST] = host_facts(observed, dirty_ratio)
@@ -128,8 +162,9 @@ def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str
                 if key == "symptoms" and "symptoms" in plan:
                     plan[key] = ",".join(dict.fromkeys((*plan[key].split(","), value)))
                 plan.setdefault(key, value)
-        findings = tuple(Finding(c, _evidence(observed, device, c.shown(known), known)) for c in fired)
+        where = origins.get(device, {})
+        findings = tuple(Finding(c, _evidence(observed, device, c.shown(known), known, where)) for c in fired)
         plan = {} if device == HOST else plan  # a plan is for a device; the causes' advice says what to do
-        shown = () if findings else _evidence(observed, device, sorted(known), known)
+        shown = () if findings else _evidence(observed, device, sorted(known), known, where)
         out.append(DeviceDiagnosis(device, dict(sorted(known.items())), findings, plan, shown))
     return out

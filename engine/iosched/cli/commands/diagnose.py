@@ -204,7 +204,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     observed = observe(found, parents, slaves)
     if not observed.devices and not observed.host:
         raise UsageError((*observed.missing, *observed.notes, "no measurements in the input")[0])
-    diagnoses = diagnose(kb, observed, facts, ratio)
+    diagnoses = diagnose(kb, observed, facts, ratio, kb.get(args.hw) if args.hw else None)
     planned = plans(kb, diagnoses, args.hw, args.format, args.site_url)
     if args.chart is not None:
         write_charts(args.chart, observed, [d.device for d in diagnoses])
