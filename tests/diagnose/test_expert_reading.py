@@ -104,3 +104,35 @@ def test_what_sysfs_says_wins_over_the_hardware_named(kb) -> None:
     row = {**IDLE, "util": 100.0, "queue": 6.3, "r_s": 70_000.0, "r_await": 0.09, "await": 0.09}
     (found,) = diagnose(kb, _observed("vdb", [row] * 30), {"vdb": {"hw.multiqueue": False}}, hw=kb.get("nvme"))
     assert "IOD004" in [f.cause.id for f in found.findings]
+
+
+def test_idle_busy_idle_busy_is_judged_by_phase(kb) -> None:
+    """Two 8-interval stretches at %util 95 with 20 queued, 8 idle between: busy in two thirds of the active
+    window (no saturation over it), saturated in each phase; the evidence names the phase."""
+    busy = {**IDLE, "util": 95.0, "queue": 20.0, "r_s": 300.0, "w_s": 300.0, "r_await": 30.0, "w_await": 35.0,
+            "rkb_s": 1200.0, "wkb_s": 1200.0}  # fmt: skip
+    rows = [IDLE] * 4 + [busy] * 8 + [IDLE] * 8 + [busy] * 8 + [IDLE] * 2
+    assert window_facts([Sample(float(k), r) for k, r in enumerate(rows)])["obs.active.busy_share"] < 75
+    (found,) = diagnose(kb, _observed("sdf", rows))
+    (cause,) = found.findings
+    assert cause.cause.id == "IOD004" and all(e.window.startswith("phase 1 of 2: ") for e in cause.evidence)
+
+
+def test_a_write_flood_then_a_read_phase_judges_each(kb) -> None:
+    """Reads starved behind a write flood for 10 intervals, then 10 of reads alone on the same device: the
+    starvation is named from the flood phase, though over the whole window reads complete in half the intervals."""
+    flood = {**IDLE, "util": 100.0, "queue": 24.0, "w_s": 400.0, "w_await": 60.0, "wkb_s": 400_000.0}
+    late = {**flood, "r_s": 1.0, "r_await": 2900.0, "rkb_s": 4.0}
+    reads = {**IDLE, "util": 60.0, "queue": 1.5, "r_s": 3000.0, "r_await": 0.4, "rkb_s": 12_000.0}
+    rows = ([flood] * 4 + [late]) * 2 + [reads] * 10
+    (found,) = diagnose(kb, _observed("sdg", rows))
+    starved = [f for f in found.findings if f.cause.id == "IOD006"]
+    assert starved and all(e.window.startswith("phase 1 of 2: ") for e in starved[0].evidence)
+
+
+@pytest.mark.parametrize("gap", [0, 1, 2])
+def test_bursts_are_no_phases(kb, gap: int) -> None:
+    """Bursts of three intervals, however close: no phase, no cause beyond the healthy verdict."""
+    burst = {**IDLE, "util": 100.0, "queue": 40.0, "r_s": 500.0, "r_await": 80.0, "rkb_s": 2000.0}
+    rows = [IDLE] * 10 + [burst] * 3 + [IDLE] * (10 + gap) + [burst] * 3 + [IDLE] * 10
+    assert [f.cause.id for f in diagnose(kb, _observed("sdh", rows))[0].findings] in (["IOD010"], [])

@@ -7,14 +7,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from iosched.symptoms.clock import shown
-from iosched.symptoms.observe import Observation, Observed, active_window, facts, host_facts
+from iosched.symptoms.observe import Observation, Observed, active_window, facts, host_facts, phases, restricted
 
 HOST = "host"
 """The subject of a diagnosis made from host-wide inputs alone (a hung-task report, PSI), with no device measured."""
 PARALLEL = re.compile(r"nvme\d+n\d+|md\d+")
 """Names of devices that serve requests in parallel whatever their queue count says (NVMe namespaces, md arrays)."""
 _ACTIVE = ("obs.active.", "obs.r_await.weighted", "obs.w_await.weighted", "obs.r_starved", "obs.await.queueing",
-           "obs.queue.growth")  # fmt: skip
+           "obs.queue.growth", "obs.queue.weighted")  # fmt: skip
 """Facts judged over the active window: their evidence names that window, not the whole capture's."""
 
 _METRIC = {"util": "util", "queue": "queue", "r_await": "r_await", "w_await": "w_await", "await": "await",
@@ -129,41 +129,71 @@ def device_class(device: str, read: Mapping[str, Any], hw: Any = None) -> dict[s
     return out
 
 
+def _known(observed: Observed, device: str, read: Mapping[str, Any], found: Mapping[str, tuple[Any, str, str]],
+           dirty_ratio: float | None) -> dict[str, Any]:  # fmt: skip
+    return {**facts(observed, device, dirty_ratio), **read, **{fact: v for fact, (v, _, _) in found.items()}}
+
+
+def _phase_findings(causes: list[Any], observed: Observed, device: str, read: Mapping[str, Any],
+                    found: Mapping[str, tuple[Any, str, str]], dirty_ratio: float | None,
+                    where: Mapping[str, tuple[str, str]]) -> list[Finding]:  # fmt: skip
+    """Where the load changes within the active window (:func:`observe.phases`), each phase judged on its own:
+    the causes that fit one, each once (its first phase), with evidence that names the phase."""
+    found_phases = phases(observed.series[device])
+    out: dict[str, Finding] = {}
+    for k, samples in enumerate(found_phases if len(found_phases) > 1 else (), 1):
+        sub = restricted(observed, device, samples)
+        known = _known(sub, device, read, found, dirty_ratio)
+        for cause in causes:
+            if cause.healthy or cause.id in out or not cause.when.evaluate(known):
+                continue
+            evidence = _evidence(sub, device, cause.shown(known), known, where)
+            label = f"phase {k} of {len(found_phases)}"
+            out[cause.id] = Finding(cause, tuple(e._replace(window=f"{label}: {e.window}") for e in evidence))
+    return list(out.values())
+
+
 def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str, Any]] | None = None,
              dirty_ratio: float | None = None, hw: Any = None) -> list[DeviceDiagnosis]:  # fmt: skip
-    """Every device's diagnosis; ``device_facts`` adds what is known of a device (``scheduler.now``,
-    ``hw.rotational``, ``hw.multiqueue``) from a capture's sysfs; ``hw`` (the ``--hw`` preset) gives the
-    class of a device the capture does not (:func:`device_class`)."""
+    """Every device's diagnosis over its active window and, where the load changes in it, over each phase;
+    ``device_facts`` adds what is known of a device (``scheduler.now``, ``hw.rotational``, ``hw.multiqueue``)
+    from a capture's sysfs; ``hw`` (the ``--hw`` preset) gives the class of a device the capture does not
+    (:func:`device_class`)."""
     causes = sorted(kb.section("causes"), key=lambda c: (-c.priority, c.id))
     out = []
     subjects: dict[str, dict[str, Any]] = {}
     origins: dict[str, dict[str, tuple[str, str]]] = {}
+    classes: dict[str, dict[str, tuple[Any, str, str]]] = {}
     for device in observed.devices:
         read = (device_facts or {}).get(device, {})
-        known: dict[str, Any] = {**facts(observed, device, dirty_ratio), **read}
-        found = device_class(device, read, hw)
-        known |= {fact: value for fact, (value, _, _) in found.items()}
-        origins[device] = {fact: (where, source) for fact, (_, where, source) in found.items()}
+        classes[device] = device_class(device, read, hw)
+        subjects[device] = _known(observed, device, read, classes[device], dirty_ratio)
+        origins[device] = {fact: (where, source) for fact, (_, where, source) in classes[device].items()}
         if "scheduler.now" in read:
             origins[device]["scheduler.now"] = (
                 "as read from the capture's sysfs",
                 f"sys/block/{device}/{_SYSFS['scheduler.now']}",
             )
-        subjects[device] = known
     if not observed.devices and (observed.counts or observed.means):  # events alone: a hung-task report
         subjects[HOST] = host_facts(observed, dirty_ratio)
     for device, known in subjects.items():
-        fired = [c for c in causes if c.when.evaluate(known)]
-        if any(not c.healthy for c in fired):
-            fired = [c for c in fired if not c.healthy]
+        where = origins.get(device, {})
+        found = [Finding(c, _evidence(observed, device, c.shown(known), known, where))
+                 for c in causes if c.when.evaluate(known)]  # fmt: skip
+        if device in observed.devices:
+            read = (device_facts or {}).get(device, {})
+            named = {f.cause.id for f in found}
+            found += [f for f in _phase_findings(causes, observed, device, read, classes[device], dirty_ratio, where)
+                      if f.cause.id not in named]  # fmt: skip
+        if any(not f.cause.healthy for f in found):
+            found = [f for f in found if not f.cause.healthy]
+        findings = tuple(sorted(found, key=lambda f: (-f.cause.priority, f.cause.id)))
         plan: dict[str, str] = {}
-        for cause in fired:
-            for key, value in cause.plan.items():
+        for finding in findings:
+            for key, value in finding.cause.plan.items():
                 if key == "symptoms" and "symptoms" in plan:
                     plan[key] = ",".join(dict.fromkeys((*plan[key].split(","), value)))
                 plan.setdefault(key, value)
-        where = origins.get(device, {})
-        findings = tuple(Finding(c, _evidence(observed, device, c.shown(known), known, where)) for c in fired)
         plan = {} if device == HOST else plan  # a plan is for a device; the causes' advice says what to do
         shown = () if findings else _evidence(observed, device, sorted(known), known, where)
         out.append(DeviceDiagnosis(device, dict(sorted(known.items())), findings, plan, shown))

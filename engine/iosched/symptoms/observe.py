@@ -61,13 +61,23 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 def _observe(subject: str, metric: str, samples: list[Sample], reading: Reading) -> Observation | None:
+    return _summary(subject, metric, samples, f"{reading.fmt} ({reading.source})", reading.clock)
+
+
+def _summary(subject: str, metric: str, samples: list[Sample], source: str, clock: bool) -> Observation | None:
     values = [s.values[metric] for s in samples if metric in s.values]
     if not values:
         return None
     times = [s.t for s in samples if metric in s.values]
-    source = f"{reading.fmt} ({reading.source})"
     return Observation(subject, metric, len(values), _quantile(values, 0.5), _quantile(values, 0.9), max(values),
-                       min(times), max(times), reading.clock, source)  # fmt: skip
+                       min(times), max(times), clock, source)  # fmt: skip
+
+
+def restricted(observed: Observed, device: str, samples: list[Sample]) -> Observed:
+    """``observed`` with ``device`` measured over ``samples`` alone (a phase), from the same source."""
+    whole = observed.devices[device]
+    found = {m: o for m, w in whole.items() if (o := _summary(device, m, samples, w.source, w.clock))}
+    return observed._replace(devices={**observed.devices, device: found}, series={**observed.series, device: samples})
 
 
 def whole_disk(name: str, present: Iterable[str], parents: Mapping[str, str]) -> str | None:
@@ -146,6 +156,44 @@ def active_window(samples: list[Sample]) -> list[Sample]:
     return samples[first : last + 1]
 
 
+PHASE = 5
+"""Intervals a phase needs to be judged on its own: as a cause needs over a window, so a burst is no phase."""
+_GAP = 3
+"""Idle intervals that end a phase; a shorter lull is part of it."""
+
+
+def _direction(s: Sample) -> str:
+    """An interval's load: ``-`` not active (:data:`ACTIVE`), else ``w``, ``r`` or ``m`` by the bytes it moved."""
+    v = s.values
+    if v.get("util", 0) < ACTIVE and v.get("queue", 0) < 1:
+        return "-"
+    rkb, wkb = v.get("rkb_s", 0.0), v.get("wkb_s", 0.0)
+    share = wkb / (rkb + wkb) if rkb + wkb > 0 else 0.5
+    return "w" if share >= 0.9 else "r" if share <= 0.1 else "m"
+
+
+def phases(samples: list[Sample]) -> list[list[Sample]]:
+    """The stretches of one load within the active window: split where :data:`_GAP` or more idle intervals
+    come between busy ones, or where the direction (writes, reads, both) changes for :data:`PHASE` intervals or
+    more; a shorter change stays in the phase around it. Each has :data:`PHASE` intervals or more."""
+    marks = [_direction(s) for s in samples]
+    runs: list[list[int]] = []  # [start, end, class] of runs of one class, short ones folded into the one before
+    for k, mark in enumerate(marks):
+        if runs and marks[runs[-1][0]] == mark:
+            runs[-1][1] = k
+        else:
+            runs.append([k, k])
+    kept: list[list[int]] = []
+    for start, end in runs:
+        idle, short = marks[start] == "-", end - start + 1 < (_GAP if marks[start] == "-" else PHASE)
+        if kept and (short or (not idle and marks[kept[-1][0]] == marks[start])):
+            kept[-1][1] = end
+        else:
+            kept.append([start, end])
+    found = [samples[a : b + 1] for a, b in kept if marks[a] != "-"]
+    return [active_window(p) for p in found if len(active_window(p)) >= PHASE]
+
+
 def _longest(flags: list[bool]) -> int:
     run = best = 0
     for flag in flags:
@@ -174,6 +222,11 @@ def window_facts(samples: list[Sample]) -> dict[str, float]:
         done = sum(n for _, n in pairs)
         if done > 0:
             out[f"obs.{d}_await.weighted"] = sum(a * n for a, n in pairs) / done
+    pairs = [
+        (s.values["queue"], s.values.get("r_s", 0) + s.values.get("w_s", 0)) for s in active if "queue" in s.values
+    ]
+    if (done := sum(n for _, n in pairs)) > 0:
+        out["obs.queue.weighted"] = sum(q * n for q, n in pairs) / done
     if "obs.r_await.weighted" in out:
         starved = [s.values.get("queue", 0) >= 1 and s.values.get("r_s", 0) == 0 for s in active]
         out["obs.r_starved_share"] = 100 * sum(starved) / len(starved)
