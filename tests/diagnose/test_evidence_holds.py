@@ -63,7 +63,11 @@ def test_every_finding_on_every_fixture_shows_only_facts_that_hold(kb, where: st
         found += list(from_source(src))
     for d in diagnose(kb, observe(found, parents, slaves), facts, ratio):
         for finding in d.findings:
-            _assert_holds(finding.cause, d.facts, tuple(e.fact for e in finding.evidence), f"{where}:{d.device}")
+            shown = tuple(e.fact for e in finding.evidence)
+            _assert_holds(finding.cause, finding.judged, shown, f"{where}:{d.device}")
+            assert all(
+                e.value == round(finding.judged[e.fact], 2) for e in finding.evidence if isinstance(e.value, float)
+            )
 
 
 def test_every_cause_shows_only_facts_that_hold_on_its_examples(kb) -> None:

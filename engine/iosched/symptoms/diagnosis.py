@@ -52,6 +52,8 @@ class Evidence(NamedTuple):
 class Finding(NamedTuple):
     cause: Any
     evidence: tuple[Evidence, ...]
+    judged: Mapping[str, Any]
+    """The facts the cause was judged on: the device's, or its phase's."""
 
 
 class DeviceDiagnosis(NamedTuple):
@@ -149,7 +151,7 @@ def _phase_findings(causes: list[Any], observed: Observed, device: str, read: Ma
                 continue
             evidence = _evidence(sub, device, cause.shown(known), known, where)
             label = f"phase {k} of {len(found_phases)}"
-            out[cause.id] = Finding(cause, tuple(e._replace(window=f"{label}: {e.window}") for e in evidence))
+            out[cause.id] = Finding(cause, tuple(e._replace(window=f"{label}: {e.window}") for e in evidence), known)
     return list(out.values())
 
 
@@ -178,7 +180,7 @@ def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str
         subjects[HOST] = host_facts(observed, dirty_ratio)
     for device, known in subjects.items():
         where = origins.get(device, {})
-        found = [Finding(c, _evidence(observed, device, c.shown(known), known, where))
+        found = [Finding(c, _evidence(observed, device, c.shown(known), known, where), known)
                  for c in causes if c.when.evaluate(known)]  # fmt: skip
         if device in observed.devices:
             read = (device_facts or {}).get(device, {})
