@@ -136,3 +136,25 @@ def test_bursts_are_no_phases(kb, gap: int) -> None:
     burst = {**IDLE, "util": 100.0, "queue": 40.0, "r_s": 500.0, "r_await": 80.0, "rkb_s": 2000.0}
     rows = [IDLE] * 10 + [burst] * 3 + [IDLE] * (10 + gap) + [burst] * 3 + [IDLE] * 10
     assert [f.cause.id for f in diagnose(kb, _observed("sdh", rows))[0].findings] in (["IOD010"], [])
+
+
+def _flood_with_reads(dirty_kib: float) -> Observed:
+    """30 intervals of a write flood at %util 100 with 40 queued; one read in five intervals completes after 180 ms;
+    dirty memory at ``dirty_kib`` of a 1 GiB dirty limit (/proc/vmstat's threshold)."""
+    flood = {**IDLE, "util": 100.0, "queue": 40.0, "w_s": 400.0, "w_await": 90.0, "wkb_s": 400_000.0}
+    read = {**flood, "r_s": 1.0, "r_await": 180.0, "rkb_s": 4.0}
+    observed = _observed("sdi", ([flood] * 4 + [read]) * 6)
+    host = Reading("trap", "/proc/vmstat", {}, [Sample(1.7e9 + k, {"dirty_kib": dirty_kib, "dirty_limit_kib": 1 << 20})
+                                              for k in range(30)], [])  # fmt: skip
+    found = {m: o for m in ("dirty_kib", "dirty_limit_kib") if (o := _observe("host", m, host.host, host))}
+    return observed._replace(host=found)
+
+
+def test_a_writeback_flush_that_holds_reads_is_named_as_such(kb) -> None:
+    """The same flood with dirty memory at 70% of the kernel's limit is the flush (IOD009, first); with none,
+    it is a flood of direct writes, which IOD009 does not claim."""
+    (flush,) = diagnose(kb, _flood_with_reads(0.7 * (1 << 20)))
+    assert flush.findings[0].cause.id == "IOD009"
+    assert {e.fact for e in flush.findings[0].evidence} >= {"obs.dirty_pct_of_limit", "obs.r_starved_share"}
+    (direct,) = diagnose(kb, _flood_with_reads(0.0))
+    assert "IOD009" not in [f.cause.id for f in direct.findings] and direct.findings
