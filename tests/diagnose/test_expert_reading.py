@@ -158,3 +158,21 @@ def test_a_writeback_flush_that_holds_reads_is_named_as_such(kb) -> None:
     assert {e.fact for e in flush.findings[0].evidence} >= {"obs.dirty_pct_of_limit", "obs.r_starved_share"}
     (direct,) = diagnose(kb, _flood_with_reads(0.0))
     assert "IOD009" not in [f.cause.id for f in direct.findings] and direct.findings
+
+
+def _stacked(upper: list[dict[str, float]], lower: list[dict[str, float]]) -> Observed:
+    one, two = _observed("dm-0", upper), _observed("sda", lower)
+    return Observed({**one.devices, **two.devices}, {**one.series, **two.series}, {}, [], [], {"dm-0": ("sda",)},
+                    {}, {})  # fmt: skip
+
+
+def test_queueing_is_attributed_to_the_disk_under_an_lv(kb) -> None:
+    """An LV and its disk both saturated: the queue starts on the disk; the LV passes its plan to it."""
+    busy = {**IDLE, "util": 95.0, "queue": 20.0, "r_s": 300.0, "w_s": 300.0, "r_await": 30.0, "w_await": 35.0,
+            "rkb_s": 1200.0, "wkb_s": 1200.0}  # fmt: skip
+    lv, disk = diagnose(kb, _stacked([busy] * 30, [busy] * 30))
+    assert lv.device == "dm-0" and lv.findings and lv.plan == {} and "starts on sda" in lv.stacking
+    assert disk.plan and not disk.stacking
+    idle_disk = {**IDLE, "util": 20.0, "queue": 0.3, "r_s": 300.0, "w_s": 300.0, "r_await": 0.5, "w_await": 0.5}
+    lv, disk = diagnose(kb, _stacked([busy] * 30, [idle_disk] * 30))
+    assert lv.plan and "starts on dm-0" in lv.stacking

@@ -46,3 +46,22 @@ def test_saturation_in_one_phase_names_the_phase(capsys: pytest.CaptureFixture[s
 def test_the_disk_under_the_loop_gets_no_invented_cause(capsys: pytest.CaptureFixture[str]) -> None:
     """vda, barely used under the saturated loop device, is healthy (diskstats measures it too)."""
     assert _diagnosed("intermittent", "diskstats.log", capsys)["vda"]["verdict"] == "healthy"
+
+
+def test_a_loop_over_a_file_on_an_idle_disk_queues_on_itself(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The intermittent capture with what a --root tree says of the stacking (the loop's backing file, the mount
+    holding it): vda under loop0 queues nothing, so the queueing starts on loop0 and the plan is for loop0."""
+    import shutil
+
+    root = tmp_path / "root"
+    shutil.copytree(HELDOUT / "intermittent" / "root", root)
+    (root / "sys/block/loop0/loop").mkdir()
+    (root / "sys/block/loop0/loop/backing_file").write_text("/var/tmp/diag-cap/work-intermittent/disk.img\n")
+    (root / "sys/block/vda/queue").mkdir(parents=True)
+    (root / "sys/block/vda/queue/scheduler").write_text("[none] mq-deadline\n")
+    (root / "proc/mounts").write_text("/dev/vda / ext4 rw 0 0\ntmpfs /tmp tmpfs rw 0 0\n")
+    here = HELDOUT / "intermittent"
+    assert main(["diagnose", str(here / "diskstats.log"), "--root", str(root), "--format", "json"]) == 0
+    found = {d["device"]: d for d in json.loads(capsys.readouterr().out)["devices"]}
+    loop = found["loop0"]
+    assert loop["stacked_on"] == ["vda"] and "starts on loop0" in loop["stacking"] and loop["plan_context"]

@@ -65,6 +65,9 @@ class DeviceDiagnosis(NamedTuple):
     """The context the findings give ``advise`` (empty for a healthy device or no finding)."""
     shown: tuple[Evidence, ...] = ()
     """When no cause fits: every fact with its window and source, so the numbers still say where they come from."""
+    stacking: str = ""
+    """For a stacked device with a cause (an LV, a dm map, a loop over a file): where its queueing starts and
+    which device the plan is for (:func:`attribute`)."""
 
     @property
     def healthy(self) -> bool:
@@ -199,4 +202,31 @@ def diagnose(kb: Any, observed: Observed, device_facts: Mapping[str, Mapping[str
         plan = {} if device == HOST else plan  # a plan is for a device; the causes' advice says what to do
         shown = () if findings else _evidence(observed, device, sorted(known), known, where)
         out.append(DeviceDiagnosis(device, dict(sorted(known.items())), findings, plan, shown))
-    return out
+    return attribute(out, observed.stacked)
+
+
+def attribute(diagnoses: list[DeviceDiagnosis], stacked: Mapping[str, tuple[str, ...]]) -> list[DeviceDiagnosis]:
+    """Queueing attributed to the device where it starts: a stacked device with a cause whose disks below have
+    a cause too (they are saturated, their reads starve) passes on its plan to them (a disk with a plan of its
+    own keeps it); when they are measured and have none (healthy, or requests in flight on a device that serves
+    them in parallel), the queue starts on the stacked device itself (a loop's worker, a dm target), whose
+    plan it is."""
+    by = {d.device: d for d in diagnoses}
+    for d in diagnoses:
+        below = stacked.get(d.device, ())
+        if not below or not d.findings or d.healthy:
+            continue
+        measured = [b for b in below if b in by]
+        queued = [b for b in measured if by[b].findings and not by[b].healthy]
+        names = ", ".join(queued or measured or below)
+        if queued:
+            text = f"the queueing starts on {names}, which {d.device} is built on: the plan is for {names}"
+            by[d.device] = d._replace(plan={}, stacking=text)
+            for b in queued:
+                by[b] = by[b]._replace(plan=by[b].plan or d.plan)
+        elif measured:
+            text = f"{names} under it has no cause: the queueing starts on {d.device}, and the plan is for it"
+            by[d.device] = d._replace(stacking=text)
+        else:
+            by[d.device] = d._replace(stacking=f"{names} under it not measured: where the queueing starts is not known")
+    return [by[d.device] for d in diagnoses]

@@ -80,12 +80,18 @@ def restricted(observed: Observed, device: str, samples: list[Sample]) -> Observ
     return observed._replace(devices={**observed.devices, device: found}, series={**observed.series, device: samples})
 
 
-def whole_disk(name: str, present: Iterable[str], parents: Mapping[str, str]) -> str | None:
-    """The disk ``name`` counts under: itself, or None for a partition whose disk is also measured (its I/O
-    is already in the disk's counters)."""
+def disk_of(name: str, parents: Mapping[str, str]) -> str | None:
+    """The disk a partition is on (from sysfs, else from its name); None for a name that is no partition."""
     parent = parents.get(name)
     if parent is None and (m := _PARTITION.fullmatch(name)):
         parent = m["disk"]
+    return parent
+
+
+def whole_disk(name: str, present: Iterable[str], parents: Mapping[str, str]) -> str | None:
+    """The disk ``name`` counts under: itself, or None for a partition whose disk is also measured (its I/O
+    is already in the disk's counters)."""
+    parent = disk_of(name, parents)
     return None if parent is not None and parent in present else name
 
 
