@@ -40,7 +40,8 @@ def test_heldout_capture_is_diagnosed_right(name: str, fmt: str, capsys: pytest.
 
 def test_saturation_in_one_phase_names_the_phase(capsys: pytest.CaptureFixture[str]) -> None:
     (cause,) = _diagnosed("intermittent", "iostat-x-t.txt", capsys)["loop0"]["causes"]
-    assert all(e["window"].startswith("phase 2 of 2: ") for e in cause["evidence"])
+    measured = [e for e in cause["evidence"] if e["fact"].startswith("obs.")]
+    assert measured and all(e["window"].startswith("phase 2 of 2: ") for e in measured)
 
 
 def test_the_disk_under_the_loop_gets_no_invented_cause(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,3 +66,14 @@ def test_a_loop_over_a_file_on_an_idle_disk_queues_on_itself(tmp_path, capsys: p
     found = {d["device"]: d for d in json.loads(capsys.readouterr().out)["devices"]}
     loop = found["loop0"]
     assert loop["stacked_on"] == ["vda"] and "starts on loop0" in loop["stacking"] and loop["plan_context"]
+
+
+def test_a_phase_names_itself_only_where_its_numbers_come_from(capsys: pytest.CaptureFixture[str]) -> None:
+    """With --hw, the device's class is no measurement of the phase: its window names --hw, not the phase."""
+    here = HELDOUT / "intermittent"
+    assert main(["diagnose", str(here / "iostat-x-t.txt"), "--root", str(here / "root"), "--hw", "ssd",
+                 "--format", "json"]) == 0  # fmt: skip
+    (found,) = json.loads(capsys.readouterr().out)["devices"]
+    (cause,) = found["causes"]
+    classes = [e for e in cause["evidence"] if e["fact"].startswith("hw.")]
+    assert classes and all(e["window"] == "the hardware named with --hw ssd" for e in classes)

@@ -100,17 +100,19 @@ def active_text(observed: Observed, device: str) -> tuple[str, str] | None:
 
 
 def _evidence(observed: Observed, device: str, wanted: Iterable[str], known: Mapping[str, Any],
-              origins: Mapping[str, tuple[str, str]]) -> tuple[Evidence, ...]:  # fmt: skip
+              origins: Mapping[str, tuple[str, str]], phase: str = "") -> tuple[Evidence, ...]:  # fmt: skip
+    """Each fact of ``wanted`` with its window and source; ``phase`` ("phase K of N: ") leads the window of
+    the facts measured on the device over that phase (not the host's, nor its class)."""
     out = []
     for fact in wanted:
         o = _observation(observed, device, fact)
         value = known[fact]
         if fact.startswith(_ACTIVE) and (active := active_text(observed, device)):
-            where, source = active
+            where, source = phase + active[0], active[1]
         elif fact.startswith("obs.devices."):
             where, source = "the median of each device over its window", "every device measured"
         elif o is not None:
-            where, source = window(o), o.source
+            where, source = (phase if o.subject == device else "") + window(o), o.source
         elif fact in origins:
             where, source = origins[fact]
         else:
@@ -152,9 +154,8 @@ def _phase_findings(causes: list[Any], observed: Observed, device: str, read: Ma
         for cause in causes:
             if cause.healthy or cause.id in out or not cause.when.evaluate(known):
                 continue
-            evidence = _evidence(sub, device, cause.shown(known), known, where)
-            label = f"phase {k} of {len(found_phases)}"
-            out[cause.id] = Finding(cause, tuple(e._replace(window=f"{label}: {e.window}") for e in evidence), known)
+            label = f"phase {k} of {len(found_phases)}: "
+            out[cause.id] = Finding(cause, _evidence(sub, device, cause.shown(known), known, where, label), known)
     return list(out.values())
 
 
