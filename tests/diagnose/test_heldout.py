@@ -11,8 +11,10 @@ from diagnose_helpers import DEVICE_FORMATS, FIXTURES, HOST_FILES
 from iosched.cli import main
 
 HELDOUT = FIXTURES / "heldout"
-EXPECTED = {"throttled": ["IOD008"], "intermittent": ["IOD004"], "writeback-reads": ["IOD001"], "phases": []}
-"""Scenario -> the causes named for its loop device, as README.md explains each."""
+EXPECTED = {"throttled": ["IOD008"], "intermittent": ["IOD004"], "writeback-reads": ["IOD001"], "phases": [],
+            "writeback-slow": ["IOD010"]}  # fmt: skip
+"""Scenario -> the causes named for loop0, as README.md explains each (in writeback-slow, loop0 is the disk
+under the loaded loop1)."""
 
 
 def _diagnosed(name: str, fmt: str, capsys: pytest.CaptureFixture[str]) -> dict[str, dict]:
@@ -30,10 +32,16 @@ def test_every_heldout_capture_is_listed() -> None:
 @pytest.mark.parametrize("name", EXPECTED)
 @pytest.mark.parametrize("fmt", DEVICE_FORMATS)
 def test_heldout_capture_is_diagnosed_right(name: str, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
-    found = _diagnosed(name, fmt, capsys)["loop0"]
+    devices = _diagnosed(name, fmt, capsys)
+    found = devices["loop0"]
     assert [c["id"] for c in found["causes"]] == EXPECTED[name], (fmt, found["facts"])
     for cause in found["causes"]:
         assert all(e["window"] and e["source"] for e in cause["evidence"])
+    if name == "writeback-slow":
+        upper = devices["loop1"]
+        assert upper["stacked_on"] == ["loop0"] and not {"IOD009", "IOD002", "IOD006"} & {
+            c["id"] for c in upper["causes"]
+        }
     if not EXPECTED[name]:
         assert found["verdict"] == "unknown" and found["capture_next"] and found["plan_context"] == {}
 
