@@ -53,6 +53,8 @@ class Observed(NamedTuple):
     """Events summed over every reading: hung-task reports."""
     means: dict[str, float]
     """Host metrics averaged over their samples (the share of stack samples in balance_dirty_pages)."""
+    host_series: dict[str, list[Sample]] = {}  # noqa: RUF012 - a NamedTuple's default, never changed
+    """Each host metric's samples, from the reading that gave its observation."""
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -74,10 +76,23 @@ def _summary(subject: str, metric: str, samples: list[Sample], source: str, cloc
 
 
 def restricted(observed: Observed, device: str, samples: list[Sample]) -> Observed:
-    """``observed`` with ``device`` measured over ``samples`` alone (a phase), from the same source."""
-    whole = observed.devices[device]
-    found = {m: o for m, w in whole.items() if (o := _summary(device, m, samples, w.source, w.clock))}
-    return observed._replace(devices={**observed.devices, device: found}, series={**observed.series, device: samples})
+    """``observed`` over a phase: ``device`` measured over ``samples`` alone, every other device and the host
+    over the same clock times (left out where there are no clock times to line them up, or none fall within)."""
+    start, end = samples[0].t, samples[-1].t
+    clock = observed.devices[device]["util"].clock
+
+    def within(subject: str, whole: dict[str, Observation], series: list[Sample]) -> dict[str, Observation]:
+        kept = series if subject == device else [s for s in series if start <= s.t <= end] if clock else []
+        return {
+            m: o for m, w in whole.items() if w.clock == clock and (o := _summary(subject, m, kept, w.source, w.clock))
+        }
+
+    devices = {d: found for d, whole in observed.devices.items()
+               if (found := within(d, whole, samples if d == device else observed.series[d]))}  # fmt: skip
+    series = {d: samples if d == device else [s for s in observed.series[d] if start <= s.t <= end] for d in devices}
+    host = {m: o for m, w in observed.host.items()
+            if (o := within("host", {m: w}, observed.host_series.get(m, [])).get(m))}  # fmt: skip
+    return observed._replace(devices=devices, series=series, host=host)
 
 
 def disk_of(name: str, parents: Mapping[str, str]) -> str | None:
@@ -121,11 +136,12 @@ def observe(readings: list[Reading], parents: Mapping[str, str] | None = None,
             if "r_await" not in found:
                 gaps.append(f"{device}: {reading.fmt} has no r_await: reads waiting behind writes cannot be told")
     host: dict[str, Observation] = {}
+    host_series: dict[str, list[Sample]] = {}
     for reading in readings:
         for metric in UNITS:
             o = _observe("host", metric, reading.host, reading)
             if o and (metric not in host or o.n > host[metric].n):
-                host[metric] = o
+                host[metric], host_series[metric] = o, reading.host
     missing = [m for r in readings for m in r.missing] + gaps
     notes = [f"{r.source}: {n}" for r in readings for n in r.notes]
     if idle:
@@ -135,7 +151,7 @@ def observe(readings: list[Reading], parents: Mapping[str, str] | None = None,
               if any(m in s.values for r in readings for s in r.host)}  # fmt: skip
     means = {m: sum(v) / len(v) for m in ("stack_dirty",)
              if (v := [s.values[m] for r in readings for s in r.host if m in s.values])}  # fmt: skip
-    return Observed(devices, series, host, missing, notes, stacked, counts, means)
+    return Observed(devices, series, host, missing, notes, stacked, counts, means, host_series)
 
 
 def _dirty_share(observed: Observed, dirty_ratio: float | None) -> float | None:
