@@ -176,3 +176,19 @@ def test_queueing_is_attributed_to_the_disk_under_an_lv(kb) -> None:
     idle_disk = {**IDLE, "util": 20.0, "queue": 0.3, "r_s": 300.0, "w_s": 300.0, "r_await": 0.5, "w_await": 0.5}
     lv, disk = diagnose(kb, _stacked([busy] * 30, [idle_disk] * 30))
     assert lv.plan and "starts on dm-0" in lv.stacking
+
+
+def test_a_phase_sees_the_host_over_its_own_times() -> None:
+    """PSI at 50% in the first half only: the second phase's host shows 0, not the whole capture's median."""
+    from iosched.symptoms.observe import phases, restricted
+
+    busy = {**IDLE, "util": 95.0, "queue": 20.0, "r_s": 300.0, "r_await": 30.0, "rkb_s": 1200.0}
+    observed = _observed("sdj", [IDLE] * 2 + [busy] * 10 + [IDLE] * 6 + [busy] * 10 + [IDLE] * 2)
+    samples = [Sample(1.7e9 + k, {"psi_some": 50.0 if k < 15 else 0.0}) for k in range(30)]
+    reading = Reading("trap", "/proc/pressure/io", {}, samples, [])
+    psi = _observe("host", "psi_some", samples, reading)
+    assert psi is not None
+    observed = observed._replace(host={"psi_some": psi}, host_series={"psi_some": samples})
+    first, second = phases(observed.series["sdj"])
+    assert restricted(observed, "sdj", first).host["psi_some"].median == 50
+    assert restricted(observed, "sdj", second).host["psi_some"].median == 0
