@@ -196,9 +196,13 @@ def _direction(s: Sample) -> str:
 
 def phases(samples: list[Sample]) -> list[list[Sample]]:
     """The stretches of one load within the active window: split where :data:`_GAP` or more idle intervals
-    come between busy ones, or where the direction (writes, reads, both) changes for :data:`PHASE` intervals or
-    more; a shorter change stays in the phase around it. Each has :data:`PHASE` intervals or more."""
-    marks = [_direction(s) for s in samples]
+    come between busy ones, or where the load turns from writes to reads or back for :data:`PHASE` intervals or
+    more (an interval of both continues the one before); a shorter change stays in the phase around it. Each has :data:`PHASE` intervals or more."""
+    marks, last = [], "m"
+    for s in samples:  # an interval of both reads and writes continues the load before it
+        mark = _direction(s)
+        last = mark if mark in "wr" else last
+        marks.append(last if mark == "m" else mark)
     runs: list[list[int]] = []  # [start, end, class] of runs of one class, short ones folded into the one before
     for k, mark in enumerate(marks):
         if runs and marks[runs[-1][0]] == mark:
