@@ -111,6 +111,11 @@ FACTS: dict[str, tuple[FactType, str]] = {
             ("queue.growth", "median queue depth of the active window's last third over its first third"),
             ("devices.util_max", "the highest median %util of any device measured"),
             ("devices.queue_max", "the highest median queue depth of any device measured"),
+            (
+                "psi_unexplained",
+                "PSI some's median less the highest median %util of any device: waiting on I/O "
+                "that no device's busy time covers (percentage points)",
+            ),
         )
     },
 }

@@ -27,6 +27,7 @@ _HOST = {
     "stack_dirty_share": "stack_dirty",
     "hung_dirty": "hung_dirty",
     "hung_io": "hung_io",
+    "psi_unexplained": "psi_some",
 }
 
 

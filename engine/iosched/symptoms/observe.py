@@ -197,7 +197,8 @@ def _direction(s: Sample) -> str:
 def phases(samples: list[Sample]) -> list[list[Sample]]:
     """The stretches of one load within the active window: split where :data:`_GAP` or more idle intervals
     come between busy ones, or where the load turns from writes to reads or back for :data:`PHASE` intervals or
-    more (an interval of both continues the one before); a shorter change stays in the phase around it. Each has :data:`PHASE` intervals or more."""
+    more (an interval of both continues the one before); a shorter change stays in the phase around it. Each
+    has :data:`PHASE` intervals or more."""
     marks, last = [], "m"
     for s in samples:  # an interval of both reads and writes continues the load before it
         mark = _direction(s)
@@ -321,4 +322,6 @@ def facts(observed: Observed, device: str, dirty_ratio: float | None = None) -> 
     if rrqm is not None and r_s is not None and rrqm + r_s > 0:
         out["obs.read_merge_pct"] = 100 * rrqm / (rrqm + r_s)
     out |= device_wide(observed) | host_facts(observed, dirty_ratio)
+    if "obs.psi_some.median" in out and "obs.devices.util_max" in out:
+        out["obs.psi_unexplained"] = out["obs.psi_some.median"] - out["obs.devices.util_max"]
     return out
