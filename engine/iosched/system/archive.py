@@ -1,6 +1,7 @@
 """A capture given as a tarball (``iosched collect``, ``sos report``, supportconfig): unpacked into a temporary
 directory, only what a reader could use: directories, regular files of at most ``PROBE_LIMIT``, and symbolic
-links that stay inside (``tarfile.data_filter``). Anything else in the archive is skipped, not refused."""
+links that stay inside (``tarfile.data_filter``), no name through ``..``. Anything else in the archive is skipped,
+not refused, as is a member that cannot be written."""
 
 from __future__ import annotations
 
@@ -34,7 +35,11 @@ def unpacked(path: Path) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="iosched-capture-") as scratch:
         try:
             with tarfile.open(path) as tar:
-                tar.extractall(scratch, members=_members(tar), filter=_kept)
+                for member in _members(tar):
+                    try:
+                        tar.extract(member, scratch, filter=_kept)
+                    except OSError:  # one member that cannot be written (a name twice, a clash): skipped
+                        continue
         except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
             raise ArchiveError(f"cannot unpack {path}: {' '.join(str(exc).split()) or type(exc).__name__}") from None
         top = os.listdir(scratch)
@@ -47,6 +52,8 @@ def _members(tar: tarfile.TarFile) -> Iterator[tarfile.TarInfo]:
     for count, member in enumerate(tar):
         if count >= MAX_MEMBERS or total > MAX_TOTAL_BYTES:
             return
+        if ".." in member.name.split("/"):
+            continue
         if member.isfile() and member.size <= PROBE_LIMIT:
             total += member.size
             yield member
