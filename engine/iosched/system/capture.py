@@ -8,14 +8,15 @@ reads back to the same System (``advise --root``), with the probe document besid
 
 from __future__ import annotations
 
-import io
 import os
-import tarfile
-import time
 from pathlib import Path
 
 from iosched.system.model import System
 from iosched.system.source import MAX_BYTES, TreeSource
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from tarfile import TarInfo
 
 PROBE_FILE = "iosched-probe.json"
 """The probe document in a collected tree, at its top."""
@@ -93,6 +94,10 @@ class Recorder(TreeSource):
 
 def tarball(recorder: Recorder, probe: str, top: str, out: Path) -> Path:
     """Write ``out/TOP.tar.gz``: the recorded tree under ``TOP/`` with the probe document as ``TOP/PROBE_FILE``."""
+    import io
+    import tarfile
+    import time
+
     path = out / f"{top}.tar.gz"
     now = int(time.time())
     with tarfile.open(path, "w:gz", format=tarfile.PAX_FORMAT) as tar:
@@ -110,8 +115,10 @@ def tarball(recorder: Recorder, probe: str, top: str, out: Path) -> Path:
     return path
 
 
-def _info(name: str, kind: bytes, mtime: int, mode: int) -> tarfile.TarInfo:
-    info = tarfile.TarInfo(name)
+def _info(name: str, kind: bytes, mtime: int, mode: int) -> TarInfo:
+    from tarfile import TarInfo
+
+    info = TarInfo(name)
     info.type, info.mtime, info.mode = kind, mtime, mode
     return info
 

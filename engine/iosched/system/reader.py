@@ -9,7 +9,6 @@ Nothing is executed and nothing is written outside a temporary directory.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,7 +19,6 @@ from iosched.system.host import read_host
 from iosched.system.ktune import is_tuned_02, read_ktune
 from iosched.system.model import Device, System, Tuner
 from iosched.system.mounts import read_mounts
-from iosched.system.probejson import from_document
 from iosched.system.sap import read_sapconf, read_saptune
 from iosched.system.source import MAX_REFUSED, Source, TreeSource, mangle
 from iosched.system.supportconfig import is_supportconfig, read_supportconfig
@@ -90,7 +88,11 @@ def read_source(src: Source, name: str) -> System:
     that cannot be read is named in ``missing`` of the System read from the files."""
     text = probe_text(src)
     note = []
-    if text is not None:
+    if text is not None:  # json and the document's reader are imported only for a capture that holds one
+        import json
+
+        from iosched.system.probejson import from_document
+
         try:
             return from_document(json.loads(text)).replace(source=name)
         except (ValueError, RecursionError) as exc:
