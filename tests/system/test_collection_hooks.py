@@ -226,3 +226,16 @@ def test_a_tarball_with_links_out_and_devices_unpacks_only_what_stays_inside(tmp
         tar.addfile(info, io.BytesIO(b"quiet"))
     assert read_root(archive).host.cmdline == "quiet"
     assert not (tmp_path.parent / "escape").exists()
+
+
+def test_a_probe_document_names_its_kind_and_one_without_it_still_reads(capsys: pytest.CaptureFixture[str]) -> None:
+    from iosched.system.probejson import KIND, ProbeDocumentError, from_document, to_document
+
+    system = read_root(CAPTURES / "debian12-vm-live")
+    document = json.loads(json.dumps(to_document(system)))
+    assert document["kind"] == KIND == "probe"
+    assert from_document(document) == system
+    del document["kind"]
+    assert from_document(document) == system
+    with pytest.raises(ProbeDocumentError, match="kind 'host-plans' is not probe"):
+        from_document({**document, "kind": "host-plans"})
