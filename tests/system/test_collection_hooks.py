@@ -239,3 +239,19 @@ def test_a_probe_document_names_its_kind_and_one_without_it_still_reads(capsys: 
     assert from_document(document) == system
     with pytest.raises(ProbeDocumentError, match="kind 'host-plans' is not probe"):
         from_document({**document, "kind": "host-plans"})
+
+
+def test_fleet_reads_a_collected_tarball_as_its_host(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["collect", "--out", str(tmp_path)]) == 0
+    archive = Path(capsys.readouterr().out.strip())
+    assert main(["advise", "--root", str(archive), "--format", "json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main(["fleet", str(archive), "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    try:  # one document of hosts, or JSON Lines of host documents
+        documents = json.loads(out)["hosts"]
+    except ValueError:
+        documents = [json.loads(line) for line in out.splitlines()]
+    (host,) = [d for d in documents if "plans" in d]
+    assert host["host"] == alone["host"]["hostname"] and not host.get("error")
+    assert [p["device"] for p in host["plans"]] == [p["device"] for p in alone["plans"]]
