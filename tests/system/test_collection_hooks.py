@@ -255,3 +255,17 @@ def test_fleet_reads_a_collected_tarball_as_its_host(tmp_path: Path, capsys: pyt
     (host,) = [d for d in documents if "plans" in d]
     assert host["host"] == alone["host"]["hostname"] and not host.get("error")
     assert [p["device"] for p in host["plans"]] == [p["device"] for p in alone["plans"]]
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_the_hooks(tmp_path: Path) -> None:
+    import zipfile
+
+    repository = ENGINE.parent
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(tmp_path), str(repository)], check=True, capture_output=True, timeout=300)  # fmt: skip
+    (wheel,) = tmp_path.glob("iosched-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        for name, _, _ in HOOKS.values():
+            shipped = archive.read(f"iosched/hooks/{name}").decode()
+            assert shipped == (ENGINE / "iosched" / "hooks" / name).read_text() and "@PYTHON@" in shipped
