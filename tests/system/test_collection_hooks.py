@@ -269,3 +269,13 @@ def test_the_wheel_ships_the_hooks(tmp_path: Path) -> None:
         for name, _, _ in HOOKS.values():
             shipped = archive.read(f"iosched/hooks/{name}").decode()
             assert shipped == (ENGINE / "iosched" / "hooks" / name).read_text() and "@PYTHON@" in shipped
+
+
+def test_a_hook_that_cannot_be_installed_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "extras.d").write_text("a file where the directory should be")
+    monkeypatch.setitem(HOOKS, "sos", ("sos_extras", tmp_path / "extras.d" / "iosched", 0o644))
+    assert main(["collect", "--install-hook", "sos"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot install the sos hook" in err
