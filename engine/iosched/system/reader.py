@@ -9,7 +9,8 @@ Nothing is executed and nothing is written outside a temporary directory.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from iosched.system.blockdevs import read_devices
@@ -55,15 +56,24 @@ def open_source(root: Path) -> Source:
 def read_root(root: Path) -> System:
     """The System a root (or a capture's tarball) shows; what it does not show is listed in ``missing``.
     Raises ProbeError."""
+    with root_directory(root) as tree:
+        return read_source(open_source(tree), str(root))
+
+
+@contextmanager
+def root_directory(root: Path) -> Iterator[Path]:
+    """The directory of a root: itself, or a capture's tarball unpacked for the time of the block.
+    Raises ProbeError."""
     if not root.is_file():  # tarfile and tempfile are imported only for a tarball
-        return read_source(open_source(root), str(root))
+        yield root
+        return
     from iosched.system.archive import ArchiveError, is_archive, unpacked
 
     if not is_archive(root):
         raise ProbeError(f"not a directory or a tarball: {root}")
     try:
         with unpacked(root) as tree:
-            return read_source(open_source(tree), str(root))
+            yield tree
     except ArchiveError as exc:
         raise ProbeError(str(exc)) from None
 
