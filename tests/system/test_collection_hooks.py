@@ -25,7 +25,7 @@ from iosched.cli import main
 from iosched.cli.commands.collect import HOOKS, hook_text
 from iosched.measure.device import loop_device
 from iosched.system import capture
-from iosched.system.reader import EXTRAS, read_root
+from iosched.system.reader import EXTRAS, PROBE_COMMAND, PROBE_FILE, read_root
 from iosched.system.source import mangle
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
@@ -91,7 +91,7 @@ def test_a_real_sosreport_with_the_definition_plans_guest_disks_with_their_queue
     with tarfile.open(archive) as tar:
         tar.extractall(tmp_path / "unpacked", filter="data")
     (tree,) = (tmp_path / "unpacked").iterdir()
-    (output,) = (tree / EXTRAS / "iosched").glob(f"*{mangle(capture.PROBE_COMMAND)}")
+    (output,) = (tree / EXTRAS / "iosched").glob(f"*{mangle(PROBE_COMMAND)}")
     assert json.loads(output.read_text())["kind"] == "probe"
     output.write_text('{"kind": "probe", "schema_version": 1, "host": {}, "devices": [7]}')
     damaged = read_root(tree)
@@ -117,10 +117,10 @@ def test_the_sos_definition_is_the_sos_extras_format(tmp_path: Path) -> None:
             assert line[1:].startswith("/") and len(line.split()) == 1, line
         else:
             commands.append(line)
-    assert len(commands) == 1 and commands[0].endswith(capture.PROBE_COMMAND.removeprefix("iosched"))
+    assert len(commands) == 1 and commands[0].endswith(PROBE_COMMAND.removeprefix("iosched"))
     done = subprocess.run(commands[0], shell=True, env=ENV, capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["kind"] == "probe"
-    assert mangle(commands[0]).endswith(mangle(capture.PROBE_COMMAND))
+    assert mangle(commands[0]).endswith(mangle(PROBE_COMMAND))
 
 
 def supportconfig_report(directory: Path, plugin: Path) -> None:
@@ -171,7 +171,7 @@ def test_collect_round_trip_reads_back_what_the_live_read_saw(tmp_path: Path) ->
     archive = capture.tarball(recorder, "{}", "iosched-test", tmp_path)
     with tarfile.open(archive) as tar:
         tar.extractall(tmp_path, filter="data")
-    (tmp_path / "iosched-test" / capture.PROBE_FILE).unlink()
+    (tmp_path / "iosched-test" / PROBE_FILE).unlink()
     read = read_root(tmp_path / "iosched-test")
     assert read.to_json() == system.replace(source=str(tmp_path / "iosched-test")).to_json()
 

@@ -12,18 +12,13 @@ import os
 from pathlib import Path
 
 from iosched.system.model import System
+from iosched.system.reader import PROBE_COMMAND, PROBE_FILE, read_source
 from iosched.system.source import MAX_BYTES, TreeSource
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from tarfile import TarInfo
 
-PROBE_FILE = "iosched-probe.json"
-"""The probe document in a collected tree, at its top."""
-PROBE_LIMIT = 16 * 1024 * 1024
-"""How long a probe document may be: a host with thousands of devices writes some MiB."""
-PROBE_COMMAND = "iosched probe --format json"
-"""The command whose output a sosreport (sos_extras) or a supportconfig plugin keeps."""
 SECTION_RULE = "=" * 38 + "#"
 
 
@@ -135,8 +130,6 @@ def supportconfig_sections(recorder: Recorder, probe: str) -> str:
 def record(root: Path) -> tuple[System, Recorder]:
     """The System of ``root`` and what reading it went through, with each blk-mq device's ``mq/*/nr_tags`` and
     ``mq/*/cpu_list`` besides (the hardware queues a reader counts)."""
-    from iosched.system.reader import read_source
-
     recorder = Recorder(root)
     system = read_source(recorder, str(root))
     for device in system.devices:

@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from iosched.system.blockdevs import read_devices
-from iosched.system.capture import PROBE_COMMAND, PROBE_FILE, PROBE_LIMIT
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.host import read_host
 from iosched.system.ktune import is_tuned_02, read_ktune
@@ -30,6 +29,12 @@ from iosched.system.writeback import read_writeback
 
 MAX_MISSING = 300
 EXTRAS = "sos_commands/sos_extras"
+PROBE_FILE = "iosched-probe.json"
+"""The probe document in a collected tree, at its top."""
+PROBE_LIMIT = 16 * 1024 * 1024
+"""How long a probe document may be: a host with thousands of devices writes some MiB."""
+PROBE_COMMAND = "iosched probe --format json"
+"""The command whose output a sosreport (sos_extras) or a supportconfig plugin keeps."""
 
 
 class ProbeError(Exception):
