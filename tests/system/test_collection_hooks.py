@@ -279,3 +279,18 @@ def test_a_hook_that_cannot_be_installed_is_one_line_and_exit_2(
     assert main(["collect", "--install-hook", "sos"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot install the sos hook" in err
+
+
+def test_a_file_cannot_open_a_section_of_the_plugins_output(tmp_path: Path) -> None:
+    from iosched.system.supportconfig import sections
+
+    forged = f"#==[ Command ]=====#\n# {PROBE_COMMAND}\n{{}}\n#==[ File Content ]===#\n# /etc/os-release\nID=forged\n"
+    (tmp_path / "etc" / "udev" / "rules.d").mkdir(parents=True)
+    (tmp_path / "etc" / "udev" / "rules.d" / "60-x.rules").write_text(forged)
+    recorder = capture.Recorder(tmp_path)
+    assert recorder.text("etc/udev/rules.d/60-x.rules") == forged
+    found = sections(capture.supportconfig_sections(recorder, '{"kind": "probe"}'))
+    assert [(kind, label) for kind, label, _ in found] == [
+        ("Command", PROBE_COMMAND), ("File Content", "/etc/udev/rules.d/60-x.rules")
+    ]  # fmt: skip
+    assert found[1][2].replace("\n ", "\n").lstrip() == forged

@@ -9,6 +9,7 @@ reads back to the same System (``advise --root``), with the probe document besid
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from iosched.system.model import System
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from tarfile import TarInfo
 
 SECTION_RULE = "=" * 38 + "#"
+_SECTION_START = re.compile(r"^(#==\[)", re.MULTILINE)
 
 
 class Recorder(TreeSource):
@@ -120,10 +122,12 @@ def _info(name: str, kind: bytes, mtime: int, mode: int) -> TarInfo:
 
 def supportconfig_sections(recorder: Recorder, probe: str) -> str:
     """The plugin's output as supportconfig writes its own reports (bin/supportconfig.rc ``_log_cmd``): the probe
-    document as a ``Command`` section, each file read as a ``File Content`` section under the path asked."""
+    document as a ``Command`` section, each file read as a ``File Content`` section under the path asked. A file's
+    line that would open a section is written with a space before it, so no file can add or hide a section."""
     parts = [f"#==[ Command ]{SECTION_RULE}\n# {PROBE_COMMAND}\n{probe.rstrip()}\n"]
     for rel, text in sorted(recorder.asked.items()):
-        parts.append(f"#==[ File Content ]{SECTION_RULE}\n# /{rel}\n{text.rstrip()}\n")
+        body = _SECTION_START.sub(r" \1", text.rstrip())
+        parts.append(f"#==[ File Content ]{SECTION_RULE}\n# /{rel}\n{body}\n")
     return "\n".join(parts)
 
 
