@@ -4,6 +4,7 @@ its evidence and the plan out."""
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ def write_charts(directory: Path, observed: Any, devices: list[str]) -> None:
         raise UsageError(f"cannot write charts to {directory}: {exc.strerror or exc}") from None
 
 
-def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
+def readings(args: argparse.Namespace, stack: ExitStack) -> tuple[list[Any], Any]:
     """The readings the arguments name, and the capture's Source (None without --root)."""
     from iosched.symptoms.detect import read_bytes
 
@@ -83,10 +84,10 @@ def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
     src = None
     if args.root is not None:
         from iosched.symptoms.capture import from_source
-        from iosched.system.reader import ProbeError, open_source
+        from iosched.system.reader import ProbeError, open_source, root_directory
 
         try:
-            src = open_source(args.root)
+            src = open_source(stack.enter_context(root_directory(args.root)))
         except ProbeError as exc:
             raise UsageError(str(exc)) from None
         found += list(from_source(src))
@@ -189,7 +190,7 @@ def symptom_context(kb: Any, paths: list[Any], data: dict[str, Any]) -> dict[str
     from iosched.symptoms.diagnosis import diagnose
     from iosched.symptoms.observe import observe
 
-    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False, seconds=None))
+    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False, seconds=None), ExitStack())
     observed = observe(found)
     if not observed.devices:
         raise UsageError(observed.missing[0] if observed.missing else "--symptoms: no device measurements")
@@ -220,8 +221,9 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     kb = load_checked(args.kb)
     if args.hw is not None and kb.get(args.hw) is None:
         raise UsageError(f"unknown hardware {args.hw!r}; valid: {', '.join(h.id for h in kb.section('hardware'))}")
-    found, src = readings(args)
-    facts, parents, slaves, ratio = device_knowledge(src)
+    with ExitStack() as stack:  # a capture's tarball stays unpacked while it is read
+        found, src = readings(args, stack)
+        facts, parents, slaves, ratio = device_knowledge(src)
     observed = observe(found, parents, slaves)
     if not observed.devices and not observed.host:
         raise UsageError((*observed.missing, *observed.notes, "no measurements in the input")[0])
