@@ -374,7 +374,10 @@ def tunable(kb: Kb, item: TunableRef, style: Style) -> str:
     title = f"`{item.tunable.name}` of `{item.elevator.name}`" if style.site else f"{item.id}"
     where = f"`/sys/block/DEV/queue/iosched/{item.tunable.name}`"
     parent = f"Tunable of {ref(kb, style, item.elevator.name)}, in {where}."
-    return join(heading(style, title, item.tunable.name), parent, setting_body(kb, style, item.id, item.tunable))
+    # a tunable lives no longer than its elevator: its kernels are the elevator's where it states none
+    spans = item.tunable.replace(since=item.tunable.since or item.elevator.since,
+                                 until=item.tunable.until or item.elevator.until)  # fmt: skip
+    return join(heading(style, title, item.tunable.name), parent, setting_body(kb, style, item.id, spans))
 
 
 @renders("queue-attributes")
