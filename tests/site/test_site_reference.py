@@ -46,8 +46,12 @@ def test_every_release_has_its_page_with_what_sets_each_default(kb, pages: dict[
         assert distro.name in text and str(distro.kernel) in text, distro.id
         base = kb.get(distro.facts_from) if distro.facts_from else None
         facts = inherited(distro, base) if base is not None else distro
+        set_by = {(r[0], r[1]): r[2] for r in page.rows if len(r) > 2}
         for row in facts.default_schedulers:  # every row: its devices, its elevator and what sets it
-            assert [row.devices, row.elevator, releases.VIA[row.via]] in [r[:3] for r in page.rows], (distro.id, row)
+            cell = set_by.get((row.devices, row.elevator), "")
+            assert cell.startswith(releases.VIA[row.via]), (distro.id, row)
+            writers = [u.path for u in facts.udev_rules if f'ATTR{{queue/scheduler}}="{row.elevator}"' in u.content]
+            assert row.via != "udev" or all(path in cell for path in writers), (distro.id, row, cell)
         if facts.cgroup_default:
             assert releases.HIERARCHY[facts.cgroup_default].split(":")[0] in text, distro.id
         scoped = [c for c in kb.section("caveats") if c.scope and distro.lineage & set(c.scope.distributions)]

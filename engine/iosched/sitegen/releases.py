@@ -58,6 +58,12 @@ def _winning_order() -> str:
             "again (a reboot, a device added again, a TuneD profile applied).")  # fmt: skip
 
 
+def _set_by(distro: Distribution, row: DefaultScheduler) -> str:
+    """What sets a default: the mechanism, and for a udev rule the shipped files that write that elevator."""
+    files = [f"`{u.path}`" for u in distro.udev_rules if f'ATTR{{queue/scheduler}}="{row.elevator}"' in u.content]
+    return VIA[row.via] + (f" ({', '.join(files)})" if row.via == "udev" and files else "")
+
+
 def _base(kb: Kb, distro: Distribution) -> Distribution | None:
     return kb.get(distro.facts_from) if distro.facts_from else None
 
@@ -71,7 +77,7 @@ def release_page(kb: Kb, distro: Distribution, style: Style, advisor: str) -> st
     taken = [words for f, words in INHERITED.items() if base is not None and getattr(distro, f) in ((), None)
              and getattr(base, f) not in ((), None)]  # fmt: skip
     rows = [
-        (d.devices, ref(kb, style, d.elevator), VIA[d.via], d.io_path, d.note or "", refs(kb, style, d.sources))
+        (d.devices, ref(kb, style, d.elevator), _set_by(facts, d), d.io_path, d.note or "", refs(kb, style, d.sources))
         for d in sorted(facts.default_schedulers, key=lambda d: d.precedence, reverse=True)
     ]
     paths = [(p.devices, p.io_path, ", ".join(f"`{e}`" for e in p.offered) or "as upstream", p.note or "",
