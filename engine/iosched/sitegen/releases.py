@@ -139,6 +139,13 @@ def preset(distro: Distribution) -> str:
     return f"setting={distro_key(distro.id)}"
 
 
+def _release_order(distro: Distribution) -> tuple[object, ...]:
+    """Releases of a product in version order: ``sles12sp5`` before ``sles15sp1``, ``rhel9`` before ``rhel10``."""
+    import re
+
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", distro.id))
+
+
 def index_body(kb: Kb, style: Style) -> str:
     """The releases by family, each row keeping the anchor the single page had."""
     blocks = []
@@ -146,7 +153,7 @@ def index_body(kb: Kb, style: Style) -> str:
         rows = [
             (moved(f"[{d.name}]({style.link(d)})", d.id, style), str(d.kernel),
              d.cgroup_default or (_base(kb, d) and _base(kb, d).cgroup_default) or "—")  # type: ignore[union-attr]
-            for d in kb.section("distributions") if d.family == family
+            for d in sorted(kb.section("distributions"), key=_release_order) if d.family == family
         ]  # fmt: skip
         if rows:
             blocks += [f"## {title}", table(("release", "kernel", "cgroup hierarchy"), rows)]
