@@ -81,9 +81,19 @@ def _results(page: Any, query: str) -> list[str]:
         search.press_sequentially(query, delay=30)
         with contextlib.suppress(PlaywrightTimeout):
             links.first.wait_for(timeout=4_000)
-            page.wait_for_timeout(300)  # the last keystroke's results
-            return [urlsplit(h).path.lstrip("/") for h in links.evaluate_all("ls => ls.map(l => l.href)")]
+            return [urlsplit(h).path.lstrip("/") for h in _settled(page, links)]
     raise AssertionError(f"no search result for {query!r}")
+
+
+def _settled(page: Any, links: Any) -> list[str]:
+    """The results' hrefs once two reads half a second apart agree: the worker answers each keystroke, the
+    last one late on a busy machine."""
+    script = "ls => ls.map(l => l.href)"
+    before, after = None, links.evaluate_all(script)
+    while after != before:
+        page.wait_for_timeout(500)
+        before, after = after, links.evaluate_all(script)
+    return list(after)
 
 
 def _release(kb: Any, family: str) -> Any:
