@@ -159,8 +159,8 @@ def test_playbooks_pass_syntax_check_and_lint_and_carry_the_plans(fleet, ansible
         for kind in plan_ansible.RUNTIME_KINDS:
             assert sorted(host["settings"][kind]["every"]) == value_lines(plans, kind, consider=True)
             assert sorted(host["settings"][kind]["recommended"]) == value_lines(plans, kind, consider=False)
-        for path, content in files(plans).items():
-            assert "\n".join(host["files"][path]["every"]) == content
+        written = {file["path"]: "\n".join(file["every"]) for file in host["files"]}
+        assert written == files(plans)
     path = tmp_path_factory.mktemp("lint") / "iosched.yml"
     path.write_text(playbook)
     syntax = subprocess.Popen([BIN / "ansible-playbook", "--syntax-check", "-i", "localhost,", path], cwd=path.parent,

@@ -100,8 +100,20 @@ LOAD_SYSCTL = "Load the sysctl.d file"
 SWITCH_TUNED = "Switch TuneD to the iosched profile"
 
 
-def _handler(path: str) -> str | None:
-    return RELOAD_UDEV if udev.is_rules(path) else LOAD_SYSCTL if sysctld.is_conf(path) else None
+RELOADS = {"udev": ("udev rules file", RELOAD_UDEV), "sysctl": ("sysctl.d file", LOAD_SYSCTL),
+           "tuned": ("TuneD profile", SWITCH_TUNED)}  # fmt: skip
+"""What reads each kind of persistent file: its words in task names, and the handler that reloads it."""
+
+
+def reload_of(path: str) -> str:
+    """The :data:`RELOADS` key of a persistent file."""
+    if udev.is_rules(path):
+        return "udev"
+    if sysctld.is_conf(path):
+        return "sysctl"
+    if tuned.is_profile(path):
+        return "tuned"
+    raise PlaybookError(f"refusing file {path!r} in a playbook: not a udev rules, sysctl.d or TuneD profile file")
 
 
 DRIVER = r"""# Sets, verifies or restores one kind of value; stdin: one "FILE VALUE [COUPLED_FILE]..." line per value.
@@ -362,9 +374,10 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str,
     base = tuned_base(plans)
     return {
         "settings": settings,
-        "files": {p: _chosen(_lines(every.get(p)), _lines(recommended.get(p))) for p in paths},
-        "needed": {p: {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}
-                   for p in paths},
+        "files": [{"path": _Unsafe(p), "reload": reload_of(p),
+                   **_chosen(_lines(every.get(p)), _lines(recommended.get(p))),
+                   "needed": {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}}
+                  for p in paths],
         "by_hand": {kind: [_by_hand(s, distro) for s in steps if s.kind == kind]
                     for kind in STEP_ORDER if not STEP_KINDS[kind].runtime},
         "warnings": [_Unsafe(one_line(f"{p.device}: {w.id} ({w.risk or 'advice'}): {w.text}"))
@@ -440,12 +453,18 @@ def _script_tasks(kind: str, mode: str, names: tuple[str, str], tags: list[str],
     }]  # fmt: skip
 
 
-def _file_task(path: str, name: str, tags: list[str], **more: Any) -> dict[str, Any]:
-    """A copy task for one persistent file, its content chosen as the consider steps are."""
+def _each_file(files: str) -> dict[str, Any]:
+    """Loop over the plan's files that ``files`` (an expression) selects, each named by its path."""
+    return {"loop": f"{{{{ {files} | list }}}}", "loop_control": {"label": "{{ item.path }}"}}
+
+
+def _file_task(name: str, tags: list[str], files: str, **more: Any) -> dict[str, Any]:
+    """A copy task for each persistent file of ``files``, its content chosen as the consider steps are."""
     return {
-        "name": f"{name} {path}",
-        "ansible.builtin.copy": {"dest": "{{ iosched_etc }}" + path, "content": _JOINED, "mode": "0644"},
-        "vars": _pick(f"iosched_host.files['{path}']"),
+        "name": name,
+        "ansible.builtin.copy": {"dest": "{{ iosched_etc }}{{ item.path }}", "content": _JOINED, "mode": "0644"},
+        **_each_file(files),
+        "vars": {"iosched_lines": "{{ item[iosched_pick] }}"},
         "when": "iosched_lines | length > 0",
         "tags": tags,
         **more,
@@ -496,9 +515,9 @@ def _handlers() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
-    """Warnings, each kind of value (or what to do by hand), the persistent files, then (``--tags verify``
-    only) every value and file read back."""
+def _apply_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, Any]]:
+    """Warnings, each kind of value (or what to do by hand), the persistent files (a task for each kind of file
+    in ``reloads``, which notifies what reads it), then (``--tags verify`` only) every value and file read back."""
     tasks: list[dict[str, Any]] = [{
         "name": "Show the plan's warnings",
         "ansible.builtin.debug": {"msg": "{{ iosched_host.warnings }}"},
@@ -512,20 +531,20 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
             tasks += _script_tasks(kind, apply, names, [kind], lines, _set_result(kind))
         else:
             tasks.append(_by_hand_task(kind))
-    if paths:
+    if reloads:
         tasks.append({
             "name": "Create the directories of the persistent files",
-            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item | dirname }}", "state": "directory",
+            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item.path | dirname }}", "state": "directory",
                                      "mode": "0755"},
-            "loop": list(paths),
-            "when": "iosched_host.files[item][iosched_pick] | length > 0",
+            **_each_file("iosched_host.files"),
+            "when": "item[iosched_pick] | length > 0",
             "tags": ["persist"],
         })  # fmt: skip
-    for path in paths:
-        handler = SWITCH_TUNED if tuned.is_profile(path) else _handler(path)
-        task = _file_task(path, "Persist", ["persist"], **({"notify": handler} if handler else {}))
-        task["vars"] |= {"iosched_needed": f"{{{{ iosched_host.needed['{path}'][iosched_pick] }}}}",
-                         "iosched_changes": _changes(kinds)}  # fmt: skip
+    for reload in reloads:
+        words, handler = RELOADS[reload]
+        task = _file_task(f"Persist each {words}", ["persist"], f"iosched_host.files | selectattr('reload', '==', "
+                          f"'{reload}')", notify=handler)  # fmt: skip
+        task["vars"] |= {"iosched_needed": "{{ item.needed[iosched_pick] }}", "iosched_changes": _changes(kinds)}
         task["when"] = [task["when"], "iosched_needed | length == 0 or iosched_needed | select('in', iosched_changes) "
                                       "| list | length > 0"]  # fmt: skip
         tasks.append(task)
@@ -535,81 +554,85 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
             names = (f"Read back each {_words(kind)}", f"Verify each {_words(kind)}")
             lines = _pick(f"iosched_host.settings['{kind}']")
             tasks += _script_tasks(kind, "verify", names, verify, lines, "iosched_read", changes=False)
-    for path in paths:
-        result = "iosched_verify_" + re.sub(r"\W", "_", path.rsplit("/", 1)[1])
-        read_back = _file_task(path, "Read back", verify, check_mode=True, register=result)
-        read_back["vars"] |= {"iosched_needed": f"{{{{ iosched_host.needed['{path}'][iosched_pick] }}}}"}
-        read_back["when"] = [read_back["when"], "iosched_needed | length == 0"]  # pins only what was expected
+    if reloads:
+        read_back = _file_task("Read back each persistent file", verify, "iosched_host.files", check_mode=True,
+                               register="iosched_verify_files")  # fmt: skip
+        read_back["when"] = [read_back["when"], "item.needed[iosched_pick] | length == 0"]  # pins only the expected
+        differ = "iosched_verify_files.results | selectattr('changed') | map(attribute='item.path')"
         tasks += [read_back, {
-            "name": f"Verify {path}",
-            "ansible.builtin.assert": {"that": f"{result} is not changed", "quiet": True,
-                                       "fail_msg": f"{path} differs from the plan (--check --diff shows how)"},
-            "when": f"{result} is not skipped",
+            "name": "Verify each persistent file",
+            "ansible.builtin.assert": {"that": f"{differ} | list | length == 0", "quiet": True,
+                                       "fail_msg": f"{{{{ {differ} | join(', ') }}}} differ from the plan "
+                                                   "(--check --diff shows how)"},
+            "when": "iosched_verify_files is not skipped",
             "tags": verify,
         }]  # fmt: skip
     return tasks
 
 
 _OURS = _Quoted(
-    "iosched_stat.stat.exists and iosched_stat.stat.checksum in [(iosched_file.every | join('\n') ~ '\n') "
-    "| hash('sha1'), (iosched_file.recommended | join('\n') ~ '\n') | hash('sha1')]"
+    "item.stat.exists and item.stat.checksum in [(item.item.every | join('\n') ~ '\n') | hash('sha1'), "
+    "(item.item.recommended | join('\n') ~ '\n') | hash('sha1')]"
 )
-"""That a persistent file read at undo (``iosched_stat``) holds what iosched wrote, with the consider steps or
-without (``iosched_file``, the plan's two variants)."""
+"""That a persistent file read at undo (``item``, a result of the stat loop) holds what iosched wrote, with the
+consider steps or without (``item.item``, the plan's file)."""
+_READ = "iosched_undo_files"
 
 
-def _ours(path: str) -> tuple[str, dict[str, str]]:
-    """The register of a persistent file's stat at undo, and the task vars :data:`_OURS` reads."""
-    result = "iosched_undo_" + re.sub(r"\W", "_", path.rsplit("/", 1)[1])
-    return result, {"iosched_file": f"{{{{ iosched_host.files['{path}'] }}}}", "iosched_stat": f"{{{{ {result} }}}}"}
+def _each_read(reload: str | None = None) -> dict[str, Any]:
+    """Loop over the undo's stat results (of one kind of file, or all)."""
+    which = f" | selectattr('item.reload', '==', '{reload}') | list" if reload else ""
+    return {"loop": f"{{{{ {_READ}.results{which} }}}}", "loop_control": {"label": "{{ item.item.path }}"}}
 
 
-def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
+def _undo_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, Any]]:
     """Remove the files first (they are what would come back at boot), then restore every value iosched
     changed, the scheduler first: switching back resets the tunables, which are restored after it. TuneD is
     switched back to the profiles it ran before its profile is removed, and before the values are restored: it
     writes back what it replaced. A file that no longer holds what iosched wrote is left and named at once; a
     last task fails when one was, after every value was restored."""
     tasks: list[dict[str, Any]] = []
-    wrote = "iosched_file.every | length > 0"
-    for path in paths:
-        result, ours = _ours(path)
+    ours = ["item is not skipped", _OURS]
+    if reloads:
         tasks.append({
-            "name": f"Read {path}",
-            "ansible.builtin.stat": {"path": "{{ iosched_etc }}" + path, "checksum_algorithm": "sha1"},
-            "vars": {"iosched_file": ours["iosched_file"]},
-            "register": result,
-            "when": wrote,
+            "name": "Read each persistent file",
+            "ansible.builtin.stat": {"path": "{{ iosched_etc }}{{ item.path }}", "checksum_algorithm": "sha1"},
+            **_each_file("iosched_host.files"),
+            "register": _READ,
+            "when": "item.every | length > 0",
         })  # fmt: skip
-        if tuned.is_profile(path):
-            tasks.append({
-                "name": f"Switch TuneD back from {path}",
-                "ansible.builtin.command": {"cmd": "tuned-adm profile {{ iosched_host.tuned.previous | join(' ') }}"},
-                "changed_when": True,
-                "vars": ours,
-                "when": [wrote, _OURS, "iosched_etc == ''"],
-            })  # fmt: skip
+    if "tuned" in reloads:
         tasks.append({
-            "name": f"Remove {path}",
-            "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path, "state": "absent"},
-            "vars": ours,
-            "when": [wrote, _OURS],
-            **({"notify": RELOAD_UDEV} if udev.is_rules(path) else {}),
+            "name": "Switch TuneD back from its iosched profile",
+            "ansible.builtin.command": {"cmd": "tuned-adm profile {{ iosched_host.tuned.previous | join(' ') }}"},
+            "changed_when": True,
+            **_each_read("tuned"),
+            "when": [*ours, "iosched_etc == ''"],
         })  # fmt: skip
-        if tuned.is_profile(path):
-            tasks.append({
-                "name": f"Remove the directory of {path}",
-                "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path.rsplit("/", 1)[0], "state": "absent"},
-                "vars": ours,
-                "when": [wrote, _OURS],
-            })  # fmt: skip
+    for reload in reloads:
         tasks.append({
-            "name": f"Say whether {path} was left",
-            "ansible.builtin.assert": {"that": [_Quoted(f"not iosched_stat.stat.exists or ({_OURS})")], "quiet": True,
-                                       "fail_msg": f"{path} changed since iosched wrote it; left as it is"},
-            "vars": ours,
-            "when": f"{result} is not skipped",
-            "register": f"{result}_left",
+            "name": f"Remove each {RELOADS[reload][0]}",
+            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item.item.path }}", "state": "absent"},
+            **_each_read(reload),
+            "when": ours,
+            **({"notify": RELOAD_UDEV} if reload == "udev" else {}),
+        })  # fmt: skip
+    if "tuned" in reloads:
+        tasks.append({
+            "name": "Remove the directory of each TuneD profile",
+            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item.item.path | dirname }}", "state": "absent"},
+            **_each_read("tuned"),
+            "when": ours,
+        })  # fmt: skip
+    if reloads:
+        tasks.append({
+            "name": "Say whether each file was left",
+            "ansible.builtin.assert": {"that": [_Quoted(f"not item.stat.exists or ({_OURS})")], "quiet": True,
+                                       "fail_msg": "{{ item.item.path }} changed since iosched wrote it; left as "
+                                                   "it is"},
+            **_each_read(),
+            "when": "item is not skipped",
+            "register": "iosched_undo_left",
             "ignore_errors": True,
         })  # fmt: skip
     undo = "{{ 'check-undo' if ansible_check_mode else 'undo' }}"
@@ -618,12 +641,12 @@ def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, An
             names = (f"Restore each {_words(kind)} iosched changed", f"Check each {_words(kind)} was restored")
             lines = {"iosched_lines": f"{{{{ iosched_host.settings['{kind}'].every }}}}"}
             tasks += _script_tasks(kind, undo, names, ["undo"], lines, "iosched_restored")
-    if paths:
+    if reloads:
         tasks.append({
             "name": "Check no file was left",
-            "ansible.builtin.assert": {"that": [f"{_ours(path)[0]}_left is not failed" for path in paths],
-                                       "quiet": True, "fail_msg": "files changed since iosched wrote them were left "
-                                                                  "as they are (named above)"},
+            "ansible.builtin.assert": {"that": ["iosched_undo_left is not failed"], "quiet": True,
+                                       "fail_msg": "files changed since iosched wrote them were left as they are "
+                                                   "(named above)"},
         })  # fmt: skip
     return tasks
 
@@ -638,17 +661,19 @@ def _guard(tags: Sequence[str]) -> dict[str, Any]:
 class _Group:
     """Hosts whose plays are the same: the plans' kinds, files and data (rendered once), and the names."""
 
-    __slots__ = ("data", "kinds", "names", "paths")
+    __slots__ = ("data", "kinds", "names", "reloads")
 
-    def __init__(self, kinds: list[str], paths: list[str], data: dict[str, Any]) -> None:
-        self.kinds, self.paths, self.data = kinds, paths, data
+    def __init__(self, kinds: list[str], reloads: list[str], data: dict[str, Any]) -> None:
+        self.kinds, self.reloads, self.data = kinds, reloads, data
         self.names: list[str] = []
 
 
 def _group_of(kb: Kb, plans: Sequence[Plan]) -> _Group:
     present = {step.kind for plan in plans for step in plan.steps}
     paths = [_checked(PATH, p, "file") for p in files(plans)]
-    return _Group([kind for kind in STEP_ORDER if kind in present], paths, _host_data(kb, plans, paths))
+    reloads = {reload_of(p) for p in paths}
+    return _Group([kind for kind in STEP_ORDER if kind in present], [r for r in RELOADS if r in reloads],
+                  _host_data(kb, plans, paths))  # fmt: skip
 
 
 def _grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]]) -> list[_Group]:
@@ -664,7 +689,7 @@ def _grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]
         group = by_key.get(key)
         if group is None:
             found = _group_of(kb, plans)
-            group = by_key[key] = by_text.setdefault(json.dumps([found.kinds, found.paths, found.data]), found)
+            group = by_key[key] = by_text.setdefault(json.dumps([found.kinds, found.reloads, found.data]), found)
         group.names.append(target)
     if twice:
         raise PlaybookError(f"a host is given twice: {sorted(twice)}")
@@ -693,14 +718,14 @@ class _Parts:
 
     @staticmethod
     def _key(group: _Group) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return tuple(group.kinds), tuple(group.paths)
+        return tuple(group.kinds), tuple(group.reloads)
 
     def tasks(self, group: _Group, index: int) -> tuple[list[Any], list[Any]]:
         """The apply and undo tasks of ``group`` (the ``index``-th), made by the first group that has them."""
         key = self._key(group)
         found = self._tasks.get(key)
         if found is None:
-            found = self._tasks[key] = _apply_tasks(group.kinds, group.paths), _undo_tasks(group.kinds, group.paths)
+            found = self._tasks[key] = _apply_tasks(group.kinds, group.reloads), _undo_tasks(group.kinds, group.reloads)
             if self._uses[key] > 1:
                 self.writer.name(found[0], f"iosched_tasks_{index}")
                 self.writer.name(found[1], f"iosched_undo_tasks_{index}")
