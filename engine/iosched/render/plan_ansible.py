@@ -349,9 +349,11 @@ def _value_line(step: Step) -> str:
 
 def _chosen(every: Sequence[str], recommended: Sequence[str]) -> dict[str, list[str]]:
     """Lines with and without the consider steps; the tasks pick one by ``iosched_apply_consider``. An empty
-    line stays a plain empty string: Ansible reads ``!unsafe ''`` as None (and there is nothing to evaluate)."""
-    return {"every": [_Unsafe(x) if x else x for x in every],
-            "recommended": [_Unsafe(x) if x else x for x in recommended]}  # fmt: skip
+    line stays a plain empty string: Ansible reads ``!unsafe ''`` as None (and there is nothing to evaluate).
+    Equal lines are one list (written once, aliased, where the YAML aliases repeated lists)."""
+    lines = [_Unsafe(x) if x else x for x in every]
+    return {"every": lines, "recommended": lines if recommended == every else
+            [_Unsafe(x) if x else x for x in recommended]}  # fmt: skip
 
 
 def _by_hand(step: Step, distro: Any) -> list[_Unsafe]:
@@ -360,9 +362,21 @@ def _by_hand(step: Step, distro: Any) -> list[_Unsafe]:
     return [_Unsafe(line) for line in lines]
 
 
-def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str, Any]:
-    """The plan data of a play's hosts (``iosched_host``): value lines by kind, each file's lines, what to do by
-    hand, the warnings. Every kind of value is there, empty when the plans have none."""
+TEXTS = ("iosched_contents", "iosched_notices")
+"""The variables that hold the texts plans share, by key: the persistent files' lines and the warnings. A plan
+names them by key, so that hosts of many plans (a fleet's variables tree) hold each text once."""
+
+
+def _key(text: Any) -> str:
+    import hashlib
+
+    return hashlib.sha1(json.dumps(text).encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The plan data of a play's hosts (``iosched_host``): value lines by kind, each file's content (by key),
+    what to do by hand, the warnings (each text by key, with the devices it concerns). Every kind of value is
+    there, empty when the plans have none. Then the texts the keys name (:data:`TEXTS`)."""
     steps = host_steps(plans)
     distro_id = next((p.context.get("distro") for p in plans if p.context.get("distro")), None)
     distro = kb.get(str(distro_id)) if distro_id else None
@@ -370,20 +384,35 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str,
     for kind in RUNTIME_KINDS:
         of_kind = [s for s in steps if s.kind == kind]
         settings[kind] = _chosen([_value_line(s) for s in of_kind], [_value_line(s) for s in of_kind if unattended(s)])
+    contents: dict[str, list[str]] = {}
+    notices: dict[str, _Unsafe] = {}
+
+    def content(text: str | None) -> str:
+        lines = _chosen(_lines(text), [])["every"]
+        contents.setdefault(key := _key(lines), lines)
+        return key
+
     every, recommended = files(plans), files(plans, unattended)
+    concerned: dict[str, list[str]] = {}
+    for plan in plans:
+        for w in plan.warnings:
+            notice = _Unsafe(one_line(f"{w.id} ({w.risk or 'advice'}): {w.text}"))
+            notices.setdefault(_key(notice), notice)
+            concerned.setdefault(_key(notice), []).append(str(plan.device))
     base = tuned_base(plans)
-    return {
+    data = {
         "settings": settings,
-        "files": [{"path": _Unsafe(p), "reload": reload_of(p),
-                   **_chosen(_lines(every.get(p)), _lines(recommended.get(p))),
+        "files": [{"path": _Unsafe(p), "reload": reload_of(p), "every": content(every.get(p)),
+                   "recommended": content(recommended.get(p)),
                    "needed": {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}}
                   for p in paths],
         "by_hand": {kind: [_by_hand(s, distro) for s in steps if s.kind == kind]
                     for kind in STEP_ORDER if not STEP_KINDS[kind].runtime},
-        "warnings": [_Unsafe(one_line(f"{p.device}: {w.id} ({w.risk or 'advice'}): {w.text}"))
-                     for p in plans for w in p.warnings],
+        "warnings": [{"devices": _Unsafe(", ".join(dict.fromkeys(devices))), "notice": key}
+                     for key, devices in concerned.items()],
         "tuned": _tuned(base),
     }  # fmt: skip
+    return data, dict(zip(TEXTS, (contents, notices), strict=True))
 
 
 def _tuned(base: TunedBase | None) -> dict[str, Any]:
@@ -411,10 +440,12 @@ def _pick(where: str) -> dict[str, str]:
     return {"iosched_lines": f"{{{{ {where}[iosched_pick] }}}}"}
 
 
-def _play_vars(host: dict[str, Any], script: _Block) -> dict[str, Any]:
-    """The plans of the play's hosts, and what every task derives from them and from the user's variables."""
+def _play_vars(host: dict[str, Any], texts: dict[str, Any], script: _Block) -> dict[str, Any]:
+    """The plans of the play's hosts and their texts, and what every task derives from them and from the user's
+    variables."""
     return {
         "iosched_host": host,
+        **texts,
         "iosched_etc": "{{ iosched_root | default('') }}",
         "iosched_sys": "{{ iosched_sys_root | default(iosched_etc) }}",
         "iosched_pick": "{{ 'every' if iosched_apply_consider | default(false) | bool else 'recommended' }}",
@@ -464,7 +495,7 @@ def _file_task(name: str, tags: list[str], files: str, **more: Any) -> dict[str,
         "name": name,
         "ansible.builtin.copy": {"dest": "{{ iosched_etc }}{{ item.path }}", "content": _JOINED, "mode": "0644"},
         **_each_file(files),
-        "vars": {"iosched_lines": "{{ item[iosched_pick] }}"},
+        "vars": {"iosched_lines": "{{ iosched_contents[item[iosched_pick]] }}"},
         "when": "iosched_lines | length > 0",
         "tags": tags,
         **more,
@@ -520,8 +551,9 @@ def _apply_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str,
     in ``reloads``, which notifies what reads it), then (``--tags verify`` only) every value and file read back."""
     tasks: list[dict[str, Any]] = [{
         "name": "Show the plan's warnings",
-        "ansible.builtin.debug": {"msg": "{{ iosched_host.warnings }}"},
-        "when": "iosched_host.warnings | length > 0",
+        "ansible.builtin.debug": {"msg": "{{ item.devices }}: {{ iosched_notices[item.notice] }}"},
+        "loop": "{{ iosched_host.warnings }}",
+        "loop_control": {"label": "{{ item.devices }}"},
     }]  # fmt: skip
     apply = "{{ 'check' if ansible_check_mode else 'apply' }}"
     for kind in kinds:
@@ -537,7 +569,7 @@ def _apply_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str,
             "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item.path | dirname }}", "state": "directory",
                                      "mode": "0755"},
             **_each_file("iosched_host.files"),
-            "when": "item[iosched_pick] | length > 0",
+            "when": "iosched_contents[item[iosched_pick]] | length > 0",
             "tags": ["persist"],
         })  # fmt: skip
     for reload in reloads:
@@ -571,8 +603,8 @@ def _apply_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str,
 
 
 _OURS = _Quoted(
-    "item.stat.exists and item.stat.checksum in [(item.item.every | join('\n') ~ '\n') | hash('sha1'), "
-    "(item.item.recommended | join('\n') ~ '\n') | hash('sha1')]"
+    "item.stat.exists and item.stat.checksum in [(iosched_contents[item.item.every] | join('\n') ~ '\n') | "
+    "hash('sha1'), (iosched_contents[item.item.recommended] | join('\n') ~ '\n') | hash('sha1')]"
 )
 """That a persistent file read at undo (``item``, a result of the stat loop) holds what iosched wrote, with the
 consider steps or without (``item.item``, the plan's file)."""
@@ -599,7 +631,7 @@ def _undo_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, 
             "ansible.builtin.stat": {"path": "{{ iosched_etc }}{{ item.path }}", "checksum_algorithm": "sha1"},
             **_each_file("iosched_host.files"),
             "register": _READ,
-            "when": "item.every | length > 0",
+            "when": "iosched_contents[item.every] | length > 0",
         })  # fmt: skip
     if "tuned" in reloads:
         tasks.append({
@@ -661,10 +693,10 @@ def _guard(tags: Sequence[str]) -> dict[str, Any]:
 class _Group:
     """Hosts whose plays are the same: the plans' kinds, files and data (rendered once), and the names."""
 
-    __slots__ = ("data", "kinds", "names", "reloads")
+    __slots__ = ("data", "kinds", "names", "reloads", "texts")
 
-    def __init__(self, kinds: list[str], reloads: list[str], data: dict[str, Any]) -> None:
-        self.kinds, self.reloads, self.data = kinds, reloads, data
+    def __init__(self, kinds: list[str], reloads: list[str], data: tuple[dict[str, Any], dict[str, Any]]) -> None:
+        self.kinds, self.reloads, (self.data, self.texts) = kinds, reloads, data
         self.names: list[str] = []
 
 
@@ -741,7 +773,7 @@ class _Parts:
 def _plays(group: _Group, index: int, count: int, parts: _Parts) -> list[dict[str, Any]]:
     """The apply play and the undo play of one group; they share the hosts and the vars (YAML anchors)."""
     named = group.names != [_EVERY_KEY]
-    play_vars = ({"iosched_targets": group.names} if named else {}) | _play_vars(group.data, parts.script)
+    play_vars = ({"iosched_targets": group.names} if named else {}) | _play_vars(group.data, group.texts, parts.script)
     which = f" {index} of {count} ({len(group.names)} host(s))" if count > 1 else ""
     common = {"hosts": group.names, "become": True, "gather_facts": False}
     apply, undo = parts.tasks(group, index)

@@ -1,0 +1,135 @@
+"""The iosched.tuning collection as Ansible users get it: built with ansible-galaxy, installed from the built file,
+lint-clean, its role generated from the playbook's own task code, and a fleet's variables tree applied with it for
+real on a loop device (apply, a second run that changes nothing, verify, undo back to the values found)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from test_plan_ansible import DIRTY_RATIO, KB, disk_plan, load, loop_device, loop_plan, recap, sysfs
+
+from iosched.render import ansible_role
+from iosched.steps import STEP_KINDS
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "ansible_collections/iosched/tuning"
+BIN = Path(sys.executable).parent
+
+
+def test_the_role_in_the_repository_is_what_the_playbook_code_generates(update_goldens: bool) -> None:
+    """The role's tasks, handlers and variables are the playbook's, generated; --update-goldens rewrites them."""
+    role = SOURCE / "roles/iosched"
+    for path, text in ansible_role.role_files().items():
+        if update_goldens:
+            (role / path).write_text(text)
+        assert (role / path).read_text() == text, f"{path}: run pytest --update-goldens"
+    tasks = load((role / "tasks/main.yml").read_text()) + load((role / "tasks/undo.yml").read_text())
+    names = {t["name"] for t in tasks}
+    for kind in ("scheduler", "tunable", "queue attribute", "sysctl"):  # every kind, whatever one plan has
+        assert {f"Set each {kind}", f"Verify each {kind}", f"Restore each {kind} iosched changed"} <= names
+    assert {"Persist each udev rules file", "Persist each sysctl.d file", "Persist each TuneD profile"} <= names
+    galaxy = yaml.safe_load((SOURCE / "galaxy.yml").read_text())
+    assert f"{galaxy['namespace']}.{galaxy['name']}" == ansible_role.COLLECTION
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The collection built from the repository and installed from the built file; the environment that finds it
+    (Ansible's state in a scratch directory, never the user's home)."""
+    home = tmp_path_factory.mktemp("collection")
+    (home / "ansible.cfg").write_text("[defaults]\n")
+    env = {
+        **os.environ,
+        "ANSIBLE_CONFIG": str(home / "ansible.cfg"),
+        "ANSIBLE_HOME": str(home / "home"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
+        "ANSIBLE_NOCOLOR": "1",
+        "ANSIBLE_LOCALHOST_WARNING": "0",
+        "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1",
+        "ANSIBLE_COLLECTIONS_PATH": str(home / "collections"),
+        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+    }
+    subprocess.run([BIN / "ansible-galaxy", "collection", "build", "--output-path", str(home), str(SOURCE)],
+                   env=env, check=True, capture_output=True)  # fmt: skip
+    (built,) = home.glob("iosched-tuning-*.tar.gz")
+    subprocess.run([BIN / "ansible-galaxy", "collection", "install", "-p", str(home / "collections"), str(built)],
+                   env=env, check=True, capture_output=True)  # fmt: skip
+    assert (home / "collections/ansible_collections/iosched/tuning/roles/iosched/tasks/main.yml").is_file()
+    return env
+
+
+def lint(path: Path, env: dict[str, str]) -> None:
+    done = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", str(path)],
+                          cwd=path.parent, env=env, capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.ansible
+@pytest.mark.slow
+def test_the_installed_collection_and_a_fleet_tree_pass_production_lint(collection, tmp_path: Path) -> None:
+    lint(Path(collection["ANSIBLE_COLLECTIONS_PATH"]) / "ansible_collections/iosched/tuning", collection)
+    write_tree(tmp_path, "web1", [disk_plan("sdc")])
+    lint(tmp_path / ansible_role.PLAYBOOK, collection)
+
+
+def write_tree(out: Path, name: str, plans: list) -> None:
+    for path, text in ansible_role.tree(KB, [(name, 1, plans)]):
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_text(text)
+
+
+@pytest.mark.root
+@pytest.mark.ansible
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a loop device, its sysfs queue)")
+def test_the_role_applies_a_fleet_tree_stays_idempotent_verifies_and_undoes_exactly_on_a_loop_device(
+    collection: dict[str, str], tmp_path: Path
+) -> None:
+    etc = tmp_path / "root"
+    with loop_device(tmp_path) as device:
+        values = ("scheduler", "nomerges", "rq_affinity", "read_ahead_kb")
+        before = {n: sysfs(device, n).read_text() for n in values}
+        dirty_before = DIRTY_RATIO.read_text()
+        plan = loop_plan(device)
+        write_tree(tmp_path / "plans", "loophost", [plan])
+        (tmp_path / "hosts.ini").write_text("loophost ansible_connection=local\n")
+
+        def play(*args: str) -> tuple[dict[str, int], str]:
+            argv = [BIN / "ansible-playbook", "-i", f"{tmp_path}/hosts.ini", "-i", str(tmp_path / "plans/inventory"),
+                    str(tmp_path / "plans/iosched.yml"), "-e", "ansible_become=false", "-e", f"iosched_root={etc}",
+                    "-e", "iosched_sys_root=", *args]  # fmt: skip
+            done = subprocess.run(argv, env=collection, cwd=tmp_path, capture_output=True, text=True)
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert "[DEPRECATION WARNING]" not in done.stdout + done.stderr, done.stdout + done.stderr
+            return recap(done.stdout), done.stdout
+
+        applied, out = play()
+        assert applied["changed"] >= 3 and applied["failed"] == 0
+        assert "{{ 6 * 7 }} {{ lookup('env', 'HOME') }}" in out and "42" not in out  # a warning, never a template
+        for step in plan.steps:
+            if step.severity != "consider" and STEP_KINDS[step.kind].runtime:
+                assert STEP_KINDS[step.kind].read(Path(STEP_KINDS[step.kind].path(step)).read_text()) == step.value
+        assert sysfs(device, "rq_affinity").read_text() == before["rq_affinity"]  # consider steps: not asked
+        assert DIRTY_RATIO.read_text() == dirty_before
+        rules = list(etc.rglob("*.rules"))
+        assert [p.name for p in rules] == [f"90-iosched-{device}.rules"]
+
+        again, out = play("--tags", "all,verify")
+        assert again["changed"] == 0 and again["failed"] == 0, out
+        assert "TASK [iosched.tuning.iosched : Verify each scheduler]" in out
+        assert re.search(r"TASK \[iosched.tuning.iosched : Verify each persistent file\] \*+\nok:", out), out
+
+        undone, out = play("--tags", "undo")
+        assert undone["changed"] >= 3 and undone["failed"] == 0, out
+        assert {n: sysfs(device, n).read_text() for n in values} == before
+        assert DIRTY_RATIO.read_text() == dirty_before
+        assert not [p for p in etc.rglob("*") if p.is_file()]
+        again, _ = play("--tags", "undo")  # nothing left to undo
+        assert again["changed"] == 0 and again["failed"] == 0
