@@ -14,12 +14,12 @@ import pytest
 import yaml
 from test_plan_ansible import DIRTY_RATIO, KB, disk_plan, load, loop_device, loop_plan, recap, sysfs
 
+from ansible_collection import SOURCE, fixture
 from iosched.render import ansible_role
 from iosched.steps import STEP_KINDS
 
-ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "ansible_collections/iosched/tuning"
 BIN = Path(sys.executable).parent
+_collection = fixture()
 
 
 def test_the_role_in_the_repository_is_what_the_playbook_code_generates(update_goldens: bool) -> None:
@@ -36,33 +36,6 @@ def test_the_role_in_the_repository_is_what_the_playbook_code_generates(update_g
     assert {"Persist each udev rules file", "Persist each sysctl.d file", "Persist each TuneD profile"} <= names
     galaxy = yaml.safe_load((SOURCE / "galaxy.yml").read_text())
     assert f"{galaxy['namespace']}.{galaxy['name']}" == ansible_role.COLLECTION
-
-
-@pytest.fixture(scope="module")
-def collection(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The collection built from the repository and installed from the built file; the environment that finds it
-    (Ansible's state in a scratch directory, never the user's home)."""
-    home = tmp_path_factory.mktemp("collection")
-    (home / "ansible.cfg").write_text("[defaults]\n")
-    env = {
-        **os.environ,
-        "ANSIBLE_CONFIG": str(home / "ansible.cfg"),
-        "ANSIBLE_HOME": str(home / "home"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
-        "ANSIBLE_NOCOLOR": "1",
-        "ANSIBLE_LOCALHOST_WARNING": "0",
-        "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1",
-        "ANSIBLE_COLLECTIONS_PATH": str(home / "collections"),
-        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
-    }
-    subprocess.run([BIN / "ansible-galaxy", "collection", "build", "--output-path", str(home), str(SOURCE)],
-                   env=env, check=True, capture_output=True)  # fmt: skip
-    (built,) = home.glob("iosched-tuning-*.tar.gz")
-    subprocess.run([BIN / "ansible-galaxy", "collection", "install", "-p", str(home / "collections"), str(built)],
-                   env=env, check=True, capture_output=True)  # fmt: skip
-    assert (home / "collections/ansible_collections/iosched/tuning/roles/iosched/tasks/main.yml").is_file()
-    return env
 
 
 def lint(path: Path, env: dict[str, str]) -> None:

@@ -351,7 +351,7 @@ def _chosen(every: Sequence[str], recommended: Sequence[str]) -> dict[str, list[
     """Lines with and without the consider steps; the tasks pick one by ``iosched_apply_consider``. An empty
     line stays a plain empty string: Ansible reads ``!unsafe ''`` as None (and there is nothing to evaluate).
     Equal lines are one list (written once, aliased, where the YAML aliases repeated lists)."""
-    lines = [_Unsafe(x) if x else x for x in every]
+    lines: list[str] = [_Unsafe(x) if x else x for x in every]
     return {"every": lines, "recommended": lines if recommended == every else
             [_Unsafe(x) if x else x for x in recommended]}  # fmt: skip
 
