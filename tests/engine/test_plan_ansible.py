@@ -159,7 +159,8 @@ def test_playbooks_pass_syntax_check_and_lint_and_carry_the_plans(fleet, ansible
         for kind in plan_ansible.RUNTIME_KINDS:
             assert sorted(host["settings"][kind]["every"]) == value_lines(plans, kind, consider=True)
             assert sorted(host["settings"][kind]["recommended"]) == value_lines(plans, kind, consider=False)
-        written = {file["path"]: "\n".join(file["every"]) for file in host["files"]}
+        contents = play_of[name]["vars"]["iosched_contents"]
+        written = {file["path"]: "\n".join(contents[file["every"]]) for file in host["files"]}
         assert written == files(plans)
     path = tmp_path_factory.mktemp("lint") / "iosched.yml"
     path.write_text(playbook)
