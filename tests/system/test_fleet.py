@@ -96,9 +96,8 @@ def test_a_host_read_twice_is_planned_once_and_ansible_reads_each_plan(tmp_path:
     assert done.returncode == 0, done.stderr
     listed = json.loads(done.stdout)
     planned = [h for group in listed["iosched"]["children"] for h in listed[group]["hosts"]]
-    assert len(planned) == len(set(planned)) and set(names) <= set(planned)  # each host once, in one plan group and all(
-        "iosched_host" in listed["_meta"]["hostvars"][h] for h in planned
-    )
+    assert len(planned) == len(set(planned)) and set(names) <= set(planned)  # each host once, in one plan group
+    assert all("iosched_host" in listed["_meta"]["hostvars"][h] for h in planned)
 
 
 def test_a_large_cache_is_planned_by_a_pool_exactly_as_by_one_process(tmp_path: Path, capsys) -> None:
