@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_plan_ansible import DIRTY_RATIO, KB, disk_plan, load, loop_device, loop_plan, recap, sysfs
+from hypothesis import given, settings
+from test_plan_ansible import DIRTY_RATIO, KB, _Loader, disk_plan, fleets, load, loop_device, loop_plan, recap, sysfs
 
 from ansible_collection import SOURCE, fixture
-from iosched.render import ansible_role
+from iosched.persist import files
+from iosched.render import ansible_role, plan_ansible
 from iosched.steps import STEP_KINDS
 
 BIN = Path(sys.executable).parent
@@ -42,6 +44,33 @@ def lint(path: Path, env: dict[str, str]) -> None:
     done = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", str(path)],
                           cwd=path.parent, env=env, capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@settings(max_examples=15, deadline=None)
+@given(fleet=fleets())
+def test_a_tree_gives_each_host_its_plans_files_and_values_once_and_its_inventory_reaches_no_other(fleet) -> None:
+    written = dict(ansible_role.tree(KB, ((name, index, plans) for index, (name, plans) in enumerate(fleet))))
+    inventory = written.pop("inventory/hosts.ini").splitlines()
+    shared = yaml.load(written.pop("inventory/group_vars/iosched.yml"), Loader=_Loader)
+    assert written.pop(ansible_role.PLAYBOOK).count("\n") < 15
+    group_of = {}
+    for line in inventory:
+        if line.startswith("[iosched_plan_"):
+            group = line.strip("[]")
+        elif line and not line.startswith(("#", "[")) and not line.startswith("iosched_plan_"):
+            assert plan_ansible.host_problem(line) is None and line not in group_of
+            group_of[line] = group
+    assert sorted(group_of) == sorted(name for name, _ in fleet)
+    assert len(written) == len(set(group_of.values()))  # a plan's variables once, whatever its hosts
+    for name, plans in fleet:
+        host = yaml.load(written[f"inventory/group_vars/{group_of[name]}.yml"], Loader=_Loader)["iosched_host"]
+        contents = shared["iosched_contents"]
+        assert {f["path"]: "\n".join(contents[f["every"]]) for f in host["files"]} == files(plans)
+        notices = [(w["devices"], shared["iosched_notices"][w["notice"]]) for w in host["warnings"]]
+        for plan in plans:  # each warning of each device, said once for all the devices it concerns
+            for w in plan.warnings:
+                assert any(n.startswith(f"{w.id} (") and str(plan.device) in d.split(", ") for d, n in notices), w.id
+        assert len({n for _, n in notices}) == len(notices)
 
 
 @pytest.mark.ansible
