@@ -1,6 +1,5 @@
-"""The iosched.tuning collection built from the repository and installed from the built file, once per module
-that asks for it (ansible-galaxy takes seconds): ``collection = fixture()`` in the module, then ask for
-``collection``."""
+"""The iosched.tuning collection built from the repository and installed from the built file: the session fixture
+``collection`` (tests/conftest.py) makes it once."""
 
 from __future__ import annotations
 
@@ -39,8 +38,3 @@ def build_and_install(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str
                    env=env, check=True, capture_output=True)  # fmt: skip
     assert (home / "collections/ansible_collections/iosched/tuning/roles/iosched/tasks/main.yml").is_file()
     return env
-
-
-def fixture() -> object:
-    """The module-scoped fixture ``collection``: the environment in which Ansible finds the installed collection."""
-    return pytest.fixture(scope="module", name="collection")(build_and_install)

@@ -15,13 +15,12 @@ import yaml
 from hypothesis import given, settings
 from test_plan_ansible import DIRTY_RATIO, KB, _Loader, disk_plan, fleets, load, loop_device, loop_plan, recap, sysfs
 
-from ansible_collection import SOURCE, fixture
+from ansible_collection import SOURCE
 from iosched.persist import files
 from iosched.render import ansible_role, plan_ansible
 from iosched.steps import STEP_KINDS
 
 BIN = Path(sys.executable).parent
-_collection = fixture()
 
 
 def test_the_role_in_the_repository_is_what_the_playbook_code_generates(update_goldens: bool) -> None:

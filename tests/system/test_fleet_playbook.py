@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ansible_collection import fixture
 from captured import copy_capture
 from iosched.cli import main
 from iosched.steps import STEP_KINDS
@@ -23,7 +22,6 @@ BIN = Path(sys.executable).parent
 GUEST = "sos-rhel8-kvm-lvm"  # vdb: none -> mq-deadline, once it shows its hardware queue
 DISKS = "sos-rhel7-physical-hdd"  # sda, sdb: deadline -> noop
 SCHEDULER = STEP_KINDS["scheduler"]
-_collection = fixture()
 HOSTS = {"db1": GUEST, "db2": GUEST, "db3": GUEST, "hdd1": DISKS, "hdd2": DISKS}
 NOOP = {"hdd2": "sdb"}  # a disk that already has the elevator its plan wants: another plan, the same tasks
 
