@@ -92,7 +92,7 @@ ANSIBLE_NAMES = {
 ``C.LOCALHOST`` that no inventory lists is the control node)."""
 EVERY_HOST = None
 """The host "name" of a plan for every inventory host (``iosched advise`` without ``--host``)."""
-_EVERY_KEY = "all"
+EVERY_KEY = "all"
 RUNTIME_KINDS = tuple(name for name in STEP_ORDER if STEP_KINDS[name].runtime)
 SAVED = "/var/lib/iosched/previous"
 RELOAD_UDEV = "Reload udev rules"
@@ -213,7 +213,7 @@ class _Unsafe(str):
     """Plan data: dumped with Ansible's ``!unsafe`` tag, so it is never evaluated as a template."""
 
 
-class _Block(str):
+class Block(str):
     """Our own multi-line text (the script): dumped as a literal block, to be read as it runs."""
 
 
@@ -221,7 +221,7 @@ class _Quoted(str):
     """Our own text with a newline inside one line: dumped double-quoted, the newline as ``\\n``."""
 
 
-def _dumper() -> Any:
+def yaml_dumper() -> Any:
     """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks and lists indented under their key. It
     aliases only the objects in its ``named`` (ids to anchors), and works out how to write each text once in its
     ``analyses``: the plays of a playbook share most texts, and PyYAML reads each one a character at a time."""
@@ -244,7 +244,7 @@ def _dumper() -> Any:
             return id(data) not in self.named
 
     Dumper.add_representer(_Unsafe, lambda dumper, text: dumper.represent_scalar("!unsafe", str(text)))
-    for kind, style in ((_Block, "|"), (_Quoted, '"')):
+    for kind, style in ((Block, "|"), (_Quoted, '"')):
         Dumper.add_representer(kind, lambda dumper, text, style=style: dumper.represent_scalar(
             "tag:yaml.org,2002:str", str(text), style=style))  # fmt: skip
     return Dumper
@@ -261,7 +261,8 @@ class _Writer:
         from yaml.events import DocumentStartEvent, SequenceStartEvent
 
         self._out = io.StringIO()
-        self._dumper = _dumper()(self._out, default_flow_style=False, allow_unicode=True, width=120, sort_keys=False)
+        dumper = yaml_dumper()
+        self._dumper = dumper(self._out, default_flow_style=False, allow_unicode=True, width=120, sort_keys=False)
         self._dumper.named, self._dumper.analyses = {}, {}
         self._dumper.open()
         self._dumper.emit(DocumentStartEvent(explicit=True))
@@ -332,7 +333,7 @@ def host_problem(name: object) -> str | None:
 
 def _host(name: str | None) -> str:
     if name is None:  # EVERY_HOST
-        return _EVERY_KEY
+        return EVERY_KEY
     problem = host_problem(name)
     if problem is not None:
         raise PlaybookError(f"refusing host name {untrusted(name, 80)}: {problem}")
@@ -440,7 +441,7 @@ def _pick(where: str) -> dict[str, str]:
     return {"iosched_lines": f"{{{{ {where}[iosched_pick] }}}}"}
 
 
-def _play_vars(host: dict[str, Any], texts: dict[str, Any], script: _Block) -> dict[str, Any]:
+def plan_vars(host: dict[str, Any], texts: dict[str, Any], script: Block) -> dict[str, Any]:
     """The plans of the play's hosts and their texts, and what every task derives from them and from the user's
     variables."""
     return {
@@ -532,7 +533,7 @@ def _by_hand_task(kind: str) -> dict[str, Any]:
     }
 
 
-def _handlers() -> list[dict[str, Any]]:
+def handler_tasks() -> list[dict[str, Any]]:
     """Reload what reads the persistent files; only on the system itself (``iosched_root`` empty)."""
     on_the_system = "iosched_etc == ''"
     return [
@@ -546,7 +547,7 @@ def _handlers() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _apply_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, Any]]:
+def apply_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, Any]]:
     """Warnings, each kind of value (or what to do by hand), the persistent files (a task for each kind of file
     in ``reloads``, which notifies what reads it), then (``--tags verify`` only) every value and file read back."""
     tasks: list[dict[str, Any]] = [{
@@ -617,7 +618,7 @@ def _each_read(reload: str | None = None) -> dict[str, Any]:
     return {"loop": f"{{{{ {_READ}.results{which} }}}}", "loop_control": {"label": "{{ item.item.path }}"}}
 
 
-def _undo_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, Any]]:
+def undo_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, Any]]:
     """Remove the files first (they are what would come back at boot), then restore every value iosched
     changed, the scheduler first: switching back resets the tunables, which are restored after it. TuneD is
     switched back to the profiles it ran before its profile is removed, and before the values are restored: it
@@ -708,7 +709,7 @@ def _group_of(kb: Kb, plans: Sequence[Plan]) -> _Group:
                   _host_data(kb, plans, paths))  # fmt: skip
 
 
-def _grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]]) -> list[_Group]:
+def grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]]) -> list[_Group]:
     """The hosts in groups whose plays are byte for byte the same: the plans of each key are rendered once, and
     keys whose plans render alike share a group. Names are sorted within a group, groups by their first name."""
     by_key: dict[Hashable, _Group] = {}
@@ -725,7 +726,7 @@ def _grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]
         group.names.append(target)
     if twice:
         raise PlaybookError(f"a host is given twice: {sorted(twice)}")
-    if _EVERY_KEY in seen and len(seen) > 1:
+    if EVERY_KEY in seen and len(seen) > 1:
         raise PlaybookError("a plan for every host cannot be given with plans for named hosts")
     for group in by_text.values():
         group.names.sort()
@@ -738,8 +739,8 @@ class _Parts:
 
     def __init__(self, writer: _Writer, groups: Sequence[_Group]) -> None:
         self.writer = writer
-        self.script = _Block(SCRIPT)
-        self.handlers, self.undo_handlers = _handlers(), _handlers()[:1]
+        self.script = Block(SCRIPT)
+        self.handlers, self.undo_handlers = handler_tasks(), handler_tasks()[:1]
         # the apply play's guard is tagged always, so that --tags never skips it; the undo play's inherits its tags
         self.guard, self.undo_guard = [_guard(["always"])], [_guard([])]
         if len(groups) > 1:
@@ -757,7 +758,7 @@ class _Parts:
         key = self._key(group)
         found = self._tasks.get(key)
         if found is None:
-            found = self._tasks[key] = _apply_tasks(group.kinds, group.reloads), _undo_tasks(group.kinds, group.reloads)
+            found = self._tasks[key] = apply_tasks(group.kinds, group.reloads), undo_tasks(group.kinds, group.reloads)
             if self._uses[key] > 1:
                 self.writer.name(found[0], f"iosched_tasks_{index}")
                 self.writer.name(found[1], f"iosched_undo_tasks_{index}")
@@ -772,8 +773,8 @@ class _Parts:
 
 def _plays(group: _Group, index: int, count: int, parts: _Parts) -> list[dict[str, Any]]:
     """The apply play and the undo play of one group; they share the hosts and the vars (YAML anchors)."""
-    named = group.names != [_EVERY_KEY]
-    play_vars = ({"iosched_targets": group.names} if named else {}) | _play_vars(group.data, group.texts, parts.script)
+    named = group.names != [EVERY_KEY]
+    play_vars = ({"iosched_targets": group.names} if named else {}) | plan_vars(group.data, group.texts, parts.script)
     which = f" {index} of {count} ({len(group.names)} host(s))" if count > 1 else ""
     common = {"hosts": group.names, "become": True, "gather_facts": False}
     apply, undo = parts.tasks(group, index)
@@ -792,7 +793,7 @@ def stream(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]],
     play and an undo play, so the playbook grows with the distinct plans, not with the hosts. Every host name
     and value is checked before the first piece. :data:`EVERY_HOST` targets every host of the inventory and
     cannot be given with named hosts. ``reproduce`` is the command that gives the plans again."""
-    groups = _grouped(kb, hosts)
+    groups = grouped(kb, hosts)
     if not groups:
         raise PlaybookError("no hosts to plan")
     total = sum(len(g.names) for g in groups)
