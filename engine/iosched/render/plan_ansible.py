@@ -3,7 +3,10 @@
 Shape. One play per distinct plan, not per host: hosts whose plans render byte for byte alike share a play, which
 Ansible runs on them in parallel, so a fleet of 10,000 hosts with a few distinct plans gives a few plays. The plan
 is data in the play's ``vars``, ``iosched_host``, and the tasks read it; nothing in it names a host (the undo
-journal is each host's own, under ``/var/lib/iosched``). Each apply play has an undo play, tagged
+journal is each host's own, under ``/var/lib/iosched``). The texts plans share, the persistent files' lines and
+the warnings, are named in it by key and kept beside it, each once (:data:`TEXTS`). The tasks depend only on the
+kinds of step and of file a plan has: they loop over its values and files, so the role of the iosched.tuning
+collection (:mod:`iosched.render.ansible_role`) is these tasks for every kind. Each apply play has an undo play, tagged
 ``[never, undo]``, which runs only with ``--tags undo``; the two share their ``hosts`` list and their ``vars``
 mapping (YAML anchors). Plays come in the order of their first host name, each listing its hosts sorted. What
 plays have in common (the script, the handlers, the guard, the tasks of the same kinds and files) is written
@@ -28,7 +31,7 @@ at 0600), so the script is both safer and simpler. One run per kind, not per val
 disks fast. The persistent files (:func:`iosched.persist.files`) are written by ``copy``, whose handlers reload
 udev, load the sysctl.d file and switch TuneD to iosched's profile (which includes the ones the host ran,
 ``iosched_host.tuned``); a file that only pins values the plan expected the host to have already is written only
-when this run changed one of them (``iosched_host.needed``, read from the set tasks' output) and is not read back
+when this run changed one of them (each file's ``needed``, read from the set tasks' output) and is not read back
 by ``verify``; undo switches TuneD back before it removes it.
 
 Modes and tags. Under ``--check`` the script reads and reports but never writes; with ``--diff`` a report
