@@ -58,3 +58,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture(scope="session")
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
+
+
+@pytest.fixture(scope="session")
+def collection(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The iosched.tuning collection built and installed once per session (tests/ansible_collection.py)."""
+    from ansible_collection import build_and_install
+
+    return build_and_install(tmp_path_factory)
