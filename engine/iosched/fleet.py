@@ -2,7 +2,8 @@
 
 Pure and in memory. Hosts of a fleet are mostly alike, so plans are memoised on what decides them (the
 device's context, with its kernel's version rather than its release, and current values): a thousand
-identical guests cost one plan. The outputs see each host as an :class:`Outcome`, a few names and the key of
+identical guests cost one plan; physical hosts, alike but for the serial numbers and WWNs of their disks, cost one
+plan and a substitution of their identifiers each. The outputs see each host as an :class:`Outcome`, a few names and the key of
 its :class:`PlanSet`, which hosts with the same plans share: a fleet of 100,000 hosts holds 100,000 small
 records and a few hundred plan sets.
 """
@@ -18,7 +19,7 @@ from typing import Any
 from iosched.context import Context, check_ids
 from iosched.engine import advise
 from iosched.evidence import Evidence
-from iosched.host import HostPlan, Skipped, plan_host
+from iosched.host import HostPlan, Skipped, device_ids, plan_host
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
 from iosched.persist import PersistError
@@ -87,7 +88,7 @@ class _HostMemo:
     plans of ``own`` by identity, which ``own`` keeps alive."""
 
     def __init__(self) -> None:
-        self.hosts: dict[tuple[Hashable, ...], tuple[System, HostPlan | str]] = {}
+        self.hosts: dict[Hashable, tuple[System | None, HostPlan | str]] = {}
         """Each shape's System (kept alive: the key holds identities of its parts) and plans or error."""
         self.own: dict[tuple[int, str | None, str | None, str | None], Plan] = {}
         """A device plan of the planner (by identity, which its memo keeps alive) as the plan of a host's own
@@ -112,6 +113,9 @@ class Planner:
         self._versions: dict[str, str] = {}
         self._tuners: dict[tuple[Any, ...], int] = {}
         self._of_hosts = _HostMemo()
+        self._named: dict[Hashable, tuple[System | None, HostPlan | str]] = {}
+        """The plans of hosts whose disks have serials or WWNs, by :func:`_named_shape`, each plan as this planner
+        made it, before any host's identifiers were put in (kept when it forgets its hosts)."""
 
     @property
     def plan_sets(self) -> dict[Hashable, Any]:
@@ -131,13 +135,19 @@ class Planner:
         found = self._plans.get(key)
         if found is None:
             found = self._plans[key] = advise(kb, planned, evidence, current, tuners)
-        if alike:
+        if not alike:
+            check_ids(ctx)
+        return self._own(found, release, serial, wwn)
+
+    def _own(self, found: Plan, release: str | None, serial: str | None, wwn: str | None) -> Plan:
+        """``found`` (a plan of this planner's memo) as the plan of a device with this kernel release, serial and
+        WWN: one object per plan and those, so that hosts alike share their plans."""
+        if serial is None and wwn is None and self._version(release) == release:
             return found
         memo = self._of_hosts
         own = memo.own.get((id(found), release, serial, wwn))
         if own is None:
-            check_ids(ctx)
-            own = memo.own[id(found), release, serial, wwn] = _own_plan(found, ctx)
+            own = memo.own[id(found), release, serial, wwn] = _own_plan(found, release, serial, wwn)
             memo.origins[id(own)] = found
         return own
 
@@ -177,15 +187,33 @@ class Planner:
         return self._tuners.setdefault(key, len(self._tuners))
 
     def host(self, name: str, system: System, user: Context) -> FleetHost:
-        """The host's plans; a persistence request that does not fit the host is its error, not the fleet's."""
-        key = (*map(id, _shape(system)), *_host_shape(system.host), user)
-        hosts = self._of_hosts.hosts
+        """The host's plans; a persistence request that does not fit the host is its error, not the fleet's.
+
+        A host whose devices differ from those of a host planned before only in their serial numbers and WWNs
+        (each disk of a physical fleet has its own) gets that host's plans with its own identifiers in them
+        (:meth:`_own`), which is what planning it gives (nothing but a plan's context and udev match depends
+        on them): a substitution, not a plan."""
+        ids = tuple(map(device_ids, system.devices))
+        named = any(serial or wwn for serial, wwn in ids)
+        key = (_named_shape(system, ids) if named else (*map(id, _shape(system)), *_host_shape(system.host)), user)
+        hosts = self._named if named else self._of_hosts.hosts
         found = hosts.get(key)
         if found is None:
             if len(hosts) >= MAX_SHAPES:
                 hosts.clear()
-            found = hosts[key] = (system, self._plan_host(system, user))
-        planned = found[1]
+            planned = self._plan_host(system, user)
+            if named and not isinstance(planned, str):  # kept with the plans its hosts' own are copied from
+                hosts[key] = (None, planned.replace(plans=tuple(map(self.origin, planned.plans))))
+            else:
+                hosts[key] = (system, planned)
+        elif isinstance(found[1], str):
+            return FleetHost(name=name, error=found[1], workload=user.workload)
+        elif named:
+            by_name = dict(zip((d.name for d in system.devices), ids, strict=True))
+            release = system.host.kernel
+            planned = found[1].replace(plans=tuple(self._own(p, release, *by_name[p.device]) for p in found[1].plans))
+        else:
+            planned = found[1]
         if isinstance(planned, str):
             return FleetHost(name=name, error=planned, workload=user.workload)
         if planned.host["hostname"] != system.host.hostname or planned.source != system.source:
@@ -203,17 +231,44 @@ class Planner:
             return str(exc)
 
 
-def _own_plan(found: Plan, ctx: Context) -> Plan:
-    """``found``, the plan of ``ctx`` with its kernel's version for its release and no serial or WWN, as the plan
-    of ``ctx`` itself: those are in a plan's context, and a serial or WWN is what its udev rules match, but
-    nothing else of it depends on them (the rules see no fact of them; a test plans both ways)."""
-    given = {**found.context, "kernel": ctx.kernel, "serial": ctx.serial, "wwn": ctx.wwn}
+def _own_plan(found: Plan, release: str | None, serial: str | None, wwn: str | None) -> Plan:
+    """``found``, a plan with its kernel's version for its release and no serial or WWN, as the plan of a device
+    with these: they are in a plan's context, and a serial or WWN is what its udev rules match, but nothing else
+    of it depends on them (the rules see no fact of them; a test plans both ways)."""
+    given = {**found.context, "kernel": release, "serial": serial, "wwn": wwn}
     context = {name: given[name] for name in Context.__fields__ if given.get(name) is not None}
-    if not (ctx.serial or ctx.wwn):
+    if not (serial or wwn):
         return found.replace(context=context)
-    return found.replace(context=context, udev_match=udev.match(found.device, serial=ctx.serial, wwn=ctx.wwn))
+    return found.replace(context=context, udev_match=udev.match(found.device, serial=serial, wwn=wwn))
 
 
+def _named_shape(system: System, ids: Sequence[tuple[str | None, str | None]]) -> Hashable:
+    """What the plans of a host whose disks have serials or WWNs depend on, but for its ``host``: every value read
+    of it but those identifiers, of which only whether a plan names them (:func:`~iosched.host.device_ids`). Its
+    parts are compared by value: no two such hosts share them."""
+    devices = tuple((*(_value(v) for k, v in d.fields() if k not in _IDS), serial is None, wwn is None)
+                    for d, (serial, wwn) in zip(system.devices, ids, strict=True))  # fmt: skip
+    host = tuple(_value(v) for k, v in system.host.fields() if k != "hostname")
+    return devices, host, *map(_value, _parts(system))
+
+
+def _value(value: Any) -> Hashable:
+    """``value`` as a hashable value equal for equal values: records and mappings as tuples."""
+    if isinstance(value, Struct):
+        try:
+            hash(value)
+        except TypeError:  # a mapping in it
+            return type(value), *(_value(v) for _, v in value.fields())
+        return value
+    if isinstance(value, Mapping):
+        return tuple((k, _value(v)) for k, v in value.items())
+    if isinstance(value, tuple | list):
+        return tuple(map(_value, value))
+    return value  # type: ignore[no-any-return]
+
+
+_IDS = ("serial", "wwn")
+_parts = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source", "devices")))
 _shape = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source")))
 """The fields of a System that hosts of one shape share, as objects (:func:`iosched.system.ansible_system.to_system`
 makes them once per shape); their identities key the memo of host plans, which keeps the System they came from
