@@ -2,10 +2,10 @@
 
 Pure and in memory. Hosts of a fleet are mostly alike, so plans are memoised on what decides them (the
 device's context, with its kernel's version rather than its release, and current values): a thousand
-identical guests cost one plan; physical hosts, alike but for the serial numbers and WWNs of their disks, cost one
-plan and a substitution of their identifiers each. The outputs see each host as an :class:`Outcome`, a few names and the key of
-its :class:`PlanSet`, which hosts with the same plans share: a fleet of 100,000 hosts holds 100,000 small
-records and a few hundred plan sets.
+identical guests cost one plan; physical hosts, alike but for the serial numbers and WWNs of their disks, cost
+one plan and a substitution of their identifiers each. The outputs see each host as an :class:`Outcome`, a few
+names and the key of its :class:`PlanSet`, which hosts with the same plans share: a fleet of 100,000 hosts holds
+100,000 small records and a few hundred plan sets.
 """
 
 from __future__ import annotations
@@ -50,9 +50,16 @@ class PlanSet(Struct):
     """The changes, one line each (:func:`change_lines`)."""
     devices: int
     """How many devices are planned."""
+    names: tuple[str, ...] = ()
+    """The device of each plan."""
     text: bytes = b""
     """The plans and skipped devices as the JSON output writes them, compressed (:mod:`iosched.render.fleet_json`):
     what that output holds of them until it is written."""
+
+
+Ids = tuple[tuple[str | None, str | None], ...]
+"""The serial and WWN of each plan of a host (each None where the plan names none)."""
+NO_IDS: Ids = ()
 
 
 class Outcome(Struct):
@@ -65,6 +72,15 @@ class Outcome(Struct):
     distro: str | None = None
     kernel: str | None = None
     plans: Hashable | None = None
+    ids: Ids = ()
+    """When its plan set names identifiers by :data:`TOKENS` (:func:`shared`): the serial and WWN of each of its
+    plans, in order."""
+
+
+TOKENS = ("@serial@", "@wwn@")
+"""What the plans a set of hosts shares say where each host's own serial and WWN go (:func:`shared`): letters of
+the shell's, udev's and JSON's plain words, as a serial or WWN is (grammar.SERIAL), so that every output target
+writes the token as it writes an identifier, unescaped."""
 
 
 class Group(Struct):
@@ -289,17 +305,34 @@ def plan_set_key(host: HostPlan) -> Hashable:
     return tuple(map(id, host.plans)), host.skipped
 
 
+def shared(planner: Planner, host: HostPlan) -> tuple[Hashable, HostPlan, Ids]:
+    """What hosts alike but for their disks' serials and WWNs share: the key of their plan set, ``host`` with
+    :data:`TOKENS` for those identifiers in its plans, and its own serial and WWN per plan (none when its plans
+    name none, and then the key is :func:`plan_set_key`)."""
+    ids = tuple((p.context.get("serial"), p.context.get("wwn")) for p in host.plans)
+    if not any(serial or wwn for serial, wwn in ids):
+        return plan_set_key(host), host, NO_IDS
+    release, serial_token, wwn_token = host.host.get("kernel"), *TOKENS
+    origins = tuple(map(planner.origin, host.plans))
+    plans = tuple(_own_plan(origin, release, serial and serial_token, wwn and wwn_token)
+                  for origin, (serial, wwn) in zip(origins, ids, strict=True))  # fmt: skip
+    key = tuple(map(id, origins)), host.skipped, release, tuple((s is None, w is None) for s, w in ids)
+    return key, host.replace(plans=plans), ids
+
+
 def plan_set(host: HostPlan) -> PlanSet:
-    return PlanSet(plans=host.plans, skipped=host.skipped, changes=change_lines(host), devices=len(host.plans))
+    return PlanSet(plans=host.plans, skipped=host.skipped, changes=change_lines(host), devices=len(host.plans),
+                   names=tuple(p.device for p in host.plans))  # fmt: skip
 
 
-def outcome(host: FleetHost, plans: Hashable | None) -> Outcome:
-    """The outcome of a planned host whose plan set is stored under ``plans``, or of one that failed."""
+def outcome(host: FleetHost, plans: Hashable | None, ids: Ids = NO_IDS) -> Outcome:
+    """The outcome of a planned host whose plan set is stored under ``plans`` (and its identifiers, when that set
+    names them by :data:`TOKENS`), or of one that failed."""
     if host.plan is None:
         return Outcome(name=host.name, workload=host.workload, error=host.error or "no facts")
     facts = host.plan.host
     return Outcome(name=host.name, workload=host.workload, distro=facts.get("distro"), kernel=facts.get("kernel"),
-                   plans=plans)  # fmt: skip
+                   plans=plans, ids=ids)  # fmt: skip
 
 
 def targetable(host: Outcome) -> Outcome:

@@ -32,9 +32,10 @@ from typing import Any
 
 from iosched.context import Context
 from iosched.errors import UsageError
-from iosched.fleet import FleetHost, Outcome, Planner, PlanSet, outcome, plan_set, plan_set_key
+from iosched.fleet import NO_IDS, TOKENS, FleetHost, Outcome, Planner, PlanSet, outcome, plan_set, plan_set_key, shared
+from iosched.host import HostPlan
 from iosched.kb import Kb
-from iosched.render.fleet_json import Documents, compressed_text
+from iosched.render.fleet_json import Documents, compressed_text, plain_text
 from iosched.struct import Struct
 from iosched.system.ansible import host_shape
 from iosched.system.ansible_docs import file_documents
@@ -163,11 +164,12 @@ def _probe_document(path: Path) -> Found | None:
 class Worker:
     """Plans units of one fleet run; one per process, holding that process's memo of plans and plan sets."""
 
-    def __init__(self, kb: Kb, request: Request, as_json: bool) -> None:
+    def __init__(self, kb: Kb, request: Request, as_json: bool, compact: bool = False) -> None:
         self.kb = kb
         self.start_planner()
         self.request = request
-        self.as_json = as_json
+        self.as_json = as_json or compact
+        self.compact = compact
         self.made = 0
         """Plan sets made, which numbers their keys."""
         self.contexts: dict[str | None, Context] = {}
@@ -235,15 +237,22 @@ class Worker:
         return done, new
 
     def planned(self, host: FleetHost, new: list[NewSet]) -> Outcome:
-        """The host's outcome; its plan set joins ``new`` the first time this worker makes it."""
-        key = None
+        """The host's outcome; its plan set joins ``new`` the first time this worker makes it. With ``compact``,
+        hosts alike but for their disks' serials and WWNs share a set that names them by tokens (fleet.shared),
+        unless the text of the host's own plans has a token already, and then the set is its own."""
+        key, ids = None, NO_IDS
         if host.plan is not None:
-            local = plan_set_key(host.plan)
+            local, plans, ids = (
+                shared(self.planner, host.plan) if self.compact else (plan_set_key(host.plan), host.plan, NO_IDS)
+            )
             key = self.planner.plan_sets.get(local)
+            if key is None and ids and self._has_token(host.plan):
+                local, plans, ids = plan_set_key(host.plan), host.plan, NO_IDS
+                key = self.planner.plan_sets.get(local)
             if key is None:
                 key = self.planner.plan_sets[local] = (os.getpid(), self.made)
                 self.made += 1
-                found = plan_set(host.plan)
+                found = plan_set(plans)
                 if self.as_json:
                     found = found.replace(plans=(), text=compressed_text(found, self.documents))
                 new.append((key, found))
@@ -252,7 +261,12 @@ class Worker:
                 self.planner.forget_hosts()
             else:
                 self.start_planner()
-        return outcome(host, key)
+        return outcome(host, key, ids)
+
+    def _has_token(self, plan: HostPlan) -> bool:
+        """Whether the JSON of a host's own plans has a token of fleet.TOKENS (which a KB text could hold)."""
+        text = plain_text(plan_set(plan), self.documents)
+        return any(token.encode() in text for token in TOKENS)
 
 
 _worker: Worker | None = None
@@ -303,12 +317,13 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs: int | None = None,
-        advance: Callable[[int], None] | None = None, started: Callable[[int], None] | None = None,
-        lost: Callable[[int], None] | None = None,
+def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, compact: bool = False,
+        jobs: int | None = None, advance: Callable[[int], None] | None = None,
+        started: Callable[[int], None] | None = None, lost: Callable[[int], None] | None = None,
         ) -> tuple[list[Outcome], dict[Hashable, PlanSet]]:  # fmt: skip
     """Every host's outcome in input order, and the plan sets their keys name (with their compressed JSON text and
-    without their plans when ``as_json``).
+    without their plans when ``as_json`` or ``compact``; with ``compact``, hosts alike but for their disks'
+    serials and WWNs share one, which names them by tokens, and each outcome has its own: fleet.shared).
 
     ``started(total units)`` is called once the work is cut (and the pool, if any, has forked); ``advance(n)``
     as units are done; ``lost(workers)`` at the end when worker processes ended (killed: the out-of-memory killer);
@@ -317,7 +332,7 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
     global _worker
     todo = list(units(paths))
     jobs = jobs or default_jobs()
-    worker = _worker = Worker(kb, request, as_json)
+    worker = _worker = Worker(kb, request, as_json, compact)
     sets: dict[Hashable, PlanSet] = {}
 
     def keep(new: list[NewSet]) -> None:
@@ -526,4 +541,4 @@ def _chunks(todo: list[Unit]) -> Iterator[list[Unit]]:
 def _named(shape: Outcome, name: str) -> Outcome:
     """The outcome of the host ``name``, which has the shape of ``shape``."""
     return Outcome(name=name, workload=shape.workload, error=shape.error, distro=shape.distro, kernel=shape.kernel,
-                   plans=shape.plans)  # fmt: skip
+                   plans=shape.plans, ids=shape.ids)  # fmt: skip
