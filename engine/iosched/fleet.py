@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any
 
 from iosched.context import Context, check_ids
@@ -262,27 +263,27 @@ def _named_shape(system: System, ids: Sequence[tuple[str | None, str | None]]) -
     """What the plans of a host whose disks have serials or WWNs depend on, but for its ``host``: every value read
     of it but those identifiers, of which only whether a plan names them (:func:`~iosched.host.device_ids`). Its
     parts are compared by value: no two such hosts share them."""
-    devices = tuple((*(_value(v) for k, v in d.fields() if k not in _IDS), serial is None, wwn is None)
+    devices = tuple((*(tuple(v.items()) if type(v) in _MAPPINGS else v for k, v in d.__dict__.items()
+                       if k not in _IDS), serial is None, wwn is None)
                     for d, (serial, wwn) in zip(system.devices, ids, strict=True))  # fmt: skip
-    host = tuple(_value(v) for k, v in system.host.fields() if k != "hostname")
+    host = tuple(_value(v) for k, v in system.host.__dict__.items() if k != "hostname")
     return devices, host, *map(_value, _parts(system))
 
 
 def _value(value: Any) -> Hashable:
-    """``value`` as a hashable value equal for equal values: records and mappings as tuples."""
-    if isinstance(value, Struct):
-        try:
-            hash(value)
-        except TypeError:  # a mapping in it
-            return type(value), *(_value(v) for _, v in value.fields())
-        return value
-    if isinstance(value, Mapping):
-        return tuple((k, _value(v)) for k, v in value.items())
-    if isinstance(value, tuple | list):
+    """``value`` as a hashable value equal for equal values: records and mappings in it as tuples."""
+    try:
+        hash(value)
+    except TypeError:  # a mapping in it
+        if isinstance(value, Struct):
+            return type(value), *(_value(v) for v in value.__dict__.values())
+        if isinstance(value, Mapping):
+            return tuple((k, _value(v)) for k, v in value.items())
         return tuple(map(_value, value))
     return value  # type: ignore[no-any-return]
 
 
+_MAPPINGS = (dict, MappingProxyType)
 _IDS = ("serial", "wwn")
 _parts = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source", "devices")))
 _shape = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source")))
