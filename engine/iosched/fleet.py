@@ -175,6 +175,11 @@ class Planner:
         self._of_hosts = _HostMemo()
 
     @property
+    def copies(self) -> int:
+        """How many plans this planner holds copied for hosts' own releases, serials and WWNs."""
+        return len(self._of_hosts.own)
+
+    @property
     def device_plans(self) -> int:
         """How many device plans this planner holds (it holds every one it made)."""
         return len(self._plans)

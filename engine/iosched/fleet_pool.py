@@ -33,7 +33,7 @@ from typing import Any
 from iosched.context import Context
 from iosched.errors import UsageError
 from iosched.fleet import NO_IDS, TOKENS, FleetHost, Outcome, Planner, PlanSet, outcome, plan_set, plan_set_key, shared
-from iosched.host import HostPlan
+from iosched.host import HostPlan, device_ids
 from iosched.kb import Kb
 from iosched.render.fleet_json import Documents, compressed_text, plain_text
 from iosched.struct import Struct
@@ -53,9 +53,9 @@ NewSet = tuple[Hashable, PlanSet]
 """A plan set the parent has not seen yet, and its key. For the JSON output it carries its compressed text and
 not its plans, which are larger to send and to hold."""
 
-HostRead = tuple[str, str | None, str | None, bytes | None]
-"""(host name, workload, error, digest of its shape and workload) of one host a worker has read: the digest,
-or the error when the host could not be read."""
+HostRead = tuple[str, str | None, str | None, bytes | Outcome | None]
+"""(host name, workload, error, digest of its shape and workload) of one host a worker has read: the digest, or
+the error when the host could not be read, or its outcome when the worker planned it (:meth:`Worker.read`)."""
 
 POOL_MIN_UNITS = 256
 """Fewer units are planned in this process: a pool's start-up would cost more than it saves."""
@@ -70,6 +70,9 @@ MAX_SENT = 4096
 MAX_PLAN_SETS = 1024
 """Plan sets a worker's Planner keeps before it forgets its hosts (Planner.forget_hosts): what bounds a worker's
 memory when few hosts are alike (the serial numbers of physical disks are in their udev rules)."""
+MAX_COPIES = 16384
+"""Plans a worker's Planner keeps copied for hosts' own serials and WWNs before it forgets its hosts: what bounds
+its memory when hosts alike but for those share a plan set (--format jsonl)."""
 MAX_DEVICE_PLANS = 8192
 """Device plans past which a worker starts a new Planner, whose memo then grows from nothing, when it next
 forgets its hosts."""
@@ -206,15 +209,22 @@ class Worker:
                 outcomes.append(self.planned(self.planner.host(name, system, self.context(workload)), new))
         return outcomes, new
 
-    def read(self, unit: Unit) -> tuple[list[HostRead], list[tuple[bytes, bytes]]]:
+    def read(self, unit: Unit) -> tuple[list[HostRead], list[tuple[bytes, bytes]], list[NewSet]]:
         """A unit's hosts by the digest of their shape and workload (what their plans depend on), and the
-        shapes this worker has not sent before: their digests and pickled (System, workload)."""
+        shapes this worker has not sent before: their digests and pickled (System, workload). A host whose disks
+        have serials or WWNs, a shape no other host has, is planned here (a substitution, mostly: Planner.host),
+        and its outcome sent instead, with the plan sets this worker had not made before."""
         hosts: list[HostRead] = []
         new: list[tuple[bytes, bytes]] = []
+        sets: list[NewSet] = []
         for name, system, error in read_unit(unit, self.planner.distros):
             workload = self.workload(name)
             if system is None:
                 hosts.append((name, workload, error or "no facts", None))
+                continue
+            if any(serial or wwn for serial, wwn in map(device_ids, system.devices)):
+                planned = self.planner.host(name, system, self.context(workload))
+                hosts.append((name, workload, None, self.planned(planned, sets)))
                 continue
             key = (id(system), workload)
             found = self.sent.get(key)
@@ -225,7 +235,7 @@ class Worker:
                 found = self.sent[key] = hashlib.blake2b(data, digest_size=32).digest(), system
                 new.append((found[0], data))
             hosts.append((name, workload, None, found[0]))
-        return hosts, new
+        return hosts, new, sets
 
     def plan_shapes(self, shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[NewSet]]:
         """The outcome of a host of each shape (named ""), by digest, and the plan sets new to this worker."""
@@ -256,7 +266,7 @@ class Worker:
                 if self.as_json:
                     found = found.replace(plans=(), text=compressed_text(found, self.documents))
                 new.append((key, found))
-        if len(self.planner.plan_sets) >= MAX_PLAN_SETS:
+        if len(self.planner.plan_sets) >= MAX_PLAN_SETS or self.planner.copies >= MAX_COPIES:
             if self.planner.device_plans < MAX_DEVICE_PLANS:
                 self.planner.forget_hosts()
             else:
@@ -273,15 +283,17 @@ _worker: Worker | None = None
 """This process's worker: set before the pool forks, so every process inherits it."""
 
 
-def _read_chunk(chunk: list[Unit]) -> tuple[list[HostRead], list[tuple[bytes, bytes]]]:
+def _read_chunk(chunk: list[Unit]) -> tuple[list[HostRead], list[tuple[bytes, bytes]], list[NewSet]]:
     assert _worker is not None
     hosts: list[HostRead] = []
     new: list[tuple[bytes, bytes]] = []
+    sets: list[NewSet] = []
     for unit in chunk:
-        found, shapes = _worker.read(unit)
+        found, shapes, made = _worker.read(unit)
         hosts += found
         new += shapes
-    return hosts, new
+        sets += made
+    return hosts, new, sets
 
 
 def _plan_shapes(shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[NewSet]]:
@@ -389,7 +401,8 @@ def _pooled(tasks: Tasks, jobs: int, todo: list[Unit], keep: Callable[[list[NewS
             keep(made)
             planned.update(done)
             continue
-        found, new = result
+        found, new, made = result
+        keep(made)
         hosts += found
         for digest, data in new:
             if digest not in queued:
@@ -397,8 +410,15 @@ def _pooled(tasks: Tasks, jobs: int, todo: list[Unit], keep: Callable[[list[NewS
                 shapes.append((digest, data))
         if advance is not None:
             advance(len(task.argument))
-    return [Outcome(name=name, workload=workload, error=error) if digest is None else _named(planned[digest], name)
-            for name, workload, error, digest in hosts]  # fmt: skip
+    return [_outcome(host, planned) for host in hosts]
+
+
+def _outcome(host: HostRead, planned: dict[bytes, Outcome]) -> Outcome:
+    """The outcome of a host read: its error, its own outcome, or that of its shape."""
+    name, workload, error, found = host
+    if found is None:
+        return Outcome(name=name, workload=workload, error=error)
+    return found if isinstance(found, Outcome) else _named(planned[found], name)
 
 
 class Task:
@@ -529,7 +549,7 @@ def _given_up(task: Task) -> Task:
         ((_, path, name),) = task.argument
         host = name or path.name
         assert _worker is not None
-        done.result = ([(host, _worker.workload(host), LOST, None)], [])
+        done.result = ([(host, _worker.workload(host), LOST, None)], [], [])
     done.done = True
     return done
 
