@@ -311,19 +311,23 @@ def plan_set_key(host: HostPlan) -> Hashable:
     return tuple(map(id, host.plans)), host.skipped
 
 
-def shared(planner: Planner, host: HostPlan) -> tuple[Hashable, HostPlan, Ids]:
-    """What hosts alike but for their disks' serials and WWNs share: the key of their plan set, ``host`` with
-    :data:`TOKENS` for those identifiers in its plans, and its own serial and WWN per plan (none when its plans
-    name none, and then the key is :func:`plan_set_key`)."""
+def shared(planner: Planner, host: HostPlan) -> tuple[Hashable, Ids]:
+    """What hosts alike but for their disks' serials and WWNs share: the key of their plan set (:func:`with_tokens`
+    gives its plans), and the host's own serial and WWN per plan (none when its plans name none, and then the key
+    is :func:`plan_set_key`)."""
     ids = tuple((p.context.get("serial"), p.context.get("wwn")) for p in host.plans)
     if not any(serial or wwn for serial, wwn in ids):
-        return plan_set_key(host), host, NO_IDS
+        return plan_set_key(host), NO_IDS
+    origins = tuple(id(planner.origin(p)) for p in host.plans)
+    return (origins, host.skipped, host.host.get("kernel"), tuple((s is None, w is None) for s, w in ids)), ids
+
+
+def with_tokens(planner: Planner, host: HostPlan, ids: Ids) -> HostPlan:
+    """``host`` with :data:`TOKENS` for the serials and WWNs ``ids`` of its plans (:func:`shared`)."""
     release, serial_token, wwn_token = host.host.get("kernel"), *TOKENS
-    origins = tuple(map(planner.origin, host.plans))
-    plans = tuple(_own_plan(origin, release, serial and serial_token, wwn and wwn_token)
-                  for origin, (serial, wwn) in zip(origins, ids, strict=True))  # fmt: skip
-    key = tuple(map(id, origins)), host.skipped, release, tuple((s is None, w is None) for s, w in ids)
-    return key, host.replace(plans=plans), ids
+    plans = tuple(_own_plan(planner.origin(p), release, serial and serial_token, wwn and wwn_token)
+                  for p, (serial, wwn) in zip(host.plans, ids, strict=True))  # fmt: skip
+    return host.replace(plans=plans)
 
 
 def plan_set(host: HostPlan) -> PlanSet:

@@ -32,7 +32,19 @@ from typing import Any
 
 from iosched.context import Context
 from iosched.errors import UsageError
-from iosched.fleet import NO_IDS, TOKENS, FleetHost, Outcome, Planner, PlanSet, outcome, plan_set, plan_set_key, shared
+from iosched.fleet import (
+    NO_IDS,
+    TOKENS,
+    FleetHost,
+    Outcome,
+    Planner,
+    PlanSet,
+    outcome,
+    plan_set,
+    plan_set_key,
+    shared,
+    with_tokens,
+)
 from iosched.host import HostPlan, device_ids
 from iosched.kb import Kb
 from iosched.render.fleet_json import Documents, compressed_text, plain_text
@@ -252,17 +264,15 @@ class Worker:
         unless the text of the host's own plans has a token already, and then the set is its own."""
         key, ids = None, NO_IDS
         if host.plan is not None:
-            local, plans, ids = (
-                shared(self.planner, host.plan) if self.compact else (plan_set_key(host.plan), host.plan, NO_IDS)
-            )
+            local, ids = shared(self.planner, host.plan) if self.compact else (plan_set_key(host.plan), NO_IDS)
             key = self.planner.plan_sets.get(local)
             if key is None and ids and self._has_token(host.plan):
-                local, plans, ids = plan_set_key(host.plan), host.plan, NO_IDS
+                local, ids = plan_set_key(host.plan), NO_IDS
                 key = self.planner.plan_sets.get(local)
             if key is None:
                 key = self.planner.plan_sets[local] = (os.getpid(), self.made)
                 self.made += 1
-                found = plan_set(plans)
+                found = plan_set(with_tokens(self.planner, host.plan, ids) if ids else host.plan)
                 if self.as_json:
                     found = found.replace(plans=(), text=compressed_text(found, self.documents))
                 new.append((key, found))
