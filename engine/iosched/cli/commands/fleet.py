@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-FORMATS = ("text", "markdown", "json", "ansible")
+FORMATS = ("text", "markdown", "json", "jsonl", "ansible")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
@@ -35,7 +35,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument("--goal", type=option("goal", GOALS), choices=GOALS, help="objective (default: each workload's)")
     p.add_argument("--cache", type=option("cache", CACHES), choices=CACHES, help="write cache protection of every host")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
-    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text); json is one "
+                   "document with every host's plans; jsonl is JSON Lines, each distinct plan set once and each host "
+                   "as its number and its disks' serials and WWNs")  # fmt: skip
     p.add_argument("--out", type=path_argument, metavar="DIR", help="with --format ansible (required): write DIR/"
                    "iosched.yml, a playbook applying the role iosched.tuning.iosched, and DIR/inventory, a group per "
                    "distinct plan with its group_vars")  # fmt: skip
@@ -102,8 +104,8 @@ def cmd_fleet(args: argparse.Namespace) -> int:
         workers_lost = workers
 
     try:
-        found, sets = run(kb, args.paths, request, as_json=args.format == "json", jobs=args.jobs,
-                          started=started, advance=advance, lost=lost)  # fmt: skip
+        found, sets = run(kb, args.paths, request, as_json=args.format == "json", compact=args.format == "jsonl",
+                          jobs=args.jobs, started=started, advance=advance, lost=lost)  # fmt: skip
     except PoolLost as exc:
         print(f"iosched: fleet: {exc}; nothing was written", file=sys.stderr)
         return 1
@@ -112,11 +114,12 @@ def cmd_fleet(args: argparse.Namespace) -> int:
             bar.stop()
     hosts = one_per_name(found, sets)
     summary = summarise(hosts, sets)
-    if args.format == "json":
+    if args.format in ("json", "jsonl"):
         from iosched.cli import write_bytes
-        from iosched.render.fleet_json import lines
+        from iosched.render.fleet_json import lines, records
 
-        write_bytes(lines(hosts, sets, summary, sys.stdout.encoding, sys.stdout.errors or "strict"))
+        written = lines if args.format == "json" else records
+        write_bytes(written(hosts, sets, summary, sys.stdout.encoding, sys.stdout.errors or "strict"))
     elif args.format == "ansible":
         from iosched.escape import untrusted
         from iosched.fleet import targetable
