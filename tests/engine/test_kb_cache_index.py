@@ -175,6 +175,7 @@ def test_damaged_origins_give_way_to_the_yaml(cache: Path) -> None:
     assert dict(kbcache.load_checked().origins) == dict(kb.origins) != {}
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_span_in_the_wrong_place_gives_way_to_the_yaml(

@@ -194,6 +194,7 @@ def test_a_device_without_kind_is_one_line_and_exit_2(tmp_path: Path, capsys) ->
     assert err.count("\n") == 1 and "devices[0]" in err and "kind" in err, err
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(document=damaged())
 def test_a_damaged_probe_document_plans_or_is_one_line_and_exit_2(document: dict, capsys) -> None:
