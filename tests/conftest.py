@@ -35,6 +35,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group("root"))
         elif "built_site" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("site"))
+            item.add_marker(pytest.mark.slow)  # the session's one mkdocs build, tens of seconds, is theirs
     # the two groups, minutes of tests each on one worker, start first: the other workers share the rest meanwhile
     items.sort(key=lambda item: 0 if item.get_closest_marker("root") else 1 if _group(item) == "site" else 2)
 

@@ -113,6 +113,7 @@ def test_a_late_date_that_passes_midnight(tmp_path: Path, date: str, capsys: pyt
     _run(iostat, "--format", "markdown", capsys=capsys)
 
 
+@pytest.mark.slow
 def test_devices_and_intervals_are_bounded_with_a_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """50,000 devices in three reports: the first MAX_DEVICES are read, the rest named as left out, in memory
     that does not grow with the count (the issue measured 2.2 GB)."""
