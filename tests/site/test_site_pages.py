@@ -297,3 +297,16 @@ def test_the_concepts_page_links_every_topic(kb) -> None:
 
     concepts = (Path(__file__).resolve().parents[2] / "site" / "concepts.md").read_text()
     assert {t.id for t in kb.section("topics")} <= set(SHORTCODE.findall(concepts))
+
+
+def test_cause_pages_show_their_examples_as_examples_without_a_chart(kb, generated: dict[str, str]) -> None:
+    """A cause's examples are the facts its rule is tested on: a chart of them would read as measurements."""
+    causes = kb.section("causes")
+    assert causes
+    for cause in causes:
+        page, _ = location(cause)
+        text = generated[page]
+        start = text.index(f"{cause.id} `{cause.name}`")
+        section = text[start : text.find("\n# ", start) if "\n# " in text[start:] else len(text)]
+        assert "<svg" not in section and CHART_CLASS not in section, cause.id
+        assert "not measurements" in section, cause.id

@@ -745,22 +745,11 @@ def rule(kb: Kb, item: Rule, style: Style) -> str:
 @renders("causes")
 def cause(kb: Any, item: Any, style: Style) -> str:
     examples = table(
-        ("observed", "expect"),
+        ("example facts", "expect"),
         ((", ".join(f"`{k}={str(v).lower() if isinstance(v, bool) else v}`" for k, v in e.facts.items()), e.expect)
          for e in item.examples),
     )  # fmt: skip
     plan = ", ".join(f"`{k}: {v}`" for k, v in item.plan.items())
-    chart = ""
-    numbers = sorted({k for e in item.examples for k, v in e.facts.items() if type(v) in (int, float)})
-    if style.site and numbers:
-        from iosched.render.chart import bar_chart
-
-        rows = [
-            (f"example {n} ({e.expect})", [e.facts.get(k) for k in numbers]) for n, e in enumerate(item.examples, 1)
-        ]
-        svg = bar_chart(numbers, rows, f"{item.id}: the observed numbers of its examples")
-        caption = f"<figcaption>{html_text(item.summary)} Where the examples lie, fact by fact.</figcaption>"
-        chart = f"<figure {CHART_CLASS}>\n{svg}\n{caption}\n</figure>"
     return join(
         heading(style, f"{item.id} `{item.name}`", item.id),
         item.summary,
@@ -774,8 +763,7 @@ def cause(kb: Any, item: Any, style: Style) -> str:
         f"**When:** `{item.when.describe()}`",
         f"**What to do:** {item.advice}",
         f"**Why:** {item.rationale}",
-        "**Examples** (checked by `iosched kb check`):\n\n" + examples,
-        chart,
+        "**Examples** (facts the rule is tested on by `iosched kb check`, not measurements):\n\n" + examples,
         sources_block(kb, style, item.sources),
     )
 
