@@ -164,10 +164,35 @@
     ]));
   };
 
+  /* A link from a plan names the KB the plan was made from (?kb=); a page built from another KB says so at
+     its top, and the footer marks the KB as the plan's when they agree. */
+  const checkKb = () => {
+    const wanted = new URLSearchParams(location.search).get("kb");
+    const built = document.querySelector('meta[name="iosched-kb"]')?.content;
+    const content = document.querySelector(".md-content__inner");
+    const footer = document.querySelector("[data-ios-build]");
+    if (!wanted || !built || !content || content.querySelector("[data-ios-kb-check]")) return;
+    if (wanted === built) {
+      if (footer && !footer.querySelector("[data-ios-kb-check]")) {
+        footer.append(el("span", { "data-ios-kb-check": "same" }, [" The plan that linked here was made from it too."]));
+      }
+      return;
+    }
+    content.prepend(el("div", { class: "admonition warning", "data-ios-kb-check": "other" }, [
+      el("p", { class: "admonition-title" }, ["Another KB"]),
+      el("p", {}, [
+        "The plan that linked here was made from KB ", el("code", {}, [wanted]), "; this page reflects KB ",
+        el("code", {}, [built]), ". What it says may differ from that plan: make the plan again with this KB, ",
+        "or read the site built from the plan's.",
+      ]),
+    ]));
+  };
+
   /* Each widget is set up once, whichever of the page load and the theme's document$ comes first (from
      file:// the theme's instant navigation cannot start, and document$ may never emit). */
   const init = () => {
     warnFromDisk();
+    checkKb();
     for (const [selector, setUp] of [["[data-ios-matrix]", initMatrix], ["[data-ios-advisor]", initAdvisor]]) {
       for (const root of document.querySelectorAll(`${selector}:not([data-ios-ready])`)) {
         root.setAttribute("data-ios-ready", "");

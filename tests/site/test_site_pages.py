@@ -254,8 +254,11 @@ def test_absolute_links_follow_the_configured_base(kb, monkeypatch: pytest.Monke
     entity = kb.section("sources")[0]
     monkeypatch.setenv("IOSCHED_SITE_URL", "https://docs.example/iosched")
     assert absolute(entity) == f"https://docs.example/iosched/reference/sources/#{anchor(entity.id)}"
+    assert absolute(entity, version=kb.version) == (
+        f"https://docs.example/iosched/reference/sources/?kb={kb.version}#{anchor(entity.id)}"
+    )
     monkeypatch.delenv("IOSCHED_SITE_URL")
-    assert absolute(entity) is None
+    assert absolute(entity, version=kb.version) is None
 
 
 @given(ID)
@@ -310,3 +313,44 @@ def test_cause_pages_show_their_examples_as_examples_without_a_chart(kb, generat
         section = text[start : text.find("\n# ", start) if "\n# " in text[start:] else len(text)]
         assert "<svg" not in section and CHART_CLASS not in section, cause.id
         assert "not measurements" in section, cause.id
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://docs.example.org/", "https://localhost:8000/", "https://127.0.0.1/", "https://10.1.2.3/x/",
+     "https://[::1]/", "https://docs/", "https://iosched.local/", "https://site.internal/", "https://a.localhost/"],
+)  # fmt: skip
+def test_a_public_build_refuses_a_local_canonical_url(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from iosched.errors import SiteUrlError
+    from iosched.sitegen.publish import this_build
+
+    monkeypatch.setenv("IOSCHED_SITE_URL", url)
+    with pytest.raises(SiteUrlError, match="IOSCHED_SITE_URL") as refused:
+        this_build("build")
+    assert "\n" not in str(refused.value)
+    assert this_build("serve").preview  # mkdocs serve is always a preview, whatever the variable says
+
+
+def test_a_build_is_public_with_a_public_https_url_and_a_preview_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    from iosched.sitegen.publish import this_build
+
+    monkeypatch.setenv("IOSCHED_SITE_URL", "https://iosched.example.org/docs")
+    public = this_build("build")
+    assert (public.url, public.preview) == ("https://iosched.example.org/docs/", False)
+    monkeypatch.delenv("IOSCHED_SITE_URL")
+    assert this_build("gh-deploy").preview and this_build("build").url is None
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    assert this_build("build").date == "1970-01-01"
+
+
+def test_mkdocs_stops_with_one_line_and_exit_2_on_a_local_public_url(tmp_path: Path) -> None:
+    env = {**os.environ, "IOSCHED_SITE_URL": "http://127.0.0.1:8000/", "NO_MKDOCS_2_WARNING": "1"}
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-q", "-f", str(root / "mkdocs.yml"), "-d", str(tmp_path / "out")],
+        cwd=root, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    said = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
+    assert proc.returncode == 2 and len(said) == 1 and "IOSCHED_SITE_URL" in said[0], proc.stdout + proc.stderr
+    assert not (tmp_path / "out").exists()

@@ -58,11 +58,12 @@ class Style(Struct, kw_only=False):
         return Style(self.link, self.level + by, self.site)
 
 
-def cli_style(base: str | None = None) -> Style:
-    """Command-line output: absolute links to the published site, or plain ids when none is configured.
-    A configured URL outside its grammar is refused here, before anything is rendered."""
+def cli_style(base: str | None = None, version: str = "") -> Style:
+    """Command-line output: absolute links to the published site that name the KB ``version`` they come from,
+    or plain ids when no site is configured. A configured URL outside its grammar is refused here, before
+    anything is rendered."""
     site_base(base)
-    return Style(link=lambda entity: absolute(entity, base))
+    return Style(link=lambda entity: absolute(entity, base, version))
 
 
 if TYPE_CHECKING:
