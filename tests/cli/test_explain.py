@@ -95,7 +95,7 @@ def test_every_entity_can_be_explained(kb) -> None:
     from iosched.render import find
     from iosched.render.reference import cli_style, render
 
-    style = cli_style(SITE)
+    style = cli_style(SITE, kb.version)
     for ident, entity in kb.index.items():
         assert find(kb, ident) is entity, ident
         out = render(kb, entity, style)
@@ -111,7 +111,7 @@ def test_one_entity_of_each_kind_round_trips_through_the_cli(kb, capsys, slug: s
 
     entity = kb.entities(slug)[0]
     code, out, err = run(capsys, "explain", entity.id, "--format", "markdown")
-    assert (code, err) == (0, "") and out.strip() == render(kb, entity, cli_style(SITE)).strip()
+    assert (code, err) == (0, "") and out.strip() == render(kb, entity, cli_style(SITE, kb.version)).strip()
     code, out, _ = run(capsys, "explain", entity.id, "--format", "json")
     assert code == 0 and json.loads(out)["id"] == entity.id
 
