@@ -53,6 +53,9 @@ def _expected(kb: Any, ctx: Context) -> tuple[str, str | None]:
         plan = advise(kb, ctx)
     except ContextError:
         return matrix.NOT_ADVISED, None
+    decided = [st.decide for st in plan.steps if st.kind == "scheduler" and st.decide is not None]
+    if plan.scheduler is None and decided:
+        return f"by {decided[0].fact}", None
     if plan.scheduler is None:
         return matrix.NO_ELEVATOR, None
     rule = kb.get(plan.scheduler_rules[0]) if plan.scheduler_rules else None
@@ -132,6 +135,44 @@ def test_the_selector_shows_what_the_engine_computes_for_each_era_and_distributi
                 assert cell["href"].endswith(rule_page.removeprefix("reference/")), (option, cell)
         shown.add(tuple(c["text"] for c in read["cells"]))
     assert len(shown) > 1, "every kernel era and distribution shows the same answers"
+
+
+_READ_DECIDED = """() => [...document.querySelectorAll("table[data-ios-table]:not([hidden]) td.ios-decided")]
+.map(td => ({
+  text: td.firstElementChild.textContent,
+  title: td.firstElementChild.title,
+  rule: td.firstElementChild.getAttribute("href"),
+  hw: td.closest("table").querySelectorAll("thead th[data-hw]")[td.cellIndex - 1].dataset.hw,
+  workload: td.closest("tr").querySelector("th[data-workload]").dataset.workload,
+}))"""
+
+
+def test_virtual_disks_show_what_the_queue_count_decides_and_the_rule_is_stated(kb, matrix_page) -> None:
+    """A virtual disk's elevator depends on its queue count, set where it runs: its cells name the fact that
+    decides, give each case's elevator and rule, and link to the rule stated once above the tables, never the
+    "no change" dash."""
+    page = matrix_page
+    varying = {h for d in kb.section("device_classes") if d.queues_vary for h in d.hardware}
+    assert varying, "the KB has no device class whose queue count varies"
+    said: set[str] = set()
+    for option in _options(page, "#ios-matrix-setting"):
+        page.select_option("#ios-matrix-setting", option["value"])
+        read = page.evaluate(_READ_MATRIX)
+        assert not [c for c in read["cells"] if c["hw"] in varying and c["text"] == matrix.NO_ELEVATOR], option
+        for cell in page.evaluate(_READ_DECIDED):
+            plan = advise(kb, _context(option, cell["hw"], cell["workload"]))
+            (decide,) = [st.decide for st in plan.steps if st.kind == "scheduler" and st.decide is not None]
+            for choice in decide.choices:
+                assert f"{choice.seen}: {choice.value}" in cell["title"], (option, cell)
+                assert all(rule in cell["title"] for rule in choice.because), (option, cell)
+                said |= {choice.value, *choice.because}
+            assert cell["rule"].endswith(f"#{matrix.QUEUE_RULE}"), cell
+    assert said, "no matrix cell is decided on the machine"
+    stated = page.locator(f"[id='{matrix.QUEUE_RULE}']").locator("xpath=ancestor::p[1]/following-sibling::ul[1]")
+    page.locator(f"[id='{matrix.QUEUE_RULE}']").scroll_into_view_if_needed()
+    assert all(word in stated.inner_text() for word in said), said
+    intro = page.locator(f"[id='{matrix.QUEUE_RULE}']").locator("xpath=ancestor::p[1]").inner_text()
+    assert all(d.title in intro for d in kb.section("device_classes") if d.queues_vary)
 
 
 def _advisor_shows(page: Any) -> dict[str, Any]:
