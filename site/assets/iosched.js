@@ -81,12 +81,25 @@
     }
 
     if (plan.steps.length) out.push(el("h2", {}, ["Steps"]));
-    plan.steps.map((i) => data.steps[i]).forEach(([title, apply, verify, expect, undo, because, sources], n) => {
-      out.push(el("h3", {}, [`${n + 1}. ${S(title)}`]));
+    /* A step expected already (its value now assumed, not read, and equal to the plan's) is checked first: its
+       verify comes before the apply, which is to run only if the check shows something else. */
+    plan.steps.map((i) => data.steps[i]).forEach(([title, apply, verify, expect, undo, because, sources, check], n) => {
+      out.push(el("h3", {}, [`${n + 1}. ${S(title)}`, ...(check ? [" (check first)"] : [])]));
       if (because.length) out.push(el("p", {}, ["Because of ", ...links(because.map(S), true), "."]));
-      const expected = ["Verify (expect ", el("code", {}, [S(expect)]), "):"];
-      out.push(...command("Apply:", S(apply), "data-ios-command"), ...command(expected, S(verify)));
-      if (undo !== null) out.push(...command("Undo:", S(undo)));
+      const expected = el("code", {}, [S(expect)]);
+      if (check) {
+        out.push(el("p", { "data-ios-check-first": "" }, [
+          "Expected already: the current value was assumed, not read from the machine. Check first; if it shows ",
+          expected.cloneNode(true), ", nothing needs to change.",
+        ]));
+        out.push(...command(["Check first (expect ", expected, "):"], S(verify)),
+                 ...command("Only if it shows something else, apply (it keeps what it finds for the undo):", S(apply),
+                            "data-ios-command"));
+      } else {
+        out.push(...command("Apply:", S(apply), "data-ios-command"),
+                 ...command(["Verify (expect ", expected, "):"], S(verify)));
+      }
+      if (undo !== null) out.push(...command(check ? "Undo (back to what the apply found):" : "Undo:", S(undo)));
       if (sources.length) out.push(el("p", { class: "ios-sources" }, ["Sources: ", ...links(sources.map(S))]));
     });
 

@@ -30,6 +30,7 @@ from iosched.sitegen.hooks import write_changed
 from iosched.sitegen.markup import element, href
 from iosched.sitegen.pages import render_all
 from iosched.sitegen.shortcodes import SHORTCODE, UnknownId, expand
+from iosched.steps import kind_of as step_kind
 
 ID = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._=-]{0,79}", fullmatch=True)
 
@@ -116,8 +117,8 @@ def _decoded(data: dict, setting: str, hw: str, workload: str) -> dict | str:
         "scheduler": None if plan["scheduler"] is None else s[plan["scheduler"]],
         "rules": tuple(s[i] for i in plan["rules"]),
         "kernel": s[plan["kernel"]],
-        "steps": [[s[t], s[c], s[v], s[e], None if u is None else s[u], [s[i] for i in b]]
-                  for t, c, v, e, u, b, _ in steps],
+        "steps": [[s[t], s[c], s[v], s[e], None if u is None else s[u], [s[i] for i in b], bool(x)]
+                  for t, c, v, e, u, b, _, x in steps],
         "warnings": [[s[i], s[r] or None, s[t]] for i, r, t, _ in (data["notices"][n] for n in plan["warnings"])],
         "advice": [[s[i], s[t]] for i, _, t, _ in (data["notices"][n] for n in plan["advice"])],
         "unchanged": [[s[t], s[v], [s[i] for i in b]] for t, v, b in plan["unchanged"]],
@@ -140,8 +141,14 @@ def test_advisor_data_is_what_advise_computes(kb, generated: dict[str, str]) -> 
                     assert shown == str(exc)
                     continue
                 doc = plan_json.document(kb, plan)
-                steps = [[st[k] for k in ("title", "command", "verify", "expect", "undo", "because")]
-                         for st in doc["steps"]]  # fmt: skip
+                distro = kb.get(setting.distro) if setting.distro else None
+                steps = []
+                for step, d in zip(plan.steps, doc["steps"], strict=True):
+                    apply, undo, _ = step_kind(step).by_hand_pair(step, distro)
+                    check = d["expected_already"]
+                    steps.append([d["title"], apply, d["verify"], d["expect"], undo, d["because"], check])
+                    if d["expected_already"]:  # checked first: its apply keeps what it finds, its undo restores it
+                        assert apply != undo and "$was" in undo, (setting.key, hw.id, wl.id, d["title"])
                 warnings = [[w["id"], w["risk"], w["text"]] for w in doc["warnings"]]
                 advice = [[a["id"], a["text"]] for a in doc["advice"]]
                 unchanged = [[u["step"]["target"], u["step"]["value"], u["step"]["because"]] for u in doc["unchanged"]]
