@@ -138,7 +138,8 @@ def queue_rule(kb: Kb, g: Grid) -> str:
     named = ", ".join(d.title for d in classes)
     planned = f", planned as the preset{'s' if len(presets) > 1 else ''} " if presets else ""
     lines = [
-        f"**Where a cell shows two elevators, one answer cannot fill it**{{ #{QUEUE_RULE} }}: the disk's hardware "
+        f"**Where a cell says {' or '.join(f'_{k}_' for k in sorted(decisions))}, one answer cannot fill it**"
+        f"{{ #{QUEUE_RULE} }}: the disk's hardware "
         "queue count decides, and it is set where the disk runs (the hypervisor or backend and the kernel), not by "
         f"the hardware preset. Such disks: {named}{planned}"
         + ", ".join(ref(kb, style, h, f"`{h}`") for h in presets)
