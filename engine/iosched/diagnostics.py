@@ -35,6 +35,7 @@ CODES: Final[dict[str, str]] = {
     "KB115": "a caveat that names a distribution release its scope does not (it would be shown where it is false)",
     "KB116": "a release's kernel-default row names another elevator than its kernel gives such a device",
     "KB117": "a caveat without a subject: the condition on a plan's facts under which it is about that plan",
+    "KB118": "two sources with one address (a customer would open the same page twice)",
 }
 
 

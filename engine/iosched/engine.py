@@ -367,8 +367,13 @@ def _notices(kb: Kb, r: Resolved, fired: list[Rule], steps: list[Step], scoped: 
         if caveat is not None and caveat_id not in found and caveat_id not in said and holds(caveat, r):
             found[caveat_id] = Notice(id=caveat.id, severity="warn", text=f"{caveat.title}: {caveat.text}",
                                       risk=caveat.risk, sources=caveat.sources)  # fmt: skip
+    return _by_risk(found.values())
+
+
+def _by_risk(notices: Iterable[Notice]) -> tuple[Notice, ...]:
+    """Data-loss first, then availability, then performance, then advice (no risk)."""
     order: dict[str, int] = {risk: n for n, risk in enumerate(RISKS)}
-    return tuple(sorted(found.values(), key=lambda n: order.get(n.risk or "", len(order))))
+    return tuple(sorted(notices, key=lambda n: order.get(n.risk or "", len(order))))
 
 
 def _rule_risk(kb: Kb, rule: Rule) -> str | None:
@@ -516,7 +521,18 @@ def plan_resolved(kb: Kb, r: Resolved, evidence: Evidence | None = None, current
         return plan
     cases = [_planned(kb, resolve(kb, r.context.replace(**{fact.field: case.context})), evidence, current, tuners)
              for case in fact.cases]  # fmt: skip
-    return _decided(plan, fact, cases)
+    decided = _decided(plan, fact, cases)
+    return decided.replace(warnings=_overridden_decision(kb, decided, tuners))
+
+
+def _overridden_decision(kb: Kb, plan: Plan, tuners: Sequence[Tuner]) -> tuple[Notice, ...]:
+    """The plan's warnings, and which tuner would override a step decided on the machine: its persistence is
+    chosen apart from the cases' (a udev rule tells the cases apart where a TuneD profile cannot)."""
+    said = {w.id for w in plan.warnings}
+    decided = [s for s in plan.steps if s.decide is not None]
+    found = [n for n in _conflicts(kb, decided, tuners) if n.id not in said]
+    return _by_risk((*plan.warnings, *_about(kb, found, plan.facts, plan.steps,
+                                             plan.scheduler or plan.previous_scheduler)))  # fmt: skip
 
 
 def _deciding(method: str) -> str:

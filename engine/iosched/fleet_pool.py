@@ -74,6 +74,10 @@ MAX_DEVICE_PLANS = 8192
 forgets its hosts."""
 
 
+TARBALLS = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz")
+"""File names of captures as tarballs, read as roots."""
+
+
 class Request(Struct):
     """What the user asked of every host; ``workloads`` is a workload map (per host), else ``workload``."""
 
@@ -92,7 +96,8 @@ def units(paths: Sequence[Path]) -> Iterator[Unit]:
     for path in paths:
         if not path.exists():
             raise UsageError(f"no such file or directory: {path}")
-        if (path.is_dir() and layout(path) != "tree") or (path / "sys" / "block").is_dir():
+        captured = path.name.endswith(TARBALLS) and path.is_file()  # a sosreport, supportconfig or collect tarball
+        if captured or (path.is_dir() and layout(path) != "tree") or (path / "sys" / "block").is_dir():
             yield "root", path, ""
         elif path.is_dir():
             try:

@@ -67,19 +67,27 @@ def _multipath(device: Device) -> bool:
 
 
 def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | None:
-    """Why a device gets no plan of its own, or None when it does: another plan covers it (its whole disk, its
-    member disks), or nothing in it is to tune, or :func:`_unplanned`."""
+    """Why a device gets no plan of its own, or None when it does (:func:`_skip`)."""
+    skip = _skip(kb, device, devices)
+    return None if skip is None else skip[0]
+
+
+def _skip(kb: Kb, device: Device, devices: dict[str, Device]) -> tuple[str, bool] | None:
+    """Why a device gets no plan of its own, and whether no other plan covers it, or None when it gets one:
+    another plan covers it (its whole disk, its member disks), or nothing in it is to tune, or :func:`_unplanned`
+    (uncovered)."""
     if loops.unattached(device):
-        return loops.UNATTACHED
+        return loops.UNATTACHED, False
     if device.kind == "partition" or device.parent:
-        return f"a partition: the scheduler belongs to the whole disk {device.parent or 'it is on'}"
+        return f"a partition: the scheduler belongs to the whole disk {device.parent or 'it is on'}", False
     holders = [devices[h] for h in device.holders if h in devices]
     if any(_multipath(h) for h in holders):
         paths = ", ".join(h.name for h in holders if _multipath(h))
-        return f"a path of the multipath device {paths}: the multipath device is planned, its paths are left alone"
+        why = "the multipath device is planned, its paths are left alone"
+        return f"a path of the multipath device {paths}: {why}", False
     cls = device_class(kb, device.name)
     if cls is not None and cls.plan == "skip":
-        return f"{cls.title}, not planned: {cls.note or 'nothing to tune'}"
+        return f"{cls.title}, not planned: {cls.note or 'nothing to tune'}", False
     members = cls is not None and cls.plan == "members"
     if (device.kind == "dm" and not _multipath(device)) or device.kind == "md" or device.scheduler is None or members:
         deciding = dict.fromkeys(_disks_under(device, devices))
@@ -89,8 +97,9 @@ def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | No
         kind = cls.id if members and cls is not None else device.kind
         unplanned = [n for n in deciding if n in devices and _skip_reason(kb, devices[n], devices) is not None]
         fate = f"; {', '.join(unplanned)} not planned (see why)" if unplanned else " and are planned"
-        return f"no elevator of its own (bio-based {kind}): the {what} under it ({under}) decide{fate}"
-    return _unplanned(kb, device, cls)
+        return f"no elevator of its own (bio-based {kind}): the {what} under it ({under}) decide{fate}", False
+    uncovered = _unplanned(kb, device, cls)
+    return None if uncovered is None else (uncovered, True)
 
 
 def _unplanned(kb: Kb, device: Device, cls: DeviceClass | None) -> str | None:
@@ -313,11 +322,11 @@ def plan_host(kb: Kb, system: System, user: Context, evidence: Evidence | None =
         rehearsed = user.rehearse is not None and device.name in wanted
         if rehearsed:
             empty = loops.unattached(device)
-            reason = f"{loops.UNATTACHED}; attach an image first: losetup -f --show IMAGE" if empty else None
+            skip = (f"{loops.UNATTACHED}; attach an image first: losetup -f --show IMAGE", False) if empty else None
         else:
-            reason = _skip_reason(kb, device, devices)
-        if reason is not None:
-            uncovered = reason == _unplanned(kb, device, device_class(kb, device.name))
+            skip = _skip(kb, device, devices)
+        if skip is not None:
+            reason, uncovered = skip
             data = _unchecked_data(system, device) if uncovered else None
             skipped.append(Skipped(device=device.name, reason=reason, data=data))
             continue

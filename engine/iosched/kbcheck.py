@@ -48,6 +48,11 @@ def _check_unique(kb: Kb) -> Iterator[Diagnostic]:
             if entity.id in seen and seen[entity.id] != section:
                 yield _diag(kb, entity.id, "KB104", f"id used in both {seen[entity.id]} and {section}")
             seen.setdefault(entity.id, section)
+    addresses: dict[str, str] = {}
+    for source in kb.section("sources"):
+        if source.url and (first := addresses.setdefault(source.url, source.id)) != source.id:
+            yield _diag(kb, source.id, "KB118", f"the address of {first}: one source per page, its note quoting "
+                        "each part the KB relies on (a #fragment tells sections of one page apart)")  # fmt: skip
 
 
 def _check_references(kb: Kb) -> Iterator[Diagnostic]:

@@ -201,9 +201,25 @@
     ]));
   };
 
+  /* A link to where an entity used to be (an anchor on the page it left) lands on a link that keeps that
+     anchor (data-ios-moved): follow it to the entity's own page. */
+  const followMoved = () => {
+    const id = decodeURIComponent(location.hash.slice(1));
+    const target = id ? document.getElementById(id) : null;
+    if (target && target.hasAttribute("data-ios-moved") && target.href) location.replace(target.href);
+  };
+
+  /* A link to the advisor preset to a release carries its choice (data-ios-preset) as its fragment: a Markdown
+     link's fragment must name a heading, so the page cannot say it there. */
+  const presetLinks = () => {
+    for (const link of document.querySelectorAll("a[data-ios-preset]")) link.hash = link.dataset.iosPreset;
+  };
+
   /* Each widget is set up once, whichever of the page load and the theme's document$ comes first (from
      file:// the theme's instant navigation cannot start, and document$ may never emit). */
   const init = () => {
+    followMoved();
+    presetLinks();
     warnFromDisk();
     checkKb();
     for (const [selector, setUp] of [["[data-ios-matrix]", initMatrix], ["[data-ios-advisor]", initAdvisor]]) {
@@ -215,6 +231,7 @@
   };
 
   if (typeof document$ !== "undefined") document$.subscribe(init);
+  window.addEventListener("hashchange", followMoved);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

@@ -133,10 +133,12 @@ def test_the_process_ends_with_the_commands_code_and_all_of_its_output(
 
 
 def test_the_process_ends_as_usual_when_another_thread_still_runs() -> None:
-    """A thread still running at the end is waited for, as the interpreter's own ending does."""
+    """A thread still running at the end is waited for, as the interpreter's own ending does: the thread prints
+    once the main thread has finished (whatever the machine's load), so its line comes last or not at all."""
     code = (
-        "import threading, time\nfrom iosched.__main__ import run\n"
-        "threading.Thread(target=lambda: (time.sleep(0.3), print('thread done', flush=True))).start()\nrun()"
+        "import threading\nfrom iosched.__main__ import run\n"
+        "threading.Thread(target=lambda: (threading.main_thread().join(), print('thread done', flush=True))).start()\n"
+        "run()"
     )
     done = _process(code, "list", "elevators")
     assert done.returncode == 0 and done.stdout.endswith("thread done\n"), done.stderr

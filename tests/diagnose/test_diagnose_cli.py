@@ -75,6 +75,8 @@ def test_root_tree_like_a_sosreport(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert found["causes"][0]["id"] == "IOD004"
     assert found["observations"]["util"]["source"] == "sar -d (var/log/sa/sar26)"
     assert found["facts"]["scheduler.now"] == "none"
+    archive = shutil.make_archive(str(tmp_path / "sosreport-host"), "xztar", tmp_path, root.name)  # as sos packs it
+    assert run(["diagnose", "--root", archive, "--format", "json"], capsys) == out
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

@@ -142,3 +142,20 @@ def test_caveats_carry_the_device_classes_they_are_about(kb: Kb) -> None:
     assert "sles12-scsi-legacy-path" not in ids("xvda")
     assert "sles12-scsi-legacy-path" in ids("sda")
     assert "IOS150" in ids("vda", "kvm", "rhel9", None)
+
+
+def test_a_host_read_without_elevator_param_hears_nothing_of_it(kb: Kb) -> None:
+    """What the host has decides: a host whose command line was read and holds no elevator= gets no warning or
+    advice about elevator= (the plan from flags, which cannot know, still does)."""
+    heard = 0
+    for hw in kb.section("hardware"):
+        for distro in (d.id for d in kb.section("distributions")):
+            ctx = Context(hw=hw.id, distro=distro, workload="db")
+            try:
+                flags, read = advise(kb, ctx), advise(kb, ctx, current={}, tuners=())
+            except ContextError:
+                continue
+            heard += sum("elevator=" in n.text for n in (*flags.warnings, *flags.advice))
+            about = [n.id for n in (*read.warnings, *read.advice) if "elevator=" in n.text]
+            assert not about, (hw.id, distro, about)
+    assert heard > 0

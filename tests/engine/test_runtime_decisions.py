@@ -24,7 +24,7 @@ from iosched.render import plan_ansible, plan_markdown, plan_shell
 from iosched.steps import STEP_KINDS
 from iosched.system import udev
 from iosched.system.classify import classified
-from iosched.system.model import System
+from iosched.system.model import System, Tuner
 from iosched.system.reader import read_root
 
 CAPTURES = Path(__file__).parents[1] / "system" / "captures"
@@ -58,6 +58,25 @@ def test_every_guest_gets_the_elevator_of_its_queue_count(distro: str, workload:
     for choice, case_plan in zip(step.decide.choices, known, strict=True):
         assert (choice.value if choice.value != runtime.KEEP else plan.previous_scheduler) == ends_with(case_plan)
         assert set(choice.because) <= set(case_plan.scheduler_rules)
+
+
+@pytest.mark.parametrize("elevator", ["mq-deadline", "none", "bfq"])
+def test_a_tuner_that_overrides_a_decided_step_is_named(elevator: str) -> None:
+    """A step decided on the machine is kept by a udev rule even where TuneD runs (a profile cannot tell the cases
+    apart): a running profile that sets the disk's elevator after it is warned of, as for any other step, whenever
+    some case of the step sets another elevator than the profile's."""
+    tuned = (Tuner(kind="tuned", name="virtual-guest", settings={"scheduler": elevator}),)
+    checked = 0
+    for distro in GUEST_DISTROS:
+        plan = advise(KB, Context(hw="virtual", workload="db", distro=distro, device="vdb"), current={}, tuners=tuned)
+        if (step := decided(plan)) is None:
+            continue
+        checked += 1
+        overridden = any(v != elevator for v in step.values)
+        warned = {w.id for w in plan.warnings} & {"tuned-overrides-udev", "later-tuner-wins"}
+        assert bool(warned) == overridden, (distro, step.values, warned)
+        assert all(f"sets {elevator} after" in w.text for w in plan.warnings if w.id in warned)
+    assert checked > 0
 
 
 def test_sles15sp5_bfq_on_a_database_guest_is_corrected_whatever_the_count() -> None:

@@ -169,11 +169,11 @@ def changes(theirs: str, ours: str) -> bool:
 def overriding(method: str, step: Step, tuners: Sequence[Tuner], device: str | None = None) -> Tuner | None:
     """The tuner that would leave the step's setting at another value than the file ``method`` writes (for
     the plan of ``device``): the last to act after it that sets the setting; None when there is none, or it
-    sets the same value."""
+    sets the same value (each value a step decided on the machine may set)."""
     key = kind_of(step).tuner_key(step)
     later = [t for t in tuners if t.active and key in t.settings and concerns(t, step.device)
              and _acts_after(method, t, step, device)]  # fmt: skip
-    return later[-1] if later and changes(later[-1].settings[key], step.value) else None
+    return later[-1] if later and any(changes(later[-1].settings[key], v) for v in step.values) else None
 
 
 def is_ours(method: str, tuner: Tuner, base: TunedBase | None, device: str | None = None) -> bool:

@@ -8,7 +8,6 @@ import re
 
 from iosched.errors import SiteUrlError
 from iosched.grammar import URL, matches
-from iosched.kb import TunableRef
 from iosched.kinds import kind_of
 
 TYPE_CHECKING = False
@@ -25,8 +24,6 @@ def anchor(ident: str) -> str:
 
 def location(entity: Any) -> tuple[str, str]:
     """The Markdown page (relative to the docs dir) and the anchor ('' for a whole page) of an entity."""
-    if isinstance(entity, TunableRef):
-        return location(entity.elevator)[0], anchor(entity.tunable.name)
     kind = kind_of(entity)
     if kind.own_pages:
         return f"reference/{kind.slug}/{entity.id}.md", ""

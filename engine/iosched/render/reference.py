@@ -93,6 +93,12 @@ def heading(style: Style, text: str, ident: str | None = None, extra: int = 0) -
     return f"{marks} {text}{tail}"
 
 
+def moved(link: str, ident: str, style: Style) -> str:
+    """On the site, a Markdown link that keeps the anchor ``ident`` had on a page the entity left: a link to the
+    old place lands on it, and the site's script (``data-ios-moved``) follows it to the entity's own page."""
+    return f'{link}{{ #{anchor(ident)} data-ios-moved="" }}' if style.site else link
+
+
 def cell(text: object) -> str:
     """Text safe inside a Markdown table cell."""
     return " ".join(str(text).split()).replace("|", "\\|")
@@ -365,11 +371,14 @@ def device_class(kb: Kb, item: DeviceClass, style: Style) -> str:
 
 @renders("tunables")
 def tunable(kb: Kb, item: TunableRef, style: Style) -> str:
-    """A tunable (a ``TunableRef``): on the site a section of its elevator's page."""
-    title = f"`{item.tunable.name}`" if style.site else f"{item.id}"
+    """A tunable (a ``TunableRef``)."""
+    title = f"`{item.tunable.name}` of `{item.elevator.name}`" if style.site else f"{item.id}"
     where = f"`/sys/block/DEV/queue/iosched/{item.tunable.name}`"
     parent = f"Tunable of {ref(kb, style, item.elevator.name)}, in {where}."
-    return join(heading(style, title, item.tunable.name), parent, setting_body(kb, style, item.id, item.tunable))
+    # a tunable lives no longer than its elevator: its kernels are the elevator's where it states none
+    spans = item.tunable.replace(since=item.tunable.since or item.elevator.since,
+                                 until=item.tunable.until or item.elevator.until)  # fmt: skip
+    return join(heading(style, title, item.tunable.name), parent, setting_body(kb, style, item.id, spans))
 
 
 @renders("queue-attributes")
@@ -386,9 +395,11 @@ def sysctl(kb: Kb, item: Sysctl, style: Style) -> str:
 
 
 def tunables_table(kb: Kb, style: Style, elevator: Elevator) -> str:
+    """One row per tunable; on the site each link keeps the anchor its section had on the elevator's page
+    (``#read_expire``), which the site's script follows to the tunable's own page."""
     rows = [
         (
-            ref(kb, style, f"{elevator.name}.{t.name}", f"`{t.name}`"),
+            moved(ref(kb, style, f"{elevator.name}.{t.name}", f"`{t.name}`"), t.name, style),
             value_text(t.default),
             t.unit,
             _range_text(t),
@@ -425,12 +436,7 @@ def elevator(kb: Kb, item: Elevator, style: Style) -> str:
         if s.elevator == item.name
     ]
     default_on = "**Default on:**\n\n" + table(("distribution", "devices", "chosen by"), defaults) if defaults else ""
-    tunables = ""
-    if item.tunables:
-        tunables = join(heading(style, "Tunables", extra=1), tunables_table(kb, style, item))
-        if style.site:
-            tunables += "\n" + "\n".join(tunable(kb, kb.get(f"{item.name}.{t.name}"), style.deeper(2))
-                                         for t in item.tunables)  # fmt: skip
+    tunables = join(heading(style, "Tunables", extra=1), tunables_table(kb, style, item)) if item.tunables else ""
     return join(
         heading(style, f"`{item.name}`: {item.title}"),
         item.summary,
