@@ -126,7 +126,7 @@ def test_ticket_links_causes_only_to_the_configured_site(kb, capsys: pytest.Capt
         ["diagnose", *files, "--format", "markdown", "--site-url", "https://docs.example.org/iosched/"], capsys
     )
     assert "### IOD004 `saturated-device`" in plain and "http" not in plain.split("**Sources:**")[0]
-    assert "### [IOD004](https://docs.example.org/iosched/reference/causes/IOD004/)" in linked
+    assert f"### [IOD004](https://docs.example.org/iosched/reference/causes/IOD004/?kb={kb.version})" in linked
     for ident in kb.get("IOD004").sources:
         assert kb.get(ident).title.split(":")[0] in plain
 

@@ -68,6 +68,43 @@ def test_opened_from_disk_every_page_says_how_to_serve_it(built_site, served: st
         assert "make serve" in banner.inner_text(), html
 
 
+def _plan_links(served: str) -> list[str]:
+    """The links ``iosched advise`` prints to the site at ``served``, as a user runs it."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "iosched", "advise", "--hw", "virtual", "--workload", "db", "--format", "markdown"]
+    proc = subprocess.run(
+        argv, env={**os.environ, "IOSCHED_SITE_URL": served}, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    return re.findall(rf"\]\(({re.escape(served)}[^)\s]+)\)", proc.stdout)
+
+
+def test_a_plan_link_opens_a_page_that_shows_the_same_kb(kb, served: str, browser_page) -> None:
+    page, _ = browser_page
+    links = _plan_links(served)
+    assert links and all(f"?kb={kb.version}" in link for link in links), links
+    page.goto(links[0])
+    footer = page.locator("[data-ios-build]")
+    footer.scroll_into_view_if_needed()
+    assert footer.is_visible() and footer.locator("[data-ios-kb]").inner_text() == kb.version
+    assert page.locator("[data-ios-kb-check='same']").count() == 1
+    assert page.locator("[data-ios-kb-check='other']").count() == 0
+    assert page.locator("[data-ios-preview]").is_visible()
+
+
+def test_a_link_from_another_kb_is_warned_about(kb, served: str, browser_page) -> None:
+    page, _ = browser_page
+    other = "0" * len(kb.version) if kb.version != "0" * len(kb.version) else "1" * len(kb.version)
+    page.goto(_plan_links(served)[0].replace(f"?kb={kb.version}", f"?kb={other}"))
+    warning = page.locator("[data-ios-kb-check='other']")
+    assert warning.is_visible()
+    assert other in warning.inner_text() and kb.version in warning.inner_text()
+
+
 def _results(page: Any, query: str) -> list[str]:
     """The URL paths of the search results for ``query``, best first (typed again while the worker builds its
     index)."""

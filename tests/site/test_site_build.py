@@ -131,3 +131,25 @@ def test_advisor_links_lead_to_built_pages(built_site: Path, pages: dict[str, Pa
         path, frag = local_target(page, target)
         assert path in pages, (ident, target)
         assert not frag or frag in pages[path].ids, (ident, target)
+
+
+def test_every_page_names_its_kb_and_date_and_a_preview_says_so(kb, built_site: Path) -> None:
+    """The fixture builds without ``$IOSCHED_SITE_URL``: a local preview, with no canonical URL anywhere."""
+    import time
+
+    files = sorted(built_site.rglob("*.html"))
+    assert files
+    day = time.strftime("%Y-%m-%d", time.gmtime((built_site / "index.html").stat().st_mtime))
+    checked = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(built_site).as_posix()
+        if "md-footer" not in text:  # a redirect stub, not a page of the theme
+            continue
+        assert f'<meta name="iosched-kb" content="{kb.version}">' in text, name
+        assert f"<code data-ios-kb>{kb.version}</code>" in text, name
+        assert f'datetime="{day}"' in text, name
+        assert "data-ios-preview" in text and 'rel="canonical"' not in text, name
+        checked += 1
+    assert checked > len(files) // 2
+    assert "<loc>" not in (built_site / "sitemap.xml").read_text(encoding="utf-8")

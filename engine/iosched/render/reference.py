@@ -58,11 +58,12 @@ class Style(Struct, kw_only=False):
         return Style(self.link, self.level + by, self.site)
 
 
-def cli_style(base: str | None = None) -> Style:
-    """Command-line output: absolute links to the published site, or plain ids when none is configured.
-    A configured URL outside its grammar is refused here, before anything is rendered."""
+def cli_style(base: str | None = None, version: str = "") -> Style:
+    """Command-line output: absolute links to the published site that name the KB ``version`` they come from,
+    or plain ids when no site is configured. A configured URL outside its grammar is refused here, before
+    anything is rendered."""
     site_base(base)
-    return Style(link=lambda entity: absolute(entity, base))
+    return Style(link=lambda entity: absolute(entity, base, version))
 
 
 if TYPE_CHECKING:
@@ -751,22 +752,11 @@ def rule(kb: Kb, item: Rule, style: Style) -> str:
 @renders("causes")
 def cause(kb: Any, item: Any, style: Style) -> str:
     examples = table(
-        ("observed", "expect"),
+        ("example facts", "expect"),
         ((", ".join(f"`{k}={str(v).lower() if isinstance(v, bool) else v}`" for k, v in e.facts.items()), e.expect)
          for e in item.examples),
     )  # fmt: skip
     plan = ", ".join(f"`{k}: {v}`" for k, v in item.plan.items())
-    chart = ""
-    numbers = sorted({k for e in item.examples for k, v in e.facts.items() if type(v) in (int, float)})
-    if style.site and numbers:
-        from iosched.render.chart import bar_chart
-
-        rows = [
-            (f"example {n} ({e.expect})", [e.facts.get(k) for k in numbers]) for n, e in enumerate(item.examples, 1)
-        ]
-        svg = bar_chart(numbers, rows, f"{item.id}: the observed numbers of its examples")
-        caption = f"<figcaption>{html_text(item.summary)} Where the examples lie, fact by fact.</figcaption>"
-        chart = f"<figure {CHART_CLASS}>\n{svg}\n{caption}\n</figure>"
     return join(
         heading(style, f"{item.id} `{item.name}`", item.id),
         item.summary,
@@ -780,8 +770,7 @@ def cause(kb: Any, item: Any, style: Style) -> str:
         f"**When:** `{item.when.describe()}`",
         f"**What to do:** {item.advice}",
         f"**Why:** {item.rationale}",
-        "**Examples** (checked by `iosched kb check`):\n\n" + examples,
-        chart,
+        "**Examples** (facts the rule is tested on by `iosched kb check`, not measurements):\n\n" + examples,
         sources_block(kb, style, item.sources),
     )
 

@@ -180,7 +180,7 @@ def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str, site_url: str
             from iosched.render.reference import cli_style
 
             found = answer.of_plan(kb, plan, advise_command(plan.context))
-            out[d.device] = answer_markdown.render(kb, found, cli_style(site_url), level=4)
+            out[d.device] = answer_markdown.render(kb, found, cli_style(site_url, kb.version), level=4)
     return out
 
 
@@ -237,6 +237,6 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         charts = args.format == "markdown"  # a terminal shows the numbers; a ticket and the site the chart
         from iosched.render.reference import cli_style
 
-        style = cli_style(args.site_url)
+        style = cli_style(args.site_url, kb.version)
         write_markdown(rd.render_markdown(kb, observed, diagnoses, planned, charts, style), args.format)
     return 0
