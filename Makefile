@@ -20,7 +20,7 @@ $(VENV)/.dev: requirements-dev.txt $(BIN)/iosched
 	$(PIP) -r requirements-dev.txt -e '.[site]' $(QUIET)
 	@touch $@
 
-.PHONY: demo test lint site serve bench system-deps
+.PHONY: demo test quick lint site serve bench system-deps
 demo: $(BIN)/iosched
 	@echo "demo: iosched advise --example pg-vm-ubuntu1604"
 	$(BIN)/iosched advise --example pg-vm-ubuntu1604
@@ -37,6 +37,12 @@ lint: $(VENV)/.dev
 # One pytest worker per core; tests marked root (loop devices, /run/iosched) run one at a time on one worker.
 test: system-deps lint
 	$(BIN)/python -m pytest -q -n auto --dist loadgroup --durations=10
+
+# The quick loop while working: every test but those marked slow (seconds each), root (the machine's loop devices),
+# browser (Chromium) or ansible (ansible-playbook, ansible-lint); no system packages, no lint. make test runs them all.
+QUICK = not slow and not root and not browser and not ansible
+quick: $(VENV)/.dev
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "$(QUICK)" --durations=10
 
 site: $(VENV)/.dev
 	$(BIN)/mkdocs build --strict

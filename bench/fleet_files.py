@@ -1,14 +1,15 @@
 """``iosched fleet`` end to end from a jsonfile fact cache on disk, as ratios to one ``iosched advise`` process.
 
-Run: python bench/fleet_files.py [--hosts 1000 10000 100000] [--gather] [--format json]. Writes N fact-cache
-files into a temporary directory, from the real fact documents of tests/system/ansible/cache (and, with
+Run: python bench/fleet_files.py [--hosts 1000 10000 100000] [--gather] [--serials] [--format jsonl]. Writes N
+fact-cache files into a temporary directory, from the real fact documents of tests/system/ansible/cache (and, with
 --gather, this machine's own, gathered by ``ansible localhost -c local -m setup``), varied per host: name,
 distribution (the real distribution facts of tests/system/ansible/distribution), kernel patch level,
 elevators, rotational flags, extra disks and, on every host, the free space of its mounts (which differs
 between any two real hosts). Each run is a fresh ``iosched fleet`` process writing to a pipe;
 its wall time and peak memory (max RSS) are printed against an ``iosched advise`` process run just before it: the
-median of --repeat such pairs, and the range of their ratios. Targets: 100,000 hosts under 30 s and 1 GiB, 10,000
-hosts under 50 x one advise process.
+median of --repeat such pairs, and the range of their ratios, with the output's size a host. Targets: 100,000 hosts
+(with --serials too) under 30 s and 1 GiB, 10,000 hosts under 50 x one advise process, output at most 2 KiB a host
+(--format jsonl).
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hosts", type=int, nargs="+", default=[1_000, 10_000, 100_000])
     parser.add_argument("--gather", action="store_true", help="add this machine's facts (runs ansible)")
-    parser.add_argument("--format", default="json", choices=("json", "markdown", "ansible"))
+    parser.add_argument("--format", default="json", choices=("json", "jsonl", "markdown", "ansible"))
     parser.add_argument("--workload", default="db")
     parser.add_argument("--serials", action="store_true", help="give every host's disks serial numbers of their "
                         "own, as machines have (udev rules match them: hosts share no plans)")  # fmt: skip
@@ -177,7 +178,8 @@ def main() -> None:
           f"run just before it, {args.repeat} pairs per size (median, and the range of the paired ratios); targets: "
           "10,000 hosts under 50 x, 100,000 under 30 s and 1 GiB")  # fmt: skip
     print(f"{'hosts':>8} {'MiB on disk':>11} {'advise ms':>9} {'wall s':>7} {'x advise':>8} {'range':>11} "
-          f"{'ms/host':>8} {'CPU s':>7} {'x advise':>8} {'MiB RSS':>8} {'x advise':>8} {'MiB out':>8}")  # fmt: skip
+          f"{'ms/host':>8} {'CPU s':>7} {'x advise':>8} {'MiB RSS':>8} {'x advise':>8} {'MiB out':>8} "
+          f"{'KiB/host':>8}")  # fmt: skip
     for n in args.hosts:
         with tempfile.TemporaryDirectory() as tmp:
             cache = args.keep / f"{n}{'-serials' if args.serials else ''}" if args.keep else Path(tmp)
@@ -186,7 +188,16 @@ def main() -> None:
             else:
                 cache.mkdir(parents=True, exist_ok=True)
                 size = write_cache(cache, n, texts)
-            argv = [*iosched, "fleet", str(cache), "--workload", args.workload, "--format", args.format]
+            argv = [
+                *iosched,
+                "fleet",
+                str(cache),
+                "--workload",
+                args.workload,
+                "--format",
+                args.format,
+                *(["--out", f"{tmp}/out"] if args.format == "ansible" else []),
+            ]  # a tree: MiB out is 0
             pairs = [(measured(advise, env), measured(argv, env)) for _ in range(args.repeat)]
         wall = statistics.median(f[0] for _, f in pairs)
         ratios = sorted(f[0] / a[0] for a, f in pairs)
@@ -196,7 +207,8 @@ def main() -> None:
         spread = f"{ratios[0]:.1f}-{ratios[-1]:.1f}"
         print(f"{n:>8} {size / 2**20:>11.0f} {statistics.median(a[0] for a, _ in pairs) * 1000:>9.0f} {wall:>7.2f} "
               f"{statistics.median(ratios):>8.1f} {spread:>11} {wall / n * 1000:>8.3f} {cpu:>7.1f} {cpu_ratio:>8.1f} "
-              f"{rss / 2**20:>8.0f} {rss / advise_rss:>8.1f} {pairs[0][1][3] / 2**20:>8.1f}")  # fmt: skip
+              f"{rss / 2**20:>8.0f} {rss / advise_rss:>8.1f} {pairs[0][1][3] / 2**20:>8.1f} "
+              f"{pairs[0][1][3] / n / 1024:>8.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group("root"))
         elif "built_site" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("site"))
+            item.add_marker(pytest.mark.slow)  # the session's one mkdocs build, tens of seconds, is theirs
     # the two groups, minutes of tests each on one worker, start first: the other workers share the rest meanwhile
     items.sort(key=lambda item: 0 if item.get_closest_marker("root") else 1 if _group(item) == "site" else 2)
 
@@ -58,3 +59,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture(scope="session")
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
+
+
+@pytest.fixture(scope="session")
+def collection(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The iosched.tuning collection built and installed once per session (tests/ansible_collection.py)."""
+    from ansible_collection import build_and_install
+
+    return build_and_install(tmp_path_factory)

@@ -15,6 +15,11 @@ from iosched.rules import Condition
 from iosched.struct import Invalid, Struct
 from iosched.vocab import StepKindName
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
 
 class CgroupFile(Setting):
     """A file of the cgroup v2 I/O controller (``io.weight``, ``io.max`` ...)."""
@@ -177,6 +182,8 @@ class Cause(Sourced):
     """Higher first, when several causes fit one device."""
     when: Condition
     evidence: tuple[Annotated[str, Constrain(r"[a-z][a-z0-9_.]{0,63}")], ...]
+    """The facts a diagnosis shows, in this order: those the condition compares only where they make it hold
+    (:meth:`shown`), the others (a longest run, a rate) as the numbers that go with them."""
     healthy: bool = False
     """The cause is "no I/O problem here": it leads to no plan."""
     plan: dict[Literal["goal", "symptoms", "workload"], Word] = {}  # noqa: RUF012 - Structs are frozen
@@ -184,6 +191,13 @@ class Cause(Sourced):
     advice: Text
     rationale: Text
     examples: tuple[CauseExample, ...]
+
+    def shown(self, facts: Mapping[str, Any]) -> tuple[str, ...]:
+        """The evidence this cause shows on ``facts``: a fact its condition compares only where a comparison of it
+        makes the condition hold (a branch of an ``any`` that failed shows nothing), every other one that is known."""
+        held = {c.fact for c in self.when.holding(facts)}
+        compared = {c.fact for c in self.when.comparisons()}
+        return tuple(f for f in self.evidence if f in facts and (f in held or f not in compared))
 
     def check(self) -> None:
         from iosched.facts import FACTS

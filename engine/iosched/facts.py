@@ -102,6 +102,7 @@ FACTS: dict[str, tuple[FactType, str]] = {
             ("active.busy_share", "share of the active window's intervals, in percent, with %util of 80 or more"),
             ("active.util.median", "median %util over the active window"),
             ("active.queue.median", "median queue depth over the active window"),
+            ("queue.weighted", "queue depth weighted by completed requests over the active window (what they met)"),
             ("r_await.weighted", "read latency in ms weighted by completed reads over the active window"),
             ("w_await.weighted", "write latency in ms weighted by completed writes over the active window"),
             ("r_starved_share", "share of the active window, in percent, with requests queued and no read completed"),
@@ -110,6 +111,11 @@ FACTS: dict[str, tuple[FactType, str]] = {
             ("queue.growth", "median queue depth of the active window's last third over its first third"),
             ("devices.util_max", "the highest median %util of any device measured"),
             ("devices.queue_max", "the highest median queue depth of any device measured"),
+            (
+                "psi_unexplained",
+                "PSI some's median less the highest median %util of any device: waiting on I/O "
+                "that no device's busy time covers (percentage points)",
+            ),
         )
     },
 }

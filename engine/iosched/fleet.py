@@ -2,9 +2,10 @@
 
 Pure and in memory. Hosts of a fleet are mostly alike, so plans are memoised on what decides them (the
 device's context, with its kernel's version rather than its release, and current values): a thousand
-identical guests cost one plan. The outputs see each host as an :class:`Outcome`, a few names and the key of
-its :class:`PlanSet`, which hosts with the same plans share: a fleet of 100,000 hosts holds 100,000 small
-records and a few hundred plan sets.
+identical guests cost one plan; physical hosts, alike but for the serial numbers and WWNs of their disks, cost
+one plan and a substitution of their identifiers each. The outputs see each host as an :class:`Outcome`, a few
+names and the key of its :class:`PlanSet`, which hosts with the same plans share: a fleet of 100,000 hosts holds
+100,000 small records and a few hundred plan sets.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any
 
 from iosched.context import Context, check_ids
 from iosched.engine import advise
 from iosched.evidence import Evidence
-from iosched.host import HostPlan, Skipped, plan_host
+from iosched.host import HostPlan, Skipped, device_ids, plan_host
 from iosched.kb import Kb
 from iosched.kernel import KernelVersion
 from iosched.persist import PersistError
@@ -49,9 +51,16 @@ class PlanSet(Struct):
     """The changes, one line each (:func:`change_lines`)."""
     devices: int
     """How many devices are planned."""
+    names: tuple[str, ...] = ()
+    """The device of each plan."""
     text: bytes = b""
     """The plans and skipped devices as the JSON output writes them, compressed (:mod:`iosched.render.fleet_json`):
     what that output holds of them until it is written."""
+
+
+Ids = tuple[tuple[str | None, str | None], ...]
+"""The serial and WWN of each plan of a host (each None where the plan names none)."""
+NO_IDS: Ids = ()
 
 
 class Outcome(Struct):
@@ -64,6 +73,15 @@ class Outcome(Struct):
     distro: str | None = None
     kernel: str | None = None
     plans: Hashable | None = None
+    ids: Ids = ()
+    """When its plan set names identifiers by :data:`TOKENS` (:func:`shared`): the serial and WWN of each of its
+    plans, in order."""
+
+
+TOKENS = ("@serial@", "@wwn@")
+"""What the plans a set of hosts shares say where each host's own serial and WWN go (:func:`shared`): letters of
+the shell's, udev's and JSON's plain words, as a serial or WWN is (grammar.SERIAL), so that every output target
+writes the token as it writes an identifier, unescaped."""
 
 
 class Group(Struct):
@@ -87,7 +105,7 @@ class _HostMemo:
     plans of ``own`` by identity, which ``own`` keeps alive."""
 
     def __init__(self) -> None:
-        self.hosts: dict[tuple[Hashable, ...], tuple[System, HostPlan | str]] = {}
+        self.hosts: dict[Hashable, tuple[System | None, HostPlan | str]] = {}
         """Each shape's System (kept alive: the key holds identities of its parts) and plans or error."""
         self.own: dict[tuple[int, str | None, str | None, str | None], Plan] = {}
         """A device plan of the planner (by identity, which its memo keeps alive) as the plan of a host's own
@@ -112,6 +130,9 @@ class Planner:
         self._versions: dict[str, str] = {}
         self._tuners: dict[tuple[Any, ...], int] = {}
         self._of_hosts = _HostMemo()
+        self._named: dict[Hashable, tuple[System | None, HostPlan | str]] = {}
+        """The plans of hosts whose disks have serials or WWNs, by :func:`_named_shape`, each plan as this planner
+        made it, before any host's identifiers were put in (kept when it forgets its hosts)."""
 
     @property
     def plan_sets(self) -> dict[Hashable, Any]:
@@ -131,13 +152,19 @@ class Planner:
         found = self._plans.get(key)
         if found is None:
             found = self._plans[key] = advise(kb, planned, evidence, current, tuners)
-        if alike:
+        if not alike:
+            check_ids(ctx)
+        return self._own(found, release, serial, wwn)
+
+    def _own(self, found: Plan, release: str | None, serial: str | None, wwn: str | None) -> Plan:
+        """``found`` (a plan of this planner's memo) as the plan of a device with this kernel release, serial and
+        WWN: one object per plan and those, so that hosts alike share their plans."""
+        if serial is None and wwn is None and self._version(release) == release:
             return found
         memo = self._of_hosts
         own = memo.own.get((id(found), release, serial, wwn))
         if own is None:
-            check_ids(ctx)
-            own = memo.own[id(found), release, serial, wwn] = _own_plan(found, ctx)
+            own = memo.own[id(found), release, serial, wwn] = _own_plan(found, release, serial, wwn)
             memo.origins[id(own)] = found
         return own
 
@@ -146,6 +173,11 @@ class Planner:
         name those copies), but not the device plans, which hosts of every shape draw on. A fleet whose hosts share
         no plan sets (the serial numbers of physical disks) so holds those of its latest hosts only."""
         self._of_hosts = _HostMemo()
+
+    @property
+    def copies(self) -> int:
+        """How many plans this planner holds copied for hosts' own releases, serials and WWNs."""
+        return len(self._of_hosts.own)
 
     @property
     def device_plans(self) -> int:
@@ -177,15 +209,33 @@ class Planner:
         return self._tuners.setdefault(key, len(self._tuners))
 
     def host(self, name: str, system: System, user: Context) -> FleetHost:
-        """The host's plans; a persistence request that does not fit the host is its error, not the fleet's."""
-        key = (*map(id, _shape(system)), *_host_shape(system.host), user)
-        hosts = self._of_hosts.hosts
+        """The host's plans; a persistence request that does not fit the host is its error, not the fleet's.
+
+        A host whose devices differ from those of a host planned before only in their serial numbers and WWNs
+        (each disk of a physical fleet has its own) gets that host's plans with its own identifiers in them
+        (:meth:`_own`), which is what planning it gives (nothing but a plan's context and udev match depends
+        on them): a substitution, not a plan."""
+        ids = tuple(map(device_ids, system.devices))
+        named = any(serial or wwn for serial, wwn in ids)
+        key = (_named_shape(system, ids) if named else (*map(id, _shape(system)), *_host_shape(system.host)), user)
+        hosts = self._named if named else self._of_hosts.hosts
         found = hosts.get(key)
         if found is None:
             if len(hosts) >= MAX_SHAPES:
                 hosts.clear()
-            found = hosts[key] = (system, self._plan_host(system, user))
-        planned = found[1]
+            planned = self._plan_host(system, user)
+            if named and not isinstance(planned, str):  # kept with the plans its hosts' own are copied from
+                hosts[key] = (None, planned.replace(plans=tuple(map(self.origin, planned.plans))))
+            else:
+                hosts[key] = (system, planned)
+        elif isinstance(found[1], str):
+            return FleetHost(name=name, error=found[1], workload=user.workload)
+        elif named:
+            by_name = dict(zip((d.name for d in system.devices), ids, strict=True))
+            release = system.host.kernel
+            planned = found[1].replace(plans=tuple(self._own(p, release, *by_name[p.device]) for p in found[1].plans))
+        else:
+            planned = found[1]
         if isinstance(planned, str):
             return FleetHost(name=name, error=planned, workload=user.workload)
         if planned.host["hostname"] != system.host.hostname or planned.source != system.source:
@@ -203,17 +253,44 @@ class Planner:
             return str(exc)
 
 
-def _own_plan(found: Plan, ctx: Context) -> Plan:
-    """``found``, the plan of ``ctx`` with its kernel's version for its release and no serial or WWN, as the plan
-    of ``ctx`` itself: those are in a plan's context, and a serial or WWN is what its udev rules match, but
-    nothing else of it depends on them (the rules see no fact of them; a test plans both ways)."""
-    given = {**found.context, "kernel": ctx.kernel, "serial": ctx.serial, "wwn": ctx.wwn}
+def _own_plan(found: Plan, release: str | None, serial: str | None, wwn: str | None) -> Plan:
+    """``found``, a plan with its kernel's version for its release and no serial or WWN, as the plan of a device
+    with these: they are in a plan's context, and a serial or WWN is what its udev rules match, but nothing else
+    of it depends on them (the rules see no fact of them; a test plans both ways)."""
+    given = {**found.context, "kernel": release, "serial": serial, "wwn": wwn}
     context = {name: given[name] for name in Context.__fields__ if given.get(name) is not None}
-    if not (ctx.serial or ctx.wwn):
+    if not (serial or wwn):
         return found.replace(context=context)
-    return found.replace(context=context, udev_match=udev.match(found.device, serial=ctx.serial, wwn=ctx.wwn))
+    return found.replace(context=context, udev_match=udev.match(found.device, serial=serial, wwn=wwn))
 
 
+def _named_shape(system: System, ids: Sequence[tuple[str | None, str | None]]) -> Hashable:
+    """What the plans of a host whose disks have serials or WWNs depend on, but for its ``host``: every value read
+    of it but those identifiers, of which only whether a plan names them (:func:`~iosched.host.device_ids`). Its
+    parts are compared by value: no two such hosts share them."""
+    devices = tuple((*(tuple(v.items()) if type(v) in _MAPPINGS else v for k, v in d.__dict__.items()
+                       if k not in _IDS), serial is None, wwn is None)
+                    for d, (serial, wwn) in zip(system.devices, ids, strict=True))  # fmt: skip
+    host = tuple(_value(v) for k, v in system.host.__dict__.items() if k != "hostname")
+    return devices, host, *map(_value, _parts(system))
+
+
+def _value(value: Any) -> Hashable:
+    """``value`` as a hashable value equal for equal values: records and mappings in it as tuples."""
+    try:
+        hash(value)
+    except TypeError:  # a mapping in it
+        if isinstance(value, Struct):
+            return type(value), *(_value(v) for v in value.__dict__.values())
+        if isinstance(value, Mapping):
+            return tuple((k, _value(v)) for k, v in value.items())
+        return tuple(map(_value, value))
+    return value  # type: ignore[no-any-return]
+
+
+_MAPPINGS = (dict, MappingProxyType)
+_IDS = ("serial", "wwn")
+_parts = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source", "devices")))
 _shape = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source")))
 """The fields of a System that hosts of one shape share, as objects (:func:`iosched.system.ansible_system.to_system`
 makes them once per shape); their identities key the memo of host plans, which keeps the System they came from
@@ -234,17 +311,38 @@ def plan_set_key(host: HostPlan) -> Hashable:
     return tuple(map(id, host.plans)), host.skipped
 
 
+def shared(planner: Planner, host: HostPlan) -> tuple[Hashable, Ids]:
+    """What hosts alike but for their disks' serials and WWNs share: the key of their plan set (:func:`with_tokens`
+    gives its plans), and the host's own serial and WWN per plan (none when its plans name none, and then the key
+    is :func:`plan_set_key`)."""
+    ids = tuple((p.context.get("serial"), p.context.get("wwn")) for p in host.plans)
+    if not any(serial or wwn for serial, wwn in ids):
+        return plan_set_key(host), NO_IDS
+    origins = tuple(id(planner.origin(p)) for p in host.plans)
+    return (origins, host.skipped, host.host.get("kernel"), tuple((s is None, w is None) for s, w in ids)), ids
+
+
+def with_tokens(planner: Planner, host: HostPlan, ids: Ids) -> HostPlan:
+    """``host`` with :data:`TOKENS` for the serials and WWNs ``ids`` of its plans (:func:`shared`)."""
+    release, serial_token, wwn_token = host.host.get("kernel"), *TOKENS
+    plans = tuple(_own_plan(planner.origin(p), release, serial and serial_token, wwn and wwn_token)
+                  for p, (serial, wwn) in zip(host.plans, ids, strict=True))  # fmt: skip
+    return host.replace(plans=plans)
+
+
 def plan_set(host: HostPlan) -> PlanSet:
-    return PlanSet(plans=host.plans, skipped=host.skipped, changes=change_lines(host), devices=len(host.plans))
+    return PlanSet(plans=host.plans, skipped=host.skipped, changes=change_lines(host), devices=len(host.plans),
+                   names=tuple(p.device for p in host.plans))  # fmt: skip
 
 
-def outcome(host: FleetHost, plans: Hashable | None) -> Outcome:
-    """The outcome of a planned host whose plan set is stored under ``plans``, or of one that failed."""
+def outcome(host: FleetHost, plans: Hashable | None, ids: Ids = NO_IDS) -> Outcome:
+    """The outcome of a planned host whose plan set is stored under ``plans`` (and its identifiers, when that set
+    names them by :data:`TOKENS`), or of one that failed."""
     if host.plan is None:
         return Outcome(name=host.name, workload=host.workload, error=host.error or "no facts")
     facts = host.plan.host
     return Outcome(name=host.name, workload=host.workload, distro=facts.get("distro"), kernel=facts.get("kernel"),
-                   plans=plans)  # fmt: skip
+                   plans=plans, ids=ids)  # fmt: skip
 
 
 def targetable(host: Outcome) -> Outcome:

@@ -32,9 +32,22 @@ from typing import Any
 
 from iosched.context import Context
 from iosched.errors import UsageError
-from iosched.fleet import FleetHost, Outcome, Planner, PlanSet, outcome, plan_set, plan_set_key
+from iosched.fleet import (
+    NO_IDS,
+    TOKENS,
+    FleetHost,
+    Outcome,
+    Planner,
+    PlanSet,
+    outcome,
+    plan_set,
+    plan_set_key,
+    shared,
+    with_tokens,
+)
+from iosched.host import HostPlan, device_ids
 from iosched.kb import Kb
-from iosched.render.fleet_json import Documents, compressed_text
+from iosched.render.fleet_json import Documents, compressed_text, plain_text
 from iosched.struct import Struct
 from iosched.system.ansible import host_shape
 from iosched.system.ansible_docs import file_documents
@@ -52,9 +65,9 @@ NewSet = tuple[Hashable, PlanSet]
 """A plan set the parent has not seen yet, and its key. For the JSON output it carries its compressed text and
 not its plans, which are larger to send and to hold."""
 
-HostRead = tuple[str, str | None, str | None, bytes | None]
-"""(host name, workload, error, digest of its shape and workload) of one host a worker has read: the digest,
-or the error when the host could not be read."""
+HostRead = tuple[str, str | None, str | None, bytes | Outcome | None]
+"""(host name, workload, error, digest of its shape and workload) of one host a worker has read: the digest, or
+the error when the host could not be read, or its outcome when the worker planned it (:meth:`Worker.read`)."""
 
 POOL_MIN_UNITS = 256
 """Fewer units are planned in this process: a pool's start-up would cost more than it saves."""
@@ -69,9 +82,16 @@ MAX_SENT = 4096
 MAX_PLAN_SETS = 1024
 """Plan sets a worker's Planner keeps before it forgets its hosts (Planner.forget_hosts): what bounds a worker's
 memory when few hosts are alike (the serial numbers of physical disks are in their udev rules)."""
+MAX_COPIES = 16384
+"""Plans a worker's Planner keeps copied for hosts' own serials and WWNs before it forgets its hosts: what bounds
+its memory when hosts alike but for those share a plan set (--format jsonl)."""
 MAX_DEVICE_PLANS = 8192
 """Device plans past which a worker starts a new Planner, whose memo then grows from nothing, when it next
 forgets its hosts."""
+
+
+TARBALLS = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz")
+"""File names of captures as tarballs, read as roots."""
 
 
 class Request(Struct):
@@ -92,7 +112,8 @@ def units(paths: Sequence[Path]) -> Iterator[Unit]:
     for path in paths:
         if not path.exists():
             raise UsageError(f"no such file or directory: {path}")
-        if (path.is_dir() and layout(path) != "tree") or (path / "sys" / "block").is_dir():
+        captured = path.name.endswith(TARBALLS) and path.is_file()  # a sosreport, supportconfig or collect tarball
+        if captured or (path.is_dir() and layout(path) != "tree") or (path / "sys" / "block").is_dir():
             yield "root", path, ""
         elif path.is_dir():
             try:
@@ -163,11 +184,12 @@ def _probe_document(path: Path) -> Found | None:
 class Worker:
     """Plans units of one fleet run; one per process, holding that process's memo of plans and plan sets."""
 
-    def __init__(self, kb: Kb, request: Request, as_json: bool) -> None:
+    def __init__(self, kb: Kb, request: Request, as_json: bool, compact: bool = False) -> None:
         self.kb = kb
         self.start_planner()
         self.request = request
-        self.as_json = as_json
+        self.as_json = as_json or compact
+        self.compact = compact
         self.made = 0
         """Plan sets made, which numbers their keys."""
         self.contexts: dict[str | None, Context] = {}
@@ -204,15 +226,22 @@ class Worker:
                 outcomes.append(self.planned(self.planner.host(name, system, self.context(workload)), new))
         return outcomes, new
 
-    def read(self, unit: Unit) -> tuple[list[HostRead], list[tuple[bytes, bytes]]]:
+    def read(self, unit: Unit) -> tuple[list[HostRead], list[tuple[bytes, bytes]], list[NewSet]]:
         """A unit's hosts by the digest of their shape and workload (what their plans depend on), and the
-        shapes this worker has not sent before: their digests and pickled (System, workload)."""
+        shapes this worker has not sent before: their digests and pickled (System, workload). A host whose disks
+        have serials or WWNs, a shape no other host has, is planned here (a substitution, mostly: Planner.host),
+        and its outcome sent instead, with the plan sets this worker had not made before."""
         hosts: list[HostRead] = []
         new: list[tuple[bytes, bytes]] = []
+        sets: list[NewSet] = []
         for name, system, error in read_unit(unit, self.planner.distros):
             workload = self.workload(name)
             if system is None:
                 hosts.append((name, workload, error or "no facts", None))
+                continue
+            if any(serial or wwn for serial, wwn in map(device_ids, system.devices)):
+                planned = self.planner.host(name, system, self.context(workload))
+                hosts.append((name, workload, None, self.planned(planned, sets)))
                 continue
             key = (id(system), workload)
             found = self.sent.get(key)
@@ -223,7 +252,7 @@ class Worker:
                 found = self.sent[key] = hashlib.blake2b(data, digest_size=32).digest(), system
                 new.append((found[0], data))
             hosts.append((name, workload, None, found[0]))
-        return hosts, new
+        return hosts, new, sets
 
     def plan_shapes(self, shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[NewSet]]:
         """The outcome of a host of each shape (named ""), by digest, and the plan sets new to this worker."""
@@ -235,39 +264,51 @@ class Worker:
         return done, new
 
     def planned(self, host: FleetHost, new: list[NewSet]) -> Outcome:
-        """The host's outcome; its plan set joins ``new`` the first time this worker makes it."""
-        key = None
+        """The host's outcome; its plan set joins ``new`` the first time this worker makes it. With ``compact``,
+        hosts alike but for their disks' serials and WWNs share a set that names them by tokens (fleet.shared),
+        unless the text of the host's own plans has a token already, and then the set is its own."""
+        key, ids = None, NO_IDS
         if host.plan is not None:
-            local = plan_set_key(host.plan)
+            local, ids = shared(self.planner, host.plan) if self.compact else (plan_set_key(host.plan), NO_IDS)
             key = self.planner.plan_sets.get(local)
+            if key is None and ids and self._has_token(host.plan):
+                local, ids = plan_set_key(host.plan), NO_IDS
+                key = self.planner.plan_sets.get(local)
             if key is None:
                 key = self.planner.plan_sets[local] = (os.getpid(), self.made)
                 self.made += 1
-                found = plan_set(host.plan)
+                found = plan_set(with_tokens(self.planner, host.plan, ids) if ids else host.plan)
                 if self.as_json:
                     found = found.replace(plans=(), text=compressed_text(found, self.documents))
                 new.append((key, found))
-        if len(self.planner.plan_sets) >= MAX_PLAN_SETS:
+        if len(self.planner.plan_sets) >= MAX_PLAN_SETS or self.planner.copies >= MAX_COPIES:
             if self.planner.device_plans < MAX_DEVICE_PLANS:
                 self.planner.forget_hosts()
             else:
                 self.start_planner()
-        return outcome(host, key)
+        return outcome(host, key, ids)
+
+    def _has_token(self, plan: HostPlan) -> bool:
+        """Whether the JSON of a host's own plans has a token of fleet.TOKENS (which a KB text could hold)."""
+        text = plain_text(plan_set(plan), self.documents)
+        return any(token.encode() in text for token in TOKENS)
 
 
 _worker: Worker | None = None
 """This process's worker: set before the pool forks, so every process inherits it."""
 
 
-def _read_chunk(chunk: list[Unit]) -> tuple[list[HostRead], list[tuple[bytes, bytes]]]:
+def _read_chunk(chunk: list[Unit]) -> tuple[list[HostRead], list[tuple[bytes, bytes]], list[NewSet]]:
     assert _worker is not None
     hosts: list[HostRead] = []
     new: list[tuple[bytes, bytes]] = []
+    sets: list[NewSet] = []
     for unit in chunk:
-        found, shapes = _worker.read(unit)
+        found, shapes, made = _worker.read(unit)
         hosts += found
         new += shapes
-    return hosts, new
+        sets += made
+    return hosts, new, sets
 
 
 def _plan_shapes(shapes: list[tuple[bytes, bytes]]) -> tuple[list[tuple[bytes, Outcome]], list[NewSet]]:
@@ -303,12 +344,13 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs: int | None = None,
-        advance: Callable[[int], None] | None = None, started: Callable[[int], None] | None = None,
-        lost: Callable[[int], None] | None = None,
+def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, compact: bool = False,
+        jobs: int | None = None, advance: Callable[[int], None] | None = None,
+        started: Callable[[int], None] | None = None, lost: Callable[[int], None] | None = None,
         ) -> tuple[list[Outcome], dict[Hashable, PlanSet]]:  # fmt: skip
     """Every host's outcome in input order, and the plan sets their keys name (with their compressed JSON text and
-    without their plans when ``as_json``).
+    without their plans when ``as_json`` or ``compact``; with ``compact``, hosts alike but for their disks'
+    serials and WWNs share one, which names them by tokens, and each outcome has its own: fleet.shared).
 
     ``started(total units)`` is called once the work is cut (and the pool, if any, has forked); ``advance(n)``
     as units are done; ``lost(workers)`` at the end when worker processes ended (killed: the out-of-memory killer);
@@ -317,7 +359,7 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, jobs:
     global _worker
     todo = list(units(paths))
     jobs = jobs or default_jobs()
-    worker = _worker = Worker(kb, request, as_json)
+    worker = _worker = Worker(kb, request, as_json, compact)
     sets: dict[Hashable, PlanSet] = {}
 
     def keep(new: list[NewSet]) -> None:
@@ -374,7 +416,8 @@ def _pooled(tasks: Tasks, jobs: int, todo: list[Unit], keep: Callable[[list[NewS
             keep(made)
             planned.update(done)
             continue
-        found, new = result
+        found, new, made = result
+        keep(made)
         hosts += found
         for digest, data in new:
             if digest not in queued:
@@ -382,8 +425,15 @@ def _pooled(tasks: Tasks, jobs: int, todo: list[Unit], keep: Callable[[list[NewS
                 shapes.append((digest, data))
         if advance is not None:
             advance(len(task.argument))
-    return [Outcome(name=name, workload=workload, error=error) if digest is None else _named(planned[digest], name)
-            for name, workload, error, digest in hosts]  # fmt: skip
+    return [_outcome(host, planned) for host in hosts]
+
+
+def _outcome(host: HostRead, planned: dict[bytes, Outcome]) -> Outcome:
+    """The outcome of a host read: its error, its own outcome, or that of its shape."""
+    name, workload, error, found = host
+    if found is None:
+        return Outcome(name=name, workload=workload, error=error)
+    return found if isinstance(found, Outcome) else _named(planned[found], name)
 
 
 class Task:
@@ -514,7 +564,7 @@ def _given_up(task: Task) -> Task:
         ((_, path, name),) = task.argument
         host = name or path.name
         assert _worker is not None
-        done.result = ([(host, _worker.workload(host), LOST, None)], [])
+        done.result = ([(host, _worker.workload(host), LOST, None)], [], [])
     done.done = True
     return done
 
@@ -526,4 +576,4 @@ def _chunks(todo: list[Unit]) -> Iterator[list[Unit]]:
 def _named(shape: Outcome, name: str) -> Outcome:
     """The outcome of the host ``name``, which has the shape of ``shape``."""
     return Outcome(name=name, workload=shape.workload, error=shape.error, distro=shape.distro, kernel=shape.kernel,
-                   plans=shape.plans)  # fmt: skip
+                   plans=shape.plans, ids=shape.ids)  # fmt: skip

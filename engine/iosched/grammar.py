@@ -74,11 +74,28 @@ def link_problem(text: str) -> str | None:
     found = _source_link_problem(text)
     if found is not None:
         return found
-    try:
-        import markdown
-    except ImportError:
-        return None
-    return _html_link_problem(markdown.markdown(text, extensions=list(SITE_EXTENSIONS)))
+    renderer = _site_markdown()
+    return None if renderer is None else _html_link_problem(renderer.reset().convert(text))
+
+
+def _site_markdown() -> Any:
+    """This thread's Python-Markdown renderer with the site's extensions, made once (loading the extensions
+    costs more than rendering a text) and reset before each text, as Python-Markdown reuses one; None where
+    Python-Markdown is not installed."""
+    import threading  # only for prose with links: a load from YAML, never a command's start-up
+
+    renderer = _RENDERERS.get(threading.get_ident())
+    if renderer is None:
+        try:
+            import markdown
+        except ImportError:
+            return None
+        renderer = _RENDERERS[threading.get_ident()] = markdown.Markdown(extensions=list(SITE_EXTENSIONS))
+    return renderer
+
+
+_RENDERERS: dict[int, Any] = {}
+"""A Python-Markdown renderer by thread (an instance renders one text at a time)."""
 
 
 def _html_link_problem(html: str) -> str | None:

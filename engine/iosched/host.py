@@ -229,17 +229,25 @@ def current_values(system: System, device: Device) -> dict[str, str]:
     return values | {name: value.strip() for name, value in system.sysctls.items()}
 
 
+def device_ids(device: Device) -> tuple[str | None, str | None]:
+    """The serial and WWN a plan of ``device`` names (its udev rules match them): each as read when it is one
+    (letters, digits and ``. _ : -``), else None, and the plan matches the device by its kernel name."""
+    ids = compiled(SERIAL).fullmatch
+    return (device.serial if device.serial and ids(device.serial) else None,
+            device.wwn if device.wwn and ids(device.wwn) else None)  # fmt: skip
+
+
 def context_for(kb: Kb, system: System, device: Device, user: Context) -> Context:
     """The advise context of one observed device: what was read, plus what only the user can say."""
     filesystems = {m.filesystem for m in kb.section("mount_options")}
     fs, mountpoint, options = _mount(system, device)
+    serial, wwn = device_ids(device)
     values: dict[str, Any] = {field: getattr(user, field) for field in _USER_FIELDS}
     values |= {
         "hw": device.hw, "device": device.name, "kernel": system.host.kernel, "distro": system.host.distro,
         "io_path": device.io_path, "scheduler": device.scheduler if device.scheduler in kb.elevators else None,
         "offered": ",".join(device.schedulers) if device.schedulers else None,
-        "serial": device.serial if device.serial and compiled(SERIAL).fullmatch(device.serial) else None,
-        "wwn": device.wwn if device.wwn and compiled(SERIAL).fullmatch(device.wwn) else None,
+        "serial": serial, "wwn": wwn,
         "hw_queues": str(device.nr_hw_queues) if device.nr_hw_queues else None,
         "cgroup": cgroup_layout(system.mounts),
     }  # fmt: skip

@@ -29,7 +29,8 @@ class Kind(Struct, kw_only=False):
     schema_name: str
     """The name of the class of its entities, in :mod:`iosched.model` or :mod:`iosched.catalogue`."""
     own_pages: bool = False
-    """One page per entity (elevators, rules, topics); otherwise one page with an anchor per entity."""
+    """One page per entity (``reference/SLUG/ID/``), listed on ``reference/SLUG/``; otherwise one page with an
+    anchor per entity."""
 
     @property
     def schema(self) -> type[Struct]:
@@ -51,19 +52,21 @@ KINDS: tuple[Kind, ...] = (
     Kind("elevators", "elevators", "elevator", "Elevators",
          "The I/O schedulers of the legacy and the blk-mq block layer, with their tunables.", "Elevator", True),
     Kind("tunables", None, "tunable", "Tunables",
-         "Files in `/sys/block/DEV/queue/iosched/`, one set per elevator.", "Tunable"),
+         "Files in `/sys/block/DEV/queue/iosched/`, one set per elevator.", "Tunable", True),
     Kind("queue-attributes", "queue_attributes", "queue attribute", "Queue attributes",
-         "Files in `/sys/block/DEV/queue/` that shape how requests reach the device.", "QueueAttribute"),
+         "Files in `/sys/block/DEV/queue/` that shape how requests reach the device.", "QueueAttribute", True),
     Kind("sysctls", "sysctls", "sysctl", "Writeback sysctls",
-         "Virtual-memory settings that decide when dirty pages are written back.", "Sysctl"),
+         "Virtual-memory settings that decide when dirty pages are written back.", "Sysctl", True),
     Kind("cgroup-files", "cgroup_files", "cgroup file", "cgroup I/O control",
          "Files of the cgroup v2 I/O controller, and which block-layer policy reads each.", "CgroupFile"),
     Kind("boot-parameters", "boot_parameters", "boot parameter", "Boot parameters",
-         "Kernel command-line and module parameters, and what each does on which kernels.", "BootParameter"),
+         "Kernel command-line and module parameters, and what each does on which kernels.", "BootParameter",
+         True),
     Kind("mount-options", "mount_options", "mount option", "Mount options",
          "File-system mount options that matter for I/O.", "MountOption"),
     Kind("distributions", "distributions", "distribution", "Distributions",
-         "How each distribution picks the elevator by default, and the files it ships.", "Distribution"),
+         "How each distribution release picks the elevator by default, and the files it ships.", "Distribution",
+         True),
     Kind("tuned-profiles", "tuned_profiles", "TuneD profile", "TuneD profiles",
          "TuneD profiles and the block and writeback settings they make effective.", "TunedProfile"),
     Kind("vendor-rules", "vendor_rules", "vendor rule", "Vendor udev rules",

@@ -56,6 +56,10 @@ class Compare(Struct):
     def comparisons(self) -> Iterator[Compare]:
         yield self
 
+    def holding(self, facts: Mapping[str, Any]) -> Iterator[Compare]:
+        if self.evaluate(facts):
+            yield self
+
     def describe(self) -> str:
         op, expected = self.operation
         if isinstance(expected, tuple):
@@ -90,9 +94,19 @@ class _Compound(Struct):
     def parts(self) -> tuple[Condition, ...]:
         raise NotImplementedError
 
+    def evaluate(self, facts: Mapping[str, Any]) -> bool:
+        raise NotImplementedError
+
     def comparisons(self) -> Iterator[Compare]:
         for c in self.parts():
             yield from c.comparisons()
+
+    def holding(self, facts: Mapping[str, Any]) -> Iterator[Compare]:
+        """The comparisons that make this condition hold on ``facts``: of every part that holds, those that make it
+        hold (an ``any`` names each branch that holds, none that fails); nothing when the condition fails."""
+        if self.evaluate(facts):
+            for c in self.parts():
+                yield from c.holding(facts)
 
     def describe(self) -> str:
         return f" {self.joiner} ".join(_paren(c) for c in self.parts())
@@ -138,6 +152,12 @@ class Not(Struct):
 
     def comparisons(self) -> Iterator[Compare]:
         yield from self.not_.comparisons()
+
+    def holding(self, facts: Mapping[str, Any]) -> Iterator[Compare]:
+        """The negated comparisons that fail on facts that are there (``hw.rotational`` false under ``not rotational``);
+        an absent fact proves nothing to show."""
+        if self.evaluate(facts):
+            yield from (c for c in self.not_.comparisons() if c.fact in facts and not c.evaluate(facts))
 
     def describe(self) -> str:
         return f"not {_paren(self.not_)}"

@@ -81,12 +81,25 @@
     }
 
     if (plan.steps.length) out.push(el("h2", {}, ["Steps"]));
-    plan.steps.map((i) => data.steps[i]).forEach(([title, apply, verify, expect, undo, because, sources], n) => {
-      out.push(el("h3", {}, [`${n + 1}. ${S(title)}`]));
+    /* A step expected already (its value now assumed, not read, and equal to the plan's) is checked first: its
+       verify comes before the apply, which is to run only if the check shows something else. */
+    plan.steps.map((i) => data.steps[i]).forEach(([title, apply, verify, expect, undo, because, sources, check], n) => {
+      out.push(el("h3", {}, [`${n + 1}. ${S(title)}`, ...(check ? [" (check first)"] : [])]));
       if (because.length) out.push(el("p", {}, ["Because of ", ...links(because.map(S), true), "."]));
-      const expected = ["Verify (expect ", el("code", {}, [S(expect)]), "):"];
-      out.push(...command("Apply:", S(apply), "data-ios-command"), ...command(expected, S(verify)));
-      if (undo !== null) out.push(...command("Undo:", S(undo)));
+      const expected = el("code", {}, [S(expect)]);
+      if (check) {
+        out.push(el("p", { "data-ios-check-first": "" }, [
+          "Expected already: the current value was assumed, not read from the machine. Check first; if it shows ",
+          expected.cloneNode(true), ", nothing needs to change.",
+        ]));
+        out.push(...command(["Check first (expect ", expected, "):"], S(verify)),
+                 ...command("Only if it shows something else, apply (it keeps what it finds for the undo):", S(apply),
+                            "data-ios-command"));
+      } else {
+        out.push(...command("Apply:", S(apply), "data-ios-command"),
+                 ...command(["Verify (expect ", expected, "):"], S(verify)));
+      }
+      if (undo !== null) out.push(...command(check ? "Undo (back to what the apply found):" : "Undo:", S(undo)));
       if (sources.length) out.push(el("p", { class: "ios-sources" }, ["Sources: ", ...links(sources.map(S))]));
     });
 
@@ -164,10 +177,51 @@
     ]));
   };
 
+  /* A link from a plan names the KB the plan was made from (?kb=); a page built from another KB says so at
+     its top, and the footer marks the KB as the plan's when they agree. */
+  const checkKb = () => {
+    const wanted = new URLSearchParams(location.search).get("kb");
+    const built = document.querySelector('meta[name="iosched-kb"]')?.content;
+    const content = document.querySelector(".md-content__inner");
+    const footer = document.querySelector("[data-ios-build]");
+    if (!wanted || !built || !content || content.querySelector("[data-ios-kb-check]")) return;
+    if (wanted === built) {
+      if (footer && !footer.querySelector("[data-ios-kb-check]")) {
+        footer.append(el("span", { "data-ios-kb-check": "same" }, [" The plan that linked here was made from it too."]));
+      }
+      return;
+    }
+    content.prepend(el("div", { class: "admonition warning", "data-ios-kb-check": "other" }, [
+      el("p", { class: "admonition-title" }, ["Another KB"]),
+      el("p", {}, [
+        "The plan that linked here was made from KB ", el("code", {}, [wanted]), "; this page reflects KB ",
+        el("code", {}, [built]), ". What it says may differ from that plan: make the plan again with this KB, ",
+        "or read the site built from the plan's.",
+      ]),
+    ]));
+  };
+
+  /* A link to where an entity used to be (an anchor on the page it left) lands on a link that keeps that
+     anchor (data-ios-moved): follow it to the entity's own page. */
+  const followMoved = () => {
+    const id = decodeURIComponent(location.hash.slice(1));
+    const target = id ? document.getElementById(id) : null;
+    if (target && target.hasAttribute("data-ios-moved") && target.href) location.replace(target.href);
+  };
+
+  /* A link to the advisor preset to a release carries its choice (data-ios-preset) as its fragment: a Markdown
+     link's fragment must name a heading, so the page cannot say it there. */
+  const presetLinks = () => {
+    for (const link of document.querySelectorAll("a[data-ios-preset]")) link.hash = link.dataset.iosPreset;
+  };
+
   /* Each widget is set up once, whichever of the page load and the theme's document$ comes first (from
      file:// the theme's instant navigation cannot start, and document$ may never emit). */
   const init = () => {
+    followMoved();
+    presetLinks();
     warnFromDisk();
+    checkKb();
     for (const [selector, setUp] of [["[data-ios-matrix]", initMatrix], ["[data-ios-advisor]", initAdvisor]]) {
       for (const root of document.querySelectorAll(`${selector}:not([data-ios-ready])`)) {
         root.setAttribute("data-ios-ready", "");
@@ -177,6 +231,7 @@
   };
 
   if (typeof document$ !== "undefined") document$.subscribe(init);
+  window.addEventListener("hashchange", followMoved);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

@@ -12,6 +12,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 TINY = {  # script: (arguments for a tiny run, a line its output must have)
+    "fleet_ansible_size.py": (["--hosts", "20"], "variables tree (inventory, group_vars, play)"),
     "fleet_files.py": (["--hosts", "40", "--repeat", "1", "--serials"], "paired with an advise run"),
     "fleet_plan.py": (["--hosts", "40"], "hosts planned in"),
     "fleet_read.py": (["--hosts", "40"], "read_facts (files to System)"),

@@ -40,9 +40,11 @@ def test_without_a_site_url_every_list_has_plain_ids(kb, capsys, monkeypatch) ->
         assert code == 0 and "](None)" not in out and "](" not in out.replace("](https://", ""), kind.slug
 
 
-def test_site_url_flag_wins_and_a_bad_one_is_refused(capsys) -> None:
+def test_site_url_flag_wins_and_a_bad_one_is_refused(kb, capsys) -> None:
     code, out, _ = run(capsys, "explain", "IOS101", "--format", "json", "--site-url", "https://docs.example.org/io")
-    assert code == 0 and json.loads(out)["url"] == "https://docs.example.org/io/reference/rules/IOS101/"
+    assert (
+        code == 0 and json.loads(out)["url"] == f"https://docs.example.org/io/reference/rules/IOS101/?kb={kb.version}"
+    )
     code, _, err = run(capsys, "explain", "IOS101", "--site-url", "javascript:alert(1)")
     assert code == 2 and err.count("\n") == 1 and "site URL" in err
 
@@ -62,7 +64,7 @@ def test_explain_tunable_json_matches_the_kb(kb, capsys) -> None:
     assert data["elevator"] == ref.elevator.name
     assert (data["default"], data["unit"]) == (ref.tunable.default, ref.tunable.unit)
     assert tuple(data["sources"]) == ref.tunable.sources
-    assert data["url"] == absolute(ref)
+    assert data["url"] == absolute(ref, version=kb.version)
 
 
 def test_explain_tunable_text_shows_every_fact(kb, capsys) -> None:
@@ -79,12 +81,12 @@ def test_explain_tunable_text_shows_every_fact(kb, capsys) -> None:
     for scoped in t.defaults:
         assert value_text(scoped.value, t.unit) in out
     for caveat in t.caveats:
-        assert absolute(kb.get(caveat)) in out
+        assert absolute(kb.get(caveat), version=kb.version) in out
     for item in kb.section("disagreements"):
         if item.subject == ref.id:
-            assert absolute(item) in out
+            assert absolute(item, version=kb.version) in out
     for source in t.sources:
-        assert f"]({absolute(kb.get(source))})" in out
+        assert f"]({absolute(kb.get(source), version=kb.version)})" in out
 
 
 def test_every_entity_can_be_explained(kb) -> None:
@@ -93,7 +95,7 @@ def test_every_entity_can_be_explained(kb) -> None:
     from iosched.render import find
     from iosched.render.reference import cli_style, render
 
-    style = cli_style(SITE)
+    style = cli_style(SITE, kb.version)
     for ident, entity in kb.index.items():
         assert find(kb, ident) is entity, ident
         out = render(kb, entity, style)
@@ -109,7 +111,7 @@ def test_one_entity_of_each_kind_round_trips_through_the_cli(kb, capsys, slug: s
 
     entity = kb.entities(slug)[0]
     code, out, err = run(capsys, "explain", entity.id, "--format", "markdown")
-    assert (code, err) == (0, "") and out.strip() == render(kb, entity, cli_style(SITE)).strip()
+    assert (code, err) == (0, "") and out.strip() == render(kb, entity, cli_style(SITE, kb.version)).strip()
     code, out, _ = run(capsys, "explain", entity.id, "--format", "json")
     assert code == 0 and json.loads(out)["id"] == entity.id
 
@@ -170,7 +172,7 @@ def test_links_use_the_configured_site(kb, capsys, monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("IOSCHED_SITE_URL", "https://iosched.example/docs/")
     rule = kb.section("rules")[0]
     _, out, _ = run(capsys, "explain", rule.id, "--format", "markdown")
-    assert "https://iosched.example/docs/reference/sources/#" in out
+    assert f"https://iosched.example/docs/reference/sources/?kb={kb.version}#" in out
 
 
 def test_explain_does_not_import_rich_off_a_terminal() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import subprocess
 import sys
 import tomllib
@@ -133,10 +134,30 @@ def test_the_process_ends_with_the_commands_code_and_all_of_its_output(
 
 
 def test_the_process_ends_as_usual_when_another_thread_still_runs() -> None:
-    """A thread still running at the end is waited for, as the interpreter's own ending does."""
+    """A thread still running at the end is waited for, as the interpreter's own ending does: the thread prints
+    once the main thread has finished (whatever the machine's load), so its line comes last or not at all."""
     code = (
-        "import threading, time\nfrom iosched.__main__ import run\n"
-        "threading.Thread(target=lambda: (time.sleep(0.3), print('thread done', flush=True))).start()\nrun()"
+        "import threading\nfrom iosched.__main__ import run\n"
+        "threading.Thread(target=lambda: (threading.main_thread().join(), print('thread done', flush=True))).start()\n"
+        "run()"
     )
     done = _process(code, "list", "elevators")
     assert done.returncode == 0 and done.stdout.endswith("thread done\n"), done.stderr
+
+
+def test_a_run_imports_gettext_only_where_a_catalogue_exists(tmp_path: Path) -> None:
+    """The CLI imports argparse without gettext (a tenth of a bare interpreter's start-up), and binds argparse's
+    messages once: to the catalogue gettext was told of, or untranslated where there is none."""
+    seen = "import atexit\natexit.register(lambda: print('gettext' in sys.modules, file=sys.stderr))\nrun()"
+    plain = _process("from iosched.__main__ import run\n" + seen, "list", "--help")
+    assert plain.returncode == 0 and "show this help message and exit" in plain.stdout, plain.stderr
+    assert plain.stderr.split() == ["False"]
+    _catalogue(tmp_path / "xx" / "LC_MESSAGES" / "messages.mo", "show this help message and exit", "HILFE")
+    told = f"import gettext\ngettext.bindtextdomain('messages', {str(tmp_path)!r})\n"
+    translated = subprocess.run(
+        [sys.executable, "-c", f"import sys\nsys.argv = ['iosched', 'list', '--help']\n{told}"
+         "from iosched.__main__ import run\n" + seen],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "LANGUAGE": "xx"},
+    )  # fmt: skip
+    assert translated.returncode == 0 and "HILFE" in translated.stdout, translated.stderr
+    assert translated.stderr.split() == ["True"]

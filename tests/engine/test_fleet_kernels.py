@@ -20,6 +20,7 @@ from iosched.host import plan_host
 from iosched.kernel import KernelVersion
 from iosched.plan import Plan
 from iosched.render.fleet_json import Documents
+from iosched.render.formats import HOST, Options
 from iosched.render.plan_json import document
 from iosched.system.ansible import read_facts
 from iosched.system.classify import classified
@@ -106,3 +107,32 @@ def test_real_hosts_at_any_patch_release_get_the_plans_advise_gives_them(suffix:
         assert {p.context["kernel"] for p in found.plans} <= {version + suffix}
         again = planner.host(h.name + "-again", system, user).plan
         assert again is not None and plan_set_key(again) == plan_set_key(found)
+
+
+_hostile = st.sampled_from(["S'1\"", "$(reboot)", "a b", "x;y`z`", 'W\\"==', "S1\n", "é"])
+"""Serials and WWNs no plan may name: quotes, shell and udev metacharacters, a line break, a non-ASCII letter."""
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), which=st.integers(min_value=0, max_value=64))
+def test_a_host_alike_but_for_its_serials_is_its_own_plan_in_every_format(data: st.DataObject, which: int) -> None:
+    """A host whose disks differ from a host planned before only in serials and WWNs (valid, absent or refused)
+    gets, by substitution, the plans and the output in every format that planning it alone gives."""
+    planner = Planner(KB)
+    user = Context(workload="db")
+    hosts = [h for h in read_facts(CACHE, planner.distros) if h.system is not None and h.system.devices]
+    system = hosts[which % len(hosts)].system
+    assert system is not None
+    ids = st.none() | st.from_regex(SERIAL, fullmatch=True) | _hostile
+    for n in range(3):
+        devices = tuple(d.replace(serial=data.draw(ids), wwn=data.draw(ids)) for d in system.devices)
+        host = system.replace(devices=devices, host=system.host.replace(hostname=f"h{n}"))
+        found = planner.host(f"h{n}", host, user).plan
+        alone = plan_host(KB, classified(host, planner.distros, planner.presets), user)
+        assert found == alone
+        assert found is not None
+        for fmt in HOST.names():
+            assert HOST.render(KB, found, fmt, Options()) == HOST.render(KB, alone, fmt, Options())
+        documents = Documents(KB, planner)
+        assert [documents(p) for p in found.plans] == [document(KB, p) for p in alone.plans]
+    assert planner.device_plans <= len(system.devices)  # each device planned once, whatever its identifiers

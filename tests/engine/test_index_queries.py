@@ -84,6 +84,7 @@ def _queries(kb: Kb) -> IndexQueries:
     return queries
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(facts=fact_mappings())
 def test_a_rule_whose_guard_fails_does_not_fire(facts: dict[str, Any]) -> None:

@@ -150,6 +150,7 @@ def test_remembered_versions_that_are_not_digests_are_ignored(cache: Path, layer
     assert kbcache.path_for([layer]).startswith(str(cache))
 
 
+@pytest.mark.slow
 def test_old_cache_files_are_evicted(cache: Path, layer: Path) -> None:
     kbcache.load_checked()
     for n in range(12):

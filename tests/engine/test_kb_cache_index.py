@@ -15,11 +15,32 @@ from iosched import kbcache
 from iosched.cli import main
 
 
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """The name and text of the bundled KB's cache file, compiled from the YAML once for this module."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setenv("IOSCHED_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        path = Path(kbcache.path_for(kbcache.layers()))
+        kbcache.rebuild(kbcache.layers(), path)
+        return path.name, path.read_text()
+
+
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiled: tuple[str, str]) -> Path:
+    """A cache directory of this test's own, holding the compiled KB as a command leaves it (each test damages
+    its own copy; compiling it from the YAML for each test cost more than the tests)."""
     directory = tmp_path / "cache"
     monkeypatch.setenv("IOSCHED_CACHE_DIR", str(directory))
+    _restore(directory, compiled)
     return directory
+
+
+def _restore(directory: Path, compiled: tuple[str, str]) -> None:
+    """Only the compiled KB's cache file in ``directory``, as compiled."""
+    for old in directory.glob(f"{kbcache.PREFIX}*.json"):
+        old.unlink()
+    directory.mkdir(mode=0o700, exist_ok=True)
+    (directory / compiled[0]).write_text(compiled[1])
 
 
 def _first(index: dict) -> str:
@@ -154,14 +175,16 @@ def test_damaged_origins_give_way_to_the_yaml(cache: Path) -> None:
     assert dict(kbcache.load_checked().origins) == dict(kb.origins) != {}
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_a_span_in_the_wrong_place_gives_way_to_the_yaml(cache: Path, data: st.DataObject, capsys) -> None:
+def test_a_span_in_the_wrong_place_gives_way_to_the_yaml(
+    cache: Path, compiled: tuple[str, str], data: st.DataObject, capsys
+) -> None:
     """A section's span of the right shape (two numbers within the sections' text) placed anywhere, and the
     starts of its entities moved with it: every command still works, with the KB's own entities, and a cache
     whose damaged section a command read is written anew."""
-    for old in cache.glob(f"{kbcache.PREFIX}*.json"):
-        old.unlink()
+    _restore(cache, compiled)
     kb = kbcache.load_checked()
     (path,) = cache.glob(f"{kbcache.PREFIX}*.json")
     text = path.read_text()

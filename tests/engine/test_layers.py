@@ -22,7 +22,7 @@ LAYERS = (
     ("the knowledge base", {"kinds", "kb", "validate", "targets", "context", "export"}),
     ("loading", {"kbcheck", "kbload", "kbcache", "kbcompile"}),
     ("planning and rendering", {"engine", "host", "fleet", "fleet_pool", "answer", "render"}),
-    ("the edges", {"cli", "sitegen", "__main__"}),
+    ("the edges", {"cli", "sitegen", "hooks", "__main__"}),
 )
 LAYER = {room: n for n, (_, rooms) in enumerate(LAYERS) for room in rooms}
 

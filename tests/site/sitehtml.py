@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 
 @dataclass
@@ -60,3 +62,17 @@ def parse(path: Path) -> Page:
 def html_path(url_path: str) -> str:
     """The file a directory URL is served from: ``reference/sysctls/`` -> ``reference/sysctls/index.html``."""
     return url_path + "index.html" if url_path.endswith("/") or not url_path else url_path
+
+
+def local_target(page: str, value: str) -> tuple[str, str] | None:
+    """The built file and fragment a link on ``page`` leads to; None for a link off the site."""
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc or value.startswith(("mailto:", "data:", "javascript:")):
+        return None
+    if not parts.path:
+        return page, unquote(parts.fragment)
+    base = "" if parts.path.startswith("/") else posixpath.dirname(page)  # site_url's path is /
+    path = posixpath.normpath(posixpath.join(base, unquote(parts.path).lstrip("/")) or ".")
+    if parts.path.endswith("/") or parts.path in (".", ".."):
+        path = html_path("" if path == "." else path + "/")
+    return path, unquote(parts.fragment)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import html
 import json
-import posixpath
 import re
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
-from sitehtml import Page, html_path
+from sitehtml import Page, html_path, local_target
 
 from iosched.render import find
 from iosched.render.links import anchor, location, page_url
@@ -40,13 +38,15 @@ def test_a_page_for_each_elevator(kb, pages: dict[str, Page]) -> None:
         assert elevator.name in listed
 
 
-def test_every_tunable_with_default_and_unit(kb, pages: dict[str, Page]) -> None:
+def test_every_tunable_has_its_page_and_a_row_on_its_elevators_page(kb, pages: dict[str, Page]) -> None:
     tunables = kb.entities("tunables")
     assert tunables
     for ref in tunables:
-        page = pages[_page_of(ref)]
-        assert anchor(ref.tunable.name) in page.ids, ref.id
-        rows = [r for r in page.rows if r and r[0] == ref.tunable.name]
+        own = pages[_page_of(ref)]
+        assert any(ref.tunable.summary.split()[0] in t for t in own.text), ref.id
+        elevator = pages[_page_of(ref.elevator)]
+        assert anchor(ref.tunable.name) in elevator.ids, ref.id  # a link to the old section still lands
+        rows = [r for r in elevator.rows if r and r[0] == ref.tunable.name]
         assert rows, f"{ref.id}: no row in the tunables table"
         _, default, unit, *_ = rows[0]
         assert (default, unit) == (_plain(ref.tunable.default), ref.tunable.unit), ref.id
@@ -59,24 +59,11 @@ def test_every_entity_has_its_anchor(kb, pages: dict[str, Page]) -> None:
         assert not frag or frag in built.ids, f"{entity.id}: no #{frag} on {page}"
 
 
-def _local_target(page: str, value: str) -> tuple[str, str] | None:
-    parts = urlsplit(value)
-    if parts.scheme or parts.netloc or value.startswith(("mailto:", "data:", "javascript:")):
-        return None
-    if not parts.path:
-        return page, unquote(parts.fragment)
-    base = "" if parts.path.startswith("/") else posixpath.dirname(page)  # site_url's path is /
-    path = posixpath.normpath(posixpath.join(base, unquote(parts.path).lstrip("/")) or ".")
-    if parts.path.endswith("/") or parts.path in (".", ".."):
-        path = html_path("" if path == "." else path + "/")
-    return path, unquote(parts.fragment)
-
-
 def test_no_broken_internal_links_or_anchors(built_site: Path, pages: dict[str, Page]) -> None:
     broken = []
     for name, page in pages.items():
         for tag, attr, value, _ in page.refs:
-            target = _local_target(name, value)
+            target = local_target(name, value)
             if target is None:
                 continue
             path, frag = target
@@ -109,7 +96,7 @@ def test_shortcodes_link_to_their_entities(kb, pages: dict[str, Page]) -> None:
     checked = 0
     for source in sorted(site.glob("*.md")):
         built = html_path("" if source.stem == "index" else f"{source.stem}/")
-        targets = {_local_target(built, value) for _, _, value, _ in pages[built].refs}
+        targets = {local_target(built, value) for _, _, value, _ in pages[built].refs}
         for ident in SHORTCODE.findall(source.read_text(encoding="utf-8")):
             page, frag = location(find(kb, ident))
             assert (html_path(page_url(page)), frag) in targets, f"{source.name}: kb:{ident}"
@@ -141,6 +128,28 @@ def test_advisor_links_lead_to_built_pages(built_site: Path, pages: dict[str, Pa
     data = json.loads((built_site / advisor.DATA).read_text(encoding="utf-8"))
     assert data["links"]
     for ident, (target, _) in data["links"].items():
-        path, frag = _local_target(page, target)
+        path, frag = local_target(page, target)
         assert path in pages, (ident, target)
         assert not frag or frag in pages[path].ids, (ident, target)
+
+
+def test_every_page_names_its_kb_and_date_and_a_preview_says_so(kb, built_site: Path) -> None:
+    """The fixture builds without ``$IOSCHED_SITE_URL``: a local preview, with no canonical URL anywhere."""
+    import time
+
+    files = sorted(built_site.rglob("*.html"))
+    assert files
+    day = time.strftime("%Y-%m-%d", time.gmtime((built_site / "index.html").stat().st_mtime))
+    checked = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(built_site).as_posix()
+        if "md-footer" not in text:  # a redirect stub, not a page of the theme
+            continue
+        assert f'<meta name="iosched-kb" content="{kb.version}">' in text, name
+        assert f"<code data-ios-kb>{kb.version}</code>" in text, name
+        assert f'datetime="{day}"' in text, name
+        assert "data-ios-preview" in text and 'rel="canonical"' not in text, name
+        checked += 1
+    assert checked > len(files) // 2
+    assert "<loc>" not in (built_site / "sitemap.xml").read_text(encoding="utf-8")

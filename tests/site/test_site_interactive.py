@@ -9,9 +9,9 @@ from browser import MARKS
 
 from iosched.context import Context, ContextError
 from iosched.engine import advise
-from iosched.render import plan_json
 from iosched.render.links import location, page_url
 from iosched.sitegen import advisor, matrix
+from iosched.steps import kind_of as step_kind
 
 pytestmark = MARKS
 VIEWPORT = {"width": 1280, "height": 800}
@@ -53,16 +53,25 @@ def _expected(kb: Any, ctx: Context) -> tuple[str, str | None]:
         plan = advise(kb, ctx)
     except ContextError:
         return matrix.NOT_ADVISED, None
+    decided = [st.decide for st in plan.steps if st.kind == "scheduler" and st.decide is not None]
+    if plan.scheduler is None and decided:
+        return f"by {decided[0].fact}", None
     if plan.scheduler is None:
         return matrix.NO_ELEVATOR, None
     rule = kb.get(plan.scheduler_rules[0]) if plan.scheduler_rules else None
     return plan.scheduler, page_url(location(rule)[0]) if rule is not None else None
 
 
+def _by_hand(kb: Any, plan: Any, step: Any) -> tuple[str, str | None, bool]:
+    """A step's apply and undo as a person runs them (the Markdown plan's), and whether the undo restores what the
+    apply found."""
+    distro = kb.get(str(plan.context["distro"])) if plan.context.get("distro") else None
+    return step_kind(step).by_hand_pair(step, distro)
+
+
 def _first_command(kb: Any, plan: Any) -> str | None:
-    """The first step's command as ``iosched advise --format json`` gives it."""
-    steps = plan_json.document(kb, plan)["steps"]
-    return steps[0]["command"] if steps else None
+    """The first step's apply as a person runs it by hand."""
+    return _by_hand(kb, plan, plan.steps[0])[0] if plan.steps else None
 
 
 def _context(option: dict[str, str | None], hw: str, workload: str) -> Context:
@@ -132,6 +141,44 @@ def test_the_selector_shows_what_the_engine_computes_for_each_era_and_distributi
                 assert cell["href"].endswith(rule_page.removeprefix("reference/")), (option, cell)
         shown.add(tuple(c["text"] for c in read["cells"]))
     assert len(shown) > 1, "every kernel era and distribution shows the same answers"
+
+
+_READ_DECIDED = """() => [...document.querySelectorAll("table[data-ios-table]:not([hidden]) td.ios-decided")]
+.map(td => ({
+  text: td.firstElementChild.textContent,
+  title: td.firstElementChild.title,
+  rule: td.firstElementChild.getAttribute("href"),
+  hw: td.closest("table").querySelectorAll("thead th[data-hw]")[td.cellIndex - 1].dataset.hw,
+  workload: td.closest("tr").querySelector("th[data-workload]").dataset.workload,
+}))"""
+
+
+def test_virtual_disks_show_what_the_queue_count_decides_and_the_rule_is_stated(kb, matrix_page) -> None:
+    """A virtual disk's elevator depends on its queue count, set where it runs: its cells name the fact that
+    decides, give each case's elevator and rule, and link to the rule stated once above the tables, never the
+    "no change" dash."""
+    page = matrix_page
+    varying = {h for d in kb.section("device_classes") if d.queues_vary for h in d.hardware}
+    assert varying, "the KB has no device class whose queue count varies"
+    said: set[str] = set()
+    for option in _options(page, "#ios-matrix-setting"):
+        page.select_option("#ios-matrix-setting", option["value"])
+        read = page.evaluate(_READ_MATRIX)
+        assert not [c for c in read["cells"] if c["hw"] in varying and c["text"] == matrix.NO_ELEVATOR], option
+        for cell in page.evaluate(_READ_DECIDED):
+            plan = advise(kb, _context(option, cell["hw"], cell["workload"]))
+            (decide,) = [st.decide for st in plan.steps if st.kind == "scheduler" and st.decide is not None]
+            for choice in decide.choices:
+                assert f"{choice.seen}: {choice.value}" in cell["title"], (option, cell)
+                assert all(rule in cell["title"] for rule in choice.because), (option, cell)
+                said |= {choice.value, *choice.because}
+            assert cell["rule"].endswith(f"#{matrix.QUEUE_RULE}"), cell
+    assert said, "no matrix cell is decided on the machine"
+    stated = page.locator(f"[id='{matrix.QUEUE_RULE}']").locator("xpath=ancestor::p[1]/following-sibling::ul[1]")
+    page.locator(f"[id='{matrix.QUEUE_RULE}']").scroll_into_view_if_needed()
+    assert all(word in stated.inner_text() for word in said), said
+    intro = page.locator(f"[id='{matrix.QUEUE_RULE}']").locator("xpath=ancestor::p[1]").inner_text()
+    assert all(d.title in intro for d in kb.section("device_classes") if d.queues_vary)
 
 
 def _advisor_shows(page: Any) -> dict[str, Any]:
@@ -214,3 +261,56 @@ def test_both_pages_work_after_in_site_navigation(kb, served: str, browser_page)
     read = page.evaluate(_READ_MATRIX)
     hw, workload = read["cells"][0]["hw"], read["cells"][0]["workload"]
     assert read["cells"][0]["text"] == _expected(kb, _context(option, hw, workload))[0]
+
+
+def test_an_expected_step_is_checked_first_and_its_undo_restores_what_was_found(kb, served: str, browser_page) -> None:
+    """A value assumed, not read, and equal to the plan's: the page says to check first, shows the check before
+    the apply, and the undo writes back what the apply found instead of repeating the apply."""
+    page, _ = browser_page
+    page.set_viewport_size(VIEWPORT)
+    page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+    setting = next(o for o in _options(page, "#ios-advisor-setting") if o["selected"])
+    plans = [(hw.id, wl.id, advise(kb, _context(setting, hw.id, wl.id)))
+             for hw in kb.section("hardware") for wl in kb.section("workloads")]  # fmt: skip
+    hw, workload, plan, n = next(
+        (hw, workload, plan, n)
+        for hw, workload, plan in plans
+        for n, step in enumerate(plan.steps)
+        if step.expected_already
+    )
+    step = plan.steps[n]
+    page.select_option("#ios-advisor-hw", hw)
+    page.select_option("#ios-advisor-workload", workload)
+    heading = page.locator(".ios-result h3").nth(n)
+    assert heading.inner_text().endswith("(check first)")
+    body = heading.locator("xpath=following-sibling::*").evaluate_all(
+        "(es, stop) => { const out = []; for (const e of es) { if (e.tagName === 'H3' || e.tagName === 'H2') break;"
+        " out.push({tag: e.tagName, text: e.innerText, check: e.hasAttribute('data-ios-check-first')}); }"
+        " return out; }"
+    )
+    codes = [e["text"].strip() for e in body if e["tag"] == "DIV"]
+    labels = [e["text"] for e in body if e["tag"] == "P"]
+    apply, undo, found = _by_hand(kb, plan, step)
+    kind = step_kind(step)
+    assert any(e["check"] for e in body) and kind.expect(step) in next(e["text"] for e in body if e["check"])
+    assert codes[:2] == [kind.verify(step), apply], body  # the check comes before the apply
+    assert found and undo is not None and codes[2] == undo != apply
+    assert any(label.startswith("Check first") for label in labels)
+    assert not any(label.startswith("Apply:") for label in labels)
+
+
+def test_each_advisor_select_stays_on_the_line_of_its_label(served: str, browser_page) -> None:
+    page, _ = browser_page
+    for width in (1280, 760, 420):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+        pairs = page.eval_on_selector_all(
+            ".ios-advisor .ios-control",
+            "cs => cs.map(c => [c.querySelector('label'), c.querySelector('select')]"
+            ".map(e => e.getBoundingClientRect()))"
+            ".map(([l, s]) => ({top: [l.top, s.top], bottom: [l.bottom, s.bottom], right: s.right}))",
+        )
+        assert len(pairs) == 3, width
+        for pair in pairs:  # the label's line box lies within the select's: one line
+            assert pair["top"][0] >= pair["top"][1] - 1 and pair["bottom"][0] <= pair["bottom"][1] + 1, (width, pair)
+            assert pair["right"] <= width, (width, pair)

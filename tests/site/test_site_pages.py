@@ -30,6 +30,7 @@ from iosched.sitegen.hooks import write_changed
 from iosched.sitegen.markup import element, href
 from iosched.sitegen.pages import render_all
 from iosched.sitegen.shortcodes import SHORTCODE, UnknownId, expand
+from iosched.steps import kind_of as step_kind
 
 ID = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._=-]{0,79}", fullmatch=True)
 
@@ -116,8 +117,8 @@ def _decoded(data: dict, setting: str, hw: str, workload: str) -> dict | str:
         "scheduler": None if plan["scheduler"] is None else s[plan["scheduler"]],
         "rules": tuple(s[i] for i in plan["rules"]),
         "kernel": s[plan["kernel"]],
-        "steps": [[s[t], s[c], s[v], s[e], None if u is None else s[u], [s[i] for i in b]]
-                  for t, c, v, e, u, b, _ in steps],
+        "steps": [[s[t], s[c], s[v], s[e], None if u is None else s[u], [s[i] for i in b], bool(x)]
+                  for t, c, v, e, u, b, _, x in steps],
         "warnings": [[s[i], s[r] or None, s[t]] for i, r, t, _ in (data["notices"][n] for n in plan["warnings"])],
         "advice": [[s[i], s[t]] for i, _, t, _ in (data["notices"][n] for n in plan["advice"])],
         "unchanged": [[s[t], s[v], [s[i] for i in b]] for t, v, b in plan["unchanged"]],
@@ -140,8 +141,14 @@ def test_advisor_data_is_what_advise_computes(kb, generated: dict[str, str]) -> 
                     assert shown == str(exc)
                     continue
                 doc = plan_json.document(kb, plan)
-                steps = [[st[k] for k in ("title", "command", "verify", "expect", "undo", "because")]
-                         for st in doc["steps"]]  # fmt: skip
+                distro = kb.get(setting.distro) if setting.distro else None
+                steps = []
+                for step, d in zip(plan.steps, doc["steps"], strict=True):
+                    apply, undo, _ = step_kind(step).by_hand_pair(step, distro)
+                    check = d["expected_already"]
+                    steps.append([d["title"], apply, d["verify"], d["expect"], undo, d["because"], check])
+                    if d["expected_already"]:  # checked first: its apply keeps what it finds, its undo restores it
+                        assert apply != undo and "$was" in undo, (setting.key, hw.id, wl.id, d["title"])
                 warnings = [[w["id"], w["risk"], w["text"]] for w in doc["warnings"]]
                 advice = [[a["id"], a["text"]] for a in doc["advice"]]
                 unchanged = [[u["step"]["target"], u["step"]["value"], u["step"]["because"]] for u in doc["unchanged"]]
@@ -254,8 +261,11 @@ def test_absolute_links_follow_the_configured_base(kb, monkeypatch: pytest.Monke
     entity = kb.section("sources")[0]
     monkeypatch.setenv("IOSCHED_SITE_URL", "https://docs.example/iosched")
     assert absolute(entity) == f"https://docs.example/iosched/reference/sources/#{anchor(entity.id)}"
+    assert absolute(entity, version=kb.version) == (
+        f"https://docs.example/iosched/reference/sources/?kb={kb.version}#{anchor(entity.id)}"
+    )
     monkeypatch.delenv("IOSCHED_SITE_URL")
-    assert absolute(entity) is None
+    assert absolute(entity, version=kb.version) is None
 
 
 @given(ID)
@@ -297,3 +307,57 @@ def test_the_concepts_page_links_every_topic(kb) -> None:
 
     concepts = (Path(__file__).resolve().parents[2] / "site" / "concepts.md").read_text()
     assert {t.id for t in kb.section("topics")} <= set(SHORTCODE.findall(concepts))
+
+
+def test_cause_pages_show_their_examples_as_examples_without_a_chart(kb, generated: dict[str, str]) -> None:
+    """A cause's examples are the facts its rule is tested on: a chart of them would read as measurements."""
+    causes = kb.section("causes")
+    assert causes
+    for cause in causes:
+        page, _ = location(cause)
+        text = generated[page]
+        start = text.index(f"{cause.id} `{cause.name}`")
+        section = text[start : text.find("\n# ", start) if "\n# " in text[start:] else len(text)]
+        assert "<svg" not in section and CHART_CLASS not in section, cause.id
+        assert "not measurements" in section, cause.id
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://docs.example.org/", "https://localhost:8000/", "https://127.0.0.1/", "https://10.1.2.3/x/",
+     "https://[::1]/", "https://docs/", "https://iosched.local/", "https://site.internal/", "https://a.localhost/"],
+)  # fmt: skip
+def test_a_public_build_refuses_a_local_canonical_url(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from iosched.errors import SiteUrlError
+    from iosched.sitegen.publish import this_build
+
+    monkeypatch.setenv("IOSCHED_SITE_URL", url)
+    with pytest.raises(SiteUrlError, match="IOSCHED_SITE_URL") as refused:
+        this_build("build")
+    assert "\n" not in str(refused.value)
+    assert this_build("serve").preview  # mkdocs serve is always a preview, whatever the variable says
+
+
+def test_a_build_is_public_with_a_public_https_url_and_a_preview_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    from iosched.sitegen.publish import this_build
+
+    monkeypatch.setenv("IOSCHED_SITE_URL", "https://iosched.example.org/docs")
+    public = this_build("build")
+    assert (public.url, public.preview) == ("https://iosched.example.org/docs/", False)
+    monkeypatch.delenv("IOSCHED_SITE_URL")
+    assert this_build("gh-deploy").preview and this_build("build").url is None
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    assert this_build("build").date == "1970-01-01"
+
+
+def test_mkdocs_stops_with_one_line_and_exit_2_on_a_local_public_url(tmp_path: Path) -> None:
+    env = {**os.environ, "IOSCHED_SITE_URL": "http://127.0.0.1:8000/", "NO_MKDOCS_2_WARNING": "1"}
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-q", "-f", str(root / "mkdocs.yml"), "-d", str(tmp_path / "out")],
+        cwd=root, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    said = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
+    assert proc.returncode == 2 and len(said) == 1 and "IOSCHED_SITE_URL" in said[0], proc.stdout + proc.stderr
+    assert not (tmp_path / "out").exists()

@@ -167,6 +167,7 @@ _facts = st.fixed_dictionaries(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_facts)
 def test_random_fact_documents_never_crash(facts: dict) -> None:

@@ -107,3 +107,25 @@ def test_fleet_reads_the_host_under_its_inventory_name_as_sysfs_and_os_release_s
     for plan in host["plans"]:
         assert plan["previous_scheduler"] == stable.get(plan["device"], plan["previous_scheduler"])
     assert any(plan["device"] in stable for plan in host["plans"])
+
+
+@pytest.mark.ansible
+@pytest.mark.slow
+def test_the_readme_fact_cache_recipe_gathers_without_a_warning_and_fleet_plans_from_it(tmp_path: Path) -> None:
+    """The README's way to keep facts (the jsonfile cache in ansible.cfg, filled by ``ansible -m setup``) on the
+    installed ansible-core: no deprecation warning (``--tree`` has one since 2.19), and ``fleet`` reads it."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    config = ["fact_caching = jsonfile", "fact_caching_connection = facts"]
+    gather = "ansible all -i inventory -m ansible.builtin.setup"
+    assert "\n".join(config) in readme and gather in readme
+    (tmp_path / "ansible.cfg").write_text("\n".join(["[defaults]", *config]) + "\n")
+    (tmp_path / "inventory").write_text(f"{HOST} ansible_connection=local\n")
+    env = {**os.environ, "ANSIBLE_CONFIG": str(tmp_path / "ansible.cfg"), "ANSIBLE_HOME": str(tmp_path / "home"),
+           "ANSIBLE_LOCAL_TEMP": str(tmp_path / "tmp"), "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
+           "ANSIBLE_NOCOLOR": "1", "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
+    done = subprocess.run(gather.split(), cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "WARNING" not in done.stderr, done.stderr
+    assert [p.name for p in (tmp_path / "facts").iterdir()] == [f"s1_{HOST}"]
+    assert main(["fleet", str(tmp_path / "facts"), "--workload", "db", "--format", "ansible", "--out",
+                 str(tmp_path / "plans")]) == 0  # fmt: skip
+    assert HOST in (tmp_path / "plans/inventory/hosts.ini").read_text().splitlines()

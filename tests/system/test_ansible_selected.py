@@ -190,6 +190,7 @@ def _only(value: Any, keys: tuple[str, ...]) -> Any:
     return {k: v for k, v in value.items() if k in keys} if isinstance(value, dict) else value
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_documents, st.sampled_from([0, 4, None]))
 def test_selected_is_the_whole_document_less_what_is_never_read(document: Any, indent: int | None) -> None:

@@ -1,6 +1,6 @@
-"""The fleet playbook run by ansible-playbook: hosts with identical plans share a play, a host with another plan
-gets its own, no play reaches a host it was not planned for, and each host's own plan is checked, applied,
-journalled and undone on a copy of its captured system."""
+"""The fleet's variables tree run by ansible-playbook with the installed role: hosts with identical plans share a
+group, a host with another plan gets its own, the play reaches no host that was not planned, and each host's own
+plan is checked, applied, journalled and undone on a copy of its captured system."""
 
 from __future__ import annotations
 
@@ -54,64 +54,70 @@ def state(root: Path) -> dict[str, str]:
             for p in sorted(root.glob("sys/block/*/queue/**/*")) if p.is_file()}  # fmt: skip
 
 
+def tree(out: Path) -> tuple[dict[str, list[str]], dict[str, dict]]:
+    """The plan groups of a fleet tree's inventory (INI) and each group's variables."""
+    groups: dict[str, list[str]] = {}
+    for line in (out / "inventory/hosts.ini").read_text().splitlines():
+        if line.startswith("[") and not line.endswith(":children]"):
+            current = groups.setdefault(line.strip("[]"), [])
+        elif line and not line.startswith("#") and groups:
+            current.append(line)
+    data = {p.stem: yaml.load(p.read_text(), Loader=_Loader) for p in (out / "inventory/group_vars").glob("*.yml")}
+    return groups, data
+
+
 @pytest.mark.ansible
 @pytest.mark.slow
-def test_a_grouped_playbook_plans_each_host_once_reaches_no_other_and_applies_and_undoes_each(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undoes_each_with_the_role(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], collection: dict[str, str]
 ) -> None:
     roots = documents(tmp_path, capsys)
     docs = [str(tmp_path / "docs" / f"{name}.json") for name in HOSTS]
-    code = main(["fleet", *docs, "--workload", "db", "--format", "ansible"])
-    playbook, err = capsys.readouterr()
+    out = tmp_path / "plans"
+    (out / "inventory/group_vars").mkdir(parents=True)
+    (out / "inventory/group_vars/iosched_plan_9.yml").write_text("iosched_host: {}\n")  # left by an earlier run
+    code = main(["fleet", *docs, "--workload", "db", "--format", "ansible", "--out", str(out)])
+    _, err = capsys.readouterr()
     assert code == 0, err
-    plays = yaml.load(playbook, Loader=_Loader)
-    assert [p["hosts"] for p in plays] == [["db1", "db2", "db3"]] * 2 + [["hdd1"]] * 2 + [["hdd2"]] * 2
-    assert (
-        plays[4]["tasks"] is plays[2]["tasks"] and plays[4]["vars"]["iosched_host"] != plays[2]["vars"]["iosched_host"]
-    )
-    assert playbook.count("    iosched_host:\n") == 3  # each distinct plan once
-    assert playbook.count("iosched_script: &iosched_script |") == 1 and playbook.count("*iosched_script") == 2
-    (tmp_path / "site.yml").write_text(playbook)
+    groups, data = tree(out)
+    assert list(groups.values()) == [["db1", "db2", "db3"], ["hdd1"], ["hdd2"]]
+    assert sorted(data) == ["iosched", *groups]  # each distinct plan once; the stale group's file is gone
+    assert data["iosched_plan_2"]["iosched_host"] != data["iosched_plan_3"]["iosched_host"]
+    texts = data["iosched"]
+    for plan in (data[g]["iosched_host"] for g in groups):  # every text a plan names is there, once for all
+        assert all(f[k] in texts["iosched_contents"] for f in plan["files"] for k in ("every", "recommended"))
+        assert all(w["notice"] in texts["iosched_notices"] for w in plan["warnings"])
 
-    # The inventory lacks db3 and has a group of that name, which the first play's names reach: a host planned
-    # nowhere, and hdd1, planned in the other play.
+    # The user's inventory: connection and roots per host, a host planned nowhere, a group of theirs.
     roots["intruder"] = copy_capture(GUEST, tmp_path / "sys" / "intruder", vdb=1)
     etc = {name: tmp_path / "etc" / name for name in roots}
     line = "{} ansible_connection=local iosched_root={} iosched_sys_root={}"
-    hosts = [line.format(name, etc[name], roots[name]) for name in ("db1", "db2", "hdd1", "hdd2", "intruder")]
-    (tmp_path / "hosts.ini").write_text("\n".join([*hosts, "[db3]", "intruder", "hdd1"]) + "\n")
-    (tmp_path / "ansible.cfg").write_text("[defaults]\n")
-    env = {"ANSIBLE_CONFIG": str(tmp_path / "ansible.cfg"), "ANSIBLE_HOME": str(tmp_path / "home"),
-           "ANSIBLE_PYTHON_INTERPRETER": sys.executable, "ANSIBLE_NOCOLOR": "1", "PATH": f"{BIN}:/usr/bin:/bin",
-           "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
+    hosts = [line.format(name, etc[name], roots[name]) for name in roots]
+    (tmp_path / "hosts.ini").write_text("\n".join([*hosts, "[web]", "intruder", "hdd1"]) + "\n")
 
     def play(*args: str) -> str:
-        done = subprocess.run([BIN / "ansible-playbook", "-i", str(tmp_path / "hosts.ini"), str(tmp_path / "site.yml"),
-                               "-e", "ansible_become=false", *args], env=env, cwd=tmp_path, capture_output=True,
-                              text=True)  # fmt: skip
+        done = subprocess.run([BIN / "ansible-playbook", "-i", f"{tmp_path}/hosts.ini", "-i", str(out / "inventory"),
+                               str(out / "iosched.yml"), "-e", "ansible_become=false", *args], env=collection,
+                              cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr
+        assert "WARNING" not in done.stderr, done.stderr
         return done.stdout
 
     listed = play("--list-hosts")
-    reached = [set(block.split("hosts (")[1].split(":", 1)[1].split()) for block in listed.split("  play #")[1:]]
-    assert reached == [{"db1", "db2", "intruder", "hdd1"}] * 2 + [{"hdd1"}] * 2 + [{"hdd2"}] * 2  # names reach
+    assert set(listed.split("hosts (")[1].split(":", 1)[1].split()) == set(HOSTS)  # never the intruder
 
     # db2's vdb changed since its facts were read: its play still converges it, and journals what it found
     (roots["db2"] / "sys/block/vdb/queue/scheduler").write_text("none mq-deadline [kyber] bfq\n")
     before = {name: state(root) for name, root in roots.items()}
     assert before["db1"]["sys/block/vdb/queue/scheduler"] == "none"
-    out = play("--check", "--diff")
+    play("--check", "--diff")
     assert {name: state(root) for name, root in roots.items()} == before
-    assert "End the play on a host this plan was not made for" in out
-    assert "intruder" not in out.split("PLAY RECAP")[1], out  # ended before any task ran
 
     assert "intruder" not in play().split("PLAY RECAP")[1]
     after = {name: state(root) for name, root in roots.items()}
     changed = {name: {f for f in before[name] if after[name][f] != before[name][f]} for name in roots}
-    assert changed["db1"] == changed["db2"] == {"sys/block/vdb/queue/scheduler"}
-    assert (
-        after["db1"]["sys/block/vdb/queue/scheduler"] == after["db2"]["sys/block/vdb/queue/scheduler"] == "mq-deadline"
-    )
+    assert changed["db1"] == changed["db2"] == changed["db3"] == {"sys/block/vdb/queue/scheduler"}
+    assert {after[n]["sys/block/vdb/queue/scheduler"] for n in ("db1", "db2", "db3")} == {"mq-deadline"}
     assert changed["hdd1"] == {"sys/block/sda/queue/scheduler", "sys/block/sdb/queue/scheduler"}
     assert {after["hdd1"][f] for f in changed["hdd1"]} == {"noop"}
     assert (
@@ -123,21 +129,28 @@ def test_a_grouped_playbook_plans_each_host_once_reaches_no_other_and_applies_an
         kept = etc[name] / "var/lib/iosched/previous/sys/block/vdb/queue/scheduler"
         assert kept.read_text().strip() == before[name]["sys/block/vdb/queue/scheduler"]
     again = play("--tags", "all,verify")  # converged: nothing to change, and every value reads back as planned
-    assert "TASK [Verify each scheduler]" in again
-    assert all(re.search(rf"{name}\s*: ok=\d+\s+changed=0 ", again) for name in ("db1", "db2", "hdd1", "hdd2")), again
+    assert "Verify each scheduler]" in again
+    assert all(re.search(rf"{name}\s*: ok=\d+\s+changed=0 ", again) for name in HOSTS), again
 
     play("--tags", "undo")
     assert {name: state(root) for name, root in roots.items()} == before
     assert not [p for p in etc["db1"].rglob("*") if p.is_file()]
 
 
-def test_the_playbook_is_the_same_whatever_the_order_of_the_documents(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_tree_is_the_same_whatever_the_order_of_the_documents(tmp_path: Path) -> None:
     facts = [str(Path(__file__).parent / "ansible" / name) for name in ("cache", "console", "yaml-cache")]
-    playbooks = []
-    for paths in (facts, facts[::-1]):
-        assert main(["fleet", *paths, "--workload", "db", "--format", "ansible"]) == 0
-        playbooks.append(capsys.readouterr().out)
-    assert playbooks[0] == playbooks[1]
-    plays = yaml.load(playbooks[0], Loader=_Loader)
-    firsts = [p["hosts"][0] for p in plays[::2]]
-    assert len(plays) > 4 and firsts == sorted(firsts) and all(p["hosts"] == sorted(p["hosts"]) for p in plays)
+    trees = []
+    for index, paths in enumerate((facts, facts[::-1])):
+        out = tmp_path / str(index)
+        assert main(["fleet", *paths, "--workload", "db", "--format", "ansible", "--out", str(out)]) == 0
+        trees.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()})
+    assert trees[0] == trees[1]
+    groups, _ = tree(tmp_path / "0")
+    firsts = [names[0] for names in groups.values()]
+    assert len(groups) > 2 and firsts == sorted(firsts) and all(names == sorted(names) for names in groups.values())
+
+
+@pytest.mark.parametrize("args", [["--format", "ansible"], ["--format", "json", "--out", "x"]])
+def test_the_ansible_format_and_out_go_together(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fleet", str(Path(__file__).parent / "ansible" / "cache"), "--workload", "db", *args]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

@@ -5,6 +5,7 @@ document it writes; a damaged probe document is one line and exit 2."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import os
 from pathlib import Path
@@ -132,13 +133,20 @@ JSON_VALUES = st.recursive(
 
 
 def probe_document() -> dict:
+    """A fresh copy of the probe document of :data:`PROBED` (probed once per session: each hypothesis example
+    damages its own copy)."""
+    return json.loads(_probed())
+
+
+@functools.cache
+def _probed() -> str:
     import io
     from contextlib import redirect_stdout
 
     out = io.StringIO()
     with redirect_stdout(out):
         assert main(["probe", "--root", str(PROBED), "--format", "json"]) == 0
-    return json.loads(out.getvalue())
+    return out.getvalue()
 
 
 def paths(value: object, at: tuple = ()) -> list[tuple]:
@@ -186,6 +194,7 @@ def test_a_device_without_kind_is_one_line_and_exit_2(tmp_path: Path, capsys) ->
     assert err.count("\n") == 1 and "devices[0]" in err and "kind" in err, err
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(document=damaged())
 def test_a_damaged_probe_document_plans_or_is_one_line_and_exit_2(document: dict, capsys) -> None:

@@ -16,7 +16,7 @@ from iosched.cli import main
 from iosched.system.model import SCHEMA_VERSION
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-TOP_KEYS = {"host", "devices", "sysctls", "mounts", "tuners", "missing", "source", "schema_version"}
+TOP_KEYS = {"kind", "host", "devices", "sysctls", "mounts", "tuners", "missing", "source", "schema_version"}
 DEVICE_KEYS = {
     "name", "kind", "rotational", "scheduler", "schedulers", "io_path", "zoned", "write_cache", "nr_hw_queues",
     "queue", "iosched", "holders", "slaves", "model", "vendor", "serial", "wwn", "dm_uuid", "dm_name", "parent",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -16,6 +15,37 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, NoReturn, TextIO
 
     from iosched.render.formats import Rendered
+
+
+def _untranslated(message: str) -> str:
+    return message
+
+
+def _untranslated_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def _import_argparse() -> None:
+    """Import argparse without gettext, which argparse binds its message functions from at import and which
+    costs a tenth of a bare interpreter's start-up (it compiles its plural-forms pattern): a stand-in lends
+    argparse untranslated functions (what gettext gives where no catalogue exists) and is taken away again, and
+    :func:`_translate_once` binds the real ones before any parser is built."""
+    if "argparse" in sys.modules or "gettext" in sys.modules:
+        return
+    from types import ModuleType  # already imported by the interpreter's own start-up (enum, re)
+
+    stand_in = ModuleType("gettext")
+    stand_in.gettext = _untranslated  # type: ignore[attr-defined]
+    stand_in.ngettext = _untranslated_plural  # type: ignore[attr-defined]
+    sys.modules["gettext"] = stand_in
+    try:
+        import argparse  # noqa: F401 - in sys.modules for every importer after this one
+    finally:
+        del sys.modules["gettext"]
+
+
+_import_argparse()
+import argparse  # noqa: E402 - after the stand-in above
 
 HELP_WIDTH: list[int] = []
 """A fixed help width (the reference site's CLI page sets one, so its page does not depend on a terminal)."""
@@ -97,15 +127,21 @@ def build_parser(command: str | None = None) -> _Parser:
 def _translate_once() -> None:
     """argparse translates each of its messages with ``gettext.gettext``, which looks for the message
     catalogue on disk again at every call (some forty calls build one command's parser). Look once and keep
-    what was found: the same translations, without the repeated search."""
-    import gettext
+    what was found: the same translations, without the repeated search, and without importing gettext at all
+    where no catalogue exists (gettext's own defaults: the domain ``messages`` under the interpreter's
+    ``share/locale``, unless something in the process already told gettext otherwise)."""
+    told = sys.modules.get("gettext")
+    domain = told.textdomain() if told else "messages"
+    localedir = told.bindtextdomain(domain) if told else os.path.join(sys.base_prefix, "share", "locale")
+    if _any_catalogue(localedir, domain):
+        import gettext
 
-    domain = gettext.textdomain()
-    localedir = gettext.bindtextdomain(domain)
-    found = _any_catalogue(localedir, domain)
-    catalogue = gettext.translation(domain, localedir, fallback=True) if found else gettext.NullTranslations()
-    argparse._ = catalogue.gettext  # type: ignore[attr-defined]
-    argparse.ngettext = catalogue.ngettext  # type: ignore[attr-defined]
+        catalogue = gettext.translation(domain, localedir, fallback=True)
+        argparse._ = catalogue.gettext  # type: ignore[attr-defined]
+        argparse.ngettext = catalogue.ngettext  # type: ignore[attr-defined]
+    else:
+        argparse._ = _untranslated  # type: ignore[attr-defined]
+        argparse.ngettext = _untranslated_plural  # type: ignore[attr-defined]
 
 
 def _any_catalogue(localedir: str, domain: str) -> bool:

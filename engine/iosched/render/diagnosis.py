@@ -96,8 +96,10 @@ def render_markdown(kb: Any, observed: Observed, diagnoses: Sequence[DeviceDiagn
         parts += ["No device measurements were read, so there is no diagnosis.", ""]
     for d in diagnoses:
         on = f" (on {', '.join(observed.stacked[d.device])})" if d.device in observed.stacked else ""
-        parts += [f"## {markdown_text(d.device + on)}: {markdown_text(headline(d))}", "", "### Evidence", "",
-                  _evidence_table(d), ""]  # fmt: skip
+        parts += [f"## {markdown_text(d.device + on)}: {markdown_text(headline(d))}", ""]
+        if d.stacking:
+            parts += [f"**Stacked:** {markdown_text(d.stacking)}.", ""]
+        parts += ["### Evidence", "", _evidence_table(d), ""]
         for f in d.findings:
             c = f.cause
             link = style.link(c) if style is not None else None
@@ -134,6 +136,7 @@ def document(observed: Observed, diagnoses: Sequence[DeviceDiagnosis], plans: di
             {
                 "device": d.device,
                 "stacked_on": list(observed.stacked.get(d.device, ())),
+                "stacking": d.stacking or None,
                 "verdict": "healthy" if d.healthy else ("cause" if d.findings else "unknown"),
                 "headline": headline(d),
                 "causes": [

@@ -1,8 +1,16 @@
-"""A fleet as one JSON document, produced a host a line so that it is never held whole.
+"""A fleet as JSON: one document, or JSON Lines that state each plan set once.
 
-``{"hosts": [{host, distro, kernel, workload, plans, skipped, errors}, ...], "summary": {...}}``: each host's
-``plans`` and ``skipped`` are the JSON text of its plan set, made once per set (hosts with the same plans
-share it) by :func:`compressed_text`, where the set is made.
+``--format json`` is one JSON document, written a host a line so that it is never held whole (read it whole: a
+line is not a document): ``{"hosts": [{host, distro, kernel, workload, plans, skipped, errors}, ...],
+"summary": {...}}``. Each host's ``plans`` and ``skipped`` are the JSON text of its plan set, made once per set
+(hosts with the same plans share it) by :func:`compressed_text`, where the set is made.
+
+``--format jsonl`` is JSON Lines (:func:`records`), one complete document a line, in three kinds: a plan set
+``{"plan_set": N, "plans": [...], "skipped": [...]}`` before the first host that has it; a host ``{"host",
+"distro", "kernel", "workload", "plan_set": N or null, "ids": {DEVICE: {"serial", "wwn"}}, "errors"}``; and
+last ``{"summary": {...}}``. A host's ``plans`` and ``skipped`` in the one document are those of its plan set,
+where in the plan of each device of ``ids`` every ``@serial@`` and ``@wwn@`` in a string is that device's
+serial and WWN (:data:`iosched.fleet.TOKENS`). Hosts alike but for their disks' identifiers share a plan set.
 """
 
 from __future__ import annotations
@@ -53,13 +61,17 @@ class Documents:
 
 
 def compressed_text(found: PlanSet, documents: Callable[[Plan], dict[str, Any]]) -> bytes:
-    """The ``plans`` and ``skipped`` members of the hosts that have ``found``, as UTF-8 JSON, zlib-compressed
-    (about a sixth of 20 KiB a host): what the output holds of a plan set until it is written. ``documents``
-    gives each plan's document (:class:`Documents`, or plan_json.document for a KB)."""
+    """:func:`plain_text`, zlib-compressed (about a sixth of 20 KiB a host): what the output holds of a plan set
+    until it is written."""
+    return zlib.compress(plain_text(found, documents), 1)
+
+
+def plain_text(found: PlanSet, documents: Callable[[Plan], dict[str, Any]]) -> bytes:
+    """The ``plans`` and ``skipped`` members of the hosts that have ``found``, as UTF-8 JSON. ``documents`` gives
+    each plan's document (:class:`Documents`, or plan_json.document for a KB)."""
     plans = [{"device": p.device, **documents(p)} for p in found.plans]
     skipped = [dict(s.fields()) for s in found.skipped]
-    text = json.dumps({"plans": plans, "skipped": skipped}, ensure_ascii=False)[1:-1]
-    return zlib.compress(text.encode(), 1)
+    return json.dumps({"plans": plans, "skipped": skipped}, ensure_ascii=False)[1:-1].encode()
 
 
 def lines(hosts: Iterable[Outcome], sets: Mapping[Hashable, PlanSet], summary: Summary, encoding: str = "utf-8",
@@ -84,7 +96,33 @@ def lines(hosts: Iterable[Outcome], sets: Mapping[Hashable, PlanSet], summary: S
         yield f"{',' if i else ''}{head[:-1]}, ".encode(encoding, errors)
         yield body
         yield f', "errors": {errs}}}\n'.encode(encoding, errors)
+    yield f'], "summary": {json.dumps(_totals(summary), indent=1, ensure_ascii=False)}}}\n'.encode(encoding, errors)
+
+
+def _totals(summary: Summary) -> dict[str, Any]:
     groups = [{"count": g.count, "changes": list(g.changes), "hosts": list(g.hosts)} for g in summary.groups]
-    totals = {"hosts": summary.hosts, "devices": summary.devices, "changes": summary.changes,
-              "errors": summary.errors, "groups": groups}  # fmt: skip
-    yield f'], "summary": {json.dumps(totals, indent=1, ensure_ascii=False)}}}\n'.encode(encoding, errors)
+    return {"hosts": summary.hosts, "devices": summary.devices, "changes": summary.changes,
+            "errors": summary.errors, "groups": groups}  # fmt: skip
+
+
+def records(hosts: Iterable[Outcome], sets: Mapping[Hashable, PlanSet], summary: Summary, encoding: str = "utf-8",
+            errors: str = "strict") -> Iterator[bytes]:  # fmt: skip
+    """The fleet as JSON Lines, encoded: each plan set once, before its first host; each host as the number of
+    its plan set and its own identifiers; the summary last (the module's docstring says how to read them)."""
+    utf8 = codecs.lookup(encoding).name == "utf-8"
+    numbers: dict[bytes, int] = {}
+    """The number of each plan set by its text: workers of a pool that make the same set give it one text."""
+    for h in hosts:
+        text = sets[h.plans].text if h.plans is not None else b""
+        number = numbers.get(text) if text else None
+        if text and number is None:
+            number = numbers[text] = len(numbers)
+            body = zlib.decompress(text)
+            yield b'{"plan_set": %d, ' % number + (body if utf8 else body.decode().encode(encoding, errors)) + b"}\n"
+        names = sets[h.plans].names if h.plans is not None else ()
+        ids = {name: {k: v for k, v in (("serial", serial), ("wwn", wwn)) if v}
+               for name, (serial, wwn) in zip(names, h.ids, strict=False) if serial or wwn}  # fmt: skip
+        line = {"host": h.name, "distro": h.distro, "kernel": h.kernel, "workload": h.workload, "plan_set": number,
+                "ids": ids, "errors": [h.error] if h.error else []}  # fmt: skip
+        yield (_encode(line) + "\n").encode(encoding, errors)
+    yield (_encode({"summary": _totals(summary)}) + "\n").encode(encoding, errors)

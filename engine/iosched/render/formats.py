@@ -114,12 +114,12 @@ def _plan_markdown(kb: Kb, plan: Plan, options: Options) -> str:
     if options.detail == "full":
         from iosched.render.plan_markdown import render
 
-        return render(kb, plan, cli_style(options.site_url), options.reproduce)
+        return render(kb, plan, cli_style(options.site_url, kb.version), options.reproduce)
     from iosched import answer
     from iosched.render import answer_markdown
 
     reproduce = options.reproduce if options.reproduce is not None else advise_command(plan.context)
-    return answer_markdown.render(kb, answer.of_plan(kb, plan, reproduce), cli_style(options.site_url))
+    return answer_markdown.render(kb, answer.of_plan(kb, plan, reproduce), cli_style(options.site_url, kb.version))
 
 
 @PLAN.register("json")
@@ -152,11 +152,11 @@ def _host_markdown(kb: Kb, host: HostPlan, options: Options) -> str:
     if options.detail == "full":
         from iosched.render.plan_markdown import render_host
 
-        return render_host(kb, host.summarised(), cli_style(options.site_url))
+        return render_host(kb, host.summarised(), cli_style(options.site_url, kb.version))
     from iosched import answer
     from iosched.render import answer_markdown
 
-    return answer_markdown.render(kb, answer.of_host(kb, host.summarised()), cli_style(options.site_url))
+    return answer_markdown.render(kb, answer.of_host(kb, host.summarised()), cli_style(options.site_url, kb.version))
 
 
 @HOST.register("json")

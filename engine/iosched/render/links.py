@@ -8,7 +8,6 @@ import re
 
 from iosched.errors import SiteUrlError
 from iosched.grammar import URL, matches
-from iosched.kb import TunableRef
 from iosched.kinds import kind_of
 
 TYPE_CHECKING = False
@@ -25,8 +24,6 @@ def anchor(ident: str) -> str:
 
 def location(entity: Any) -> tuple[str, str]:
     """The Markdown page (relative to the docs dir) and the anchor ('' for a whole page) of an entity."""
-    if isinstance(entity, TunableRef):
-        return location(entity.elevator)[0], anchor(entity.tunable.name)
     kind = kind_of(entity)
     if kind.own_pages:
         return f"reference/{kind.slug}/{entity.id}.md", ""
@@ -58,10 +55,15 @@ def site_base(base: str | None = None) -> str | None:
     return chosen if chosen.endswith("/") else chosen + "/"
 
 
-def absolute(entity: Any, base: str | None = None) -> str | None:
-    """The absolute URL of an entity on the published site; None when no site is configured."""
+KB_QUERY = "kb"
+"""The query parameter that names the KB a link was made from; the page warns when it reflects another."""
+
+
+def absolute(entity: Any, base: str | None = None, version: str = "") -> str | None:
+    """The absolute URL of an entity on the published site, naming the KB ``version`` the link was made from
+    (``?kb=3b3831d1a7e0fe8a``); None when no site is configured."""
     root = site_base(base)
     if root is None:
         return None
     page, frag = location(entity)
-    return root + page_url(page) + (f"#{frag}" if frag else "")
+    return root + page_url(page) + (f"?{KB_QUERY}={version}" if version else "") + (f"#{frag}" if frag else "")

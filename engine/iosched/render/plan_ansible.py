@@ -3,7 +3,10 @@
 Shape. One play per distinct plan, not per host: hosts whose plans render byte for byte alike share a play, which
 Ansible runs on them in parallel, so a fleet of 10,000 hosts with a few distinct plans gives a few plays. The plan
 is data in the play's ``vars``, ``iosched_host``, and the tasks read it; nothing in it names a host (the undo
-journal is each host's own, under ``/var/lib/iosched``). Each apply play has an undo play, tagged
+journal is each host's own, under ``/var/lib/iosched``). The texts plans share, the persistent files' lines and
+the warnings, are named in it by key and kept beside it, each once (:data:`TEXTS`). The tasks depend only on the
+kinds of step and of file a plan has: they loop over its values and files, so the role of the iosched.tuning
+collection (:mod:`iosched.render.ansible_role`) is these tasks for every kind. Each apply play has an undo play, tagged
 ``[never, undo]``, which runs only with ``--tags undo``; the two share their ``hosts`` list and their ``vars``
 mapping (YAML anchors). Plays come in the order of their first host name, each listing its hosts sorted. What
 plays have in common (the script, the handlers, the guard, the tasks of the same kinds and files) is written
@@ -28,7 +31,7 @@ at 0600), so the script is both safer and simpler. One run per kind, not per val
 disks fast. The persistent files (:func:`iosched.persist.files`) are written by ``copy``, whose handlers reload
 udev, load the sysctl.d file and switch TuneD to iosched's profile (which includes the ones the host ran,
 ``iosched_host.tuned``); a file that only pins values the plan expected the host to have already is written only
-when this run changed one of them (``iosched_host.needed``, read from the set tasks' output) and is not read back
+when this run changed one of them (each file's ``needed``, read from the set tasks' output) and is not read back
 by ``verify``; undo switches TuneD back before it removes it.
 
 Modes and tags. Under ``--check`` the script reads and reports but never writes; with ``--diff`` a report
@@ -92,7 +95,7 @@ ANSIBLE_NAMES = {
 ``C.LOCALHOST`` that no inventory lists is the control node)."""
 EVERY_HOST = None
 """The host "name" of a plan for every inventory host (``iosched advise`` without ``--host``)."""
-_EVERY_KEY = "all"
+EVERY_KEY = "all"
 RUNTIME_KINDS = tuple(name for name in STEP_ORDER if STEP_KINDS[name].runtime)
 SAVED = "/var/lib/iosched/previous"
 RELOAD_UDEV = "Reload udev rules"
@@ -100,8 +103,20 @@ LOAD_SYSCTL = "Load the sysctl.d file"
 SWITCH_TUNED = "Switch TuneD to the iosched profile"
 
 
-def _handler(path: str) -> str | None:
-    return RELOAD_UDEV if udev.is_rules(path) else LOAD_SYSCTL if sysctld.is_conf(path) else None
+RELOADS = {"udev": ("udev rules file", RELOAD_UDEV), "sysctl": ("sysctl.d file", LOAD_SYSCTL),
+           "tuned": ("TuneD profile", SWITCH_TUNED)}  # fmt: skip
+"""What reads each kind of persistent file: its words in task names, and the handler that reloads it."""
+
+
+def reload_of(path: str) -> str:
+    """The :data:`RELOADS` key of a persistent file."""
+    if udev.is_rules(path):
+        return "udev"
+    if sysctld.is_conf(path):
+        return "sysctl"
+    if tuned.is_profile(path):
+        return "tuned"
+    raise PlaybookError(f"refusing file {path!r} in a playbook: not a udev rules, sysctl.d or TuneD profile file")
 
 
 DRIVER = r"""# Sets, verifies or restores one kind of value; stdin: one "FILE VALUE [COUPLED_FILE]..." line per value.
@@ -201,7 +216,7 @@ class _Unsafe(str):
     """Plan data: dumped with Ansible's ``!unsafe`` tag, so it is never evaluated as a template."""
 
 
-class _Block(str):
+class Block(str):
     """Our own multi-line text (the script): dumped as a literal block, to be read as it runs."""
 
 
@@ -209,7 +224,7 @@ class _Quoted(str):
     """Our own text with a newline inside one line: dumped double-quoted, the newline as ``\\n``."""
 
 
-def _dumper() -> Any:
+def yaml_dumper() -> Any:
     """PyYAML's safe dumper, with ``!unsafe`` plan data, literal blocks and lists indented under their key. It
     aliases only the objects in its ``named`` (ids to anchors), and works out how to write each text once in its
     ``analyses``: the plays of a playbook share most texts, and PyYAML reads each one a character at a time."""
@@ -232,7 +247,7 @@ def _dumper() -> Any:
             return id(data) not in self.named
 
     Dumper.add_representer(_Unsafe, lambda dumper, text: dumper.represent_scalar("!unsafe", str(text)))
-    for kind, style in ((_Block, "|"), (_Quoted, '"')):
+    for kind, style in ((Block, "|"), (_Quoted, '"')):
         Dumper.add_representer(kind, lambda dumper, text, style=style: dumper.represent_scalar(
             "tag:yaml.org,2002:str", str(text), style=style))  # fmt: skip
     return Dumper
@@ -249,7 +264,8 @@ class _Writer:
         from yaml.events import DocumentStartEvent, SequenceStartEvent
 
         self._out = io.StringIO()
-        self._dumper = _dumper()(self._out, default_flow_style=False, allow_unicode=True, width=120, sort_keys=False)
+        dumper = yaml_dumper()
+        self._dumper = dumper(self._out, default_flow_style=False, allow_unicode=True, width=120, sort_keys=False)
         self._dumper.named, self._dumper.analyses = {}, {}
         self._dumper.open()
         self._dumper.emit(DocumentStartEvent(explicit=True))
@@ -320,7 +336,7 @@ def host_problem(name: object) -> str | None:
 
 def _host(name: str | None) -> str:
     if name is None:  # EVERY_HOST
-        return _EVERY_KEY
+        return EVERY_KEY
     problem = host_problem(name)
     if problem is not None:
         raise PlaybookError(f"refusing host name {untrusted(name, 80)}: {problem}")
@@ -337,9 +353,11 @@ def _value_line(step: Step) -> str:
 
 def _chosen(every: Sequence[str], recommended: Sequence[str]) -> dict[str, list[str]]:
     """Lines with and without the consider steps; the tasks pick one by ``iosched_apply_consider``. An empty
-    line stays a plain empty string: Ansible reads ``!unsafe ''`` as None (and there is nothing to evaluate)."""
-    return {"every": [_Unsafe(x) if x else x for x in every],
-            "recommended": [_Unsafe(x) if x else x for x in recommended]}  # fmt: skip
+    line stays a plain empty string: Ansible reads ``!unsafe ''`` as None (and there is nothing to evaluate).
+    Equal lines are one list (written once, aliased, where the YAML aliases repeated lists)."""
+    lines: list[str] = [_Unsafe(x) if x else x for x in every]
+    return {"every": lines, "recommended": lines if recommended == every else
+            [_Unsafe(x) if x else x for x in recommended]}  # fmt: skip
 
 
 def _by_hand(step: Step, distro: Any) -> list[_Unsafe]:
@@ -348,9 +366,21 @@ def _by_hand(step: Step, distro: Any) -> list[_Unsafe]:
     return [_Unsafe(line) for line in lines]
 
 
-def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str, Any]:
-    """The plan data of a play's hosts (``iosched_host``): value lines by kind, each file's lines, what to do by
-    hand, the warnings. Every kind of value is there, empty when the plans have none."""
+TEXTS = ("iosched_contents", "iosched_notices")
+"""The variables that hold the texts plans share, by key: the persistent files' lines and the warnings. A plan
+names them by key, so that hosts of many plans (a fleet's variables tree) hold each text once."""
+
+
+def _key(text: Any) -> str:
+    import hashlib
+
+    return hashlib.sha1(json.dumps(text).encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The plan data of a play's hosts (``iosched_host``): value lines by kind, each file's content (by key),
+    what to do by hand, the warnings (each text by key, with the devices it concerns). Every kind of value is
+    there, empty when the plans have none. Then the texts the keys name (:data:`TEXTS`)."""
     steps = host_steps(plans)
     distro_id = next((p.context.get("distro") for p in plans if p.context.get("distro")), None)
     distro = kb.get(str(distro_id)) if distro_id else None
@@ -358,19 +388,35 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> dict[str,
     for kind in RUNTIME_KINDS:
         of_kind = [s for s in steps if s.kind == kind]
         settings[kind] = _chosen([_value_line(s) for s in of_kind], [_value_line(s) for s in of_kind if unattended(s)])
+    contents: dict[str, list[str]] = {}
+    notices: dict[str, _Unsafe] = {}
+
+    def content(text: str | None) -> str:
+        lines = _chosen(_lines(text), [])["every"]
+        contents.setdefault(key := _key(lines), lines)
+        return key
+
     every, recommended = files(plans), files(plans, unattended)
+    concerned: dict[str, list[str]] = {}
+    for plan in plans:
+        for w in plan.warnings:
+            notice = _Unsafe(one_line(f"{w.id} ({w.risk or 'advice'}): {w.text}"))
+            notices.setdefault(_key(notice), notice)
+            concerned.setdefault(_key(notice), []).append(str(plan.device))
     base = tuned_base(plans)
-    return {
+    data = {
         "settings": settings,
-        "files": {p: _chosen(_lines(every.get(p)), _lines(recommended.get(p))) for p in paths},
-        "needed": {p: {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}
-                   for p in paths},
+        "files": [{"path": _Unsafe(p), "reload": reload_of(p), "every": content(every.get(p)),
+                   "recommended": content(recommended.get(p)),
+                   "needed": {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}}
+                  for p in paths],
         "by_hand": {kind: [_by_hand(s, distro) for s in steps if s.kind == kind]
                     for kind in STEP_ORDER if not STEP_KINDS[kind].runtime},
-        "warnings": [_Unsafe(one_line(f"{p.device}: {w.id} ({w.risk or 'advice'}): {w.text}"))
-                     for p in plans for w in p.warnings],
+        "warnings": [{"devices": _Unsafe(", ".join(dict.fromkeys(devices))), "notice": key}
+                     for key, devices in concerned.items()],
         "tuned": _tuned(base),
     }  # fmt: skip
+    return data, dict(zip(TEXTS, (contents, notices), strict=True))
 
 
 def _tuned(base: TunedBase | None) -> dict[str, Any]:
@@ -398,10 +444,12 @@ def _pick(where: str) -> dict[str, str]:
     return {"iosched_lines": f"{{{{ {where}[iosched_pick] }}}}"}
 
 
-def _play_vars(host: dict[str, Any], script: _Block) -> dict[str, Any]:
-    """The plans of the play's hosts, and what every task derives from them and from the user's variables."""
+def plan_vars(host: dict[str, Any], texts: dict[str, Any], script: Block) -> dict[str, Any]:
+    """The plans of the play's hosts and their texts, and what every task derives from them and from the user's
+    variables."""
     return {
         "iosched_host": host,
+        **texts,
         "iosched_etc": "{{ iosched_root | default('') }}",
         "iosched_sys": "{{ iosched_sys_root | default(iosched_etc) }}",
         "iosched_pick": "{{ 'every' if iosched_apply_consider | default(false) | bool else 'recommended' }}",
@@ -440,12 +488,18 @@ def _script_tasks(kind: str, mode: str, names: tuple[str, str], tags: list[str],
     }]  # fmt: skip
 
 
-def _file_task(path: str, name: str, tags: list[str], **more: Any) -> dict[str, Any]:
-    """A copy task for one persistent file, its content chosen as the consider steps are."""
+def _each_file(files: str) -> dict[str, Any]:
+    """Loop over the plan's files that ``files`` (an expression) selects, each named by its path."""
+    return {"loop": f"{{{{ {files} | list }}}}", "loop_control": {"label": "{{ item.path }}"}}
+
+
+def _file_task(name: str, tags: list[str], files: str, **more: Any) -> dict[str, Any]:
+    """A copy task for each persistent file of ``files``, its content chosen as the consider steps are."""
     return {
-        "name": f"{name} {path}",
-        "ansible.builtin.copy": {"dest": "{{ iosched_etc }}" + path, "content": _JOINED, "mode": "0644"},
-        "vars": _pick(f"iosched_host.files['{path}']"),
+        "name": name,
+        "ansible.builtin.copy": {"dest": "{{ iosched_etc }}{{ item.path }}", "content": _JOINED, "mode": "0644"},
+        **_each_file(files),
+        "vars": {"iosched_lines": "{{ iosched_contents[item[iosched_pick]] }}"},
         "when": "iosched_lines | length > 0",
         "tags": tags,
         **more,
@@ -482,7 +536,7 @@ def _by_hand_task(kind: str) -> dict[str, Any]:
     }
 
 
-def _handlers() -> list[dict[str, Any]]:
+def handler_tasks() -> list[dict[str, Any]]:
     """Reload what reads the persistent files; only on the system itself (``iosched_root`` empty)."""
     on_the_system = "iosched_etc == ''"
     return [
@@ -496,13 +550,14 @@ def _handlers() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
-    """Warnings, each kind of value (or what to do by hand), the persistent files, then (``--tags verify``
-    only) every value and file read back."""
+def apply_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, Any]]:
+    """Warnings, each kind of value (or what to do by hand), the persistent files (a task for each kind of file
+    in ``reloads``, which notifies what reads it), then (``--tags verify`` only) every value and file read back."""
     tasks: list[dict[str, Any]] = [{
         "name": "Show the plan's warnings",
-        "ansible.builtin.debug": {"msg": "{{ iosched_host.warnings }}"},
-        "when": "iosched_host.warnings | length > 0",
+        "ansible.builtin.debug": {"msg": "{{ item.devices }}: {{ iosched_notices[item.notice] }}"},
+        "loop": "{{ iosched_host.warnings }}",
+        "loop_control": {"label": "{{ item.devices }}"},
     }]  # fmt: skip
     apply = "{{ 'check' if ansible_check_mode else 'apply' }}"
     for kind in kinds:
@@ -512,20 +567,20 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
             tasks += _script_tasks(kind, apply, names, [kind], lines, _set_result(kind))
         else:
             tasks.append(_by_hand_task(kind))
-    if paths:
+    if reloads:
         tasks.append({
             "name": "Create the directories of the persistent files",
-            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item | dirname }}", "state": "directory",
+            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item.path | dirname }}", "state": "directory",
                                      "mode": "0755"},
-            "loop": list(paths),
-            "when": "iosched_host.files[item][iosched_pick] | length > 0",
+            **_each_file("iosched_host.files"),
+            "when": "iosched_contents[item[iosched_pick]] | length > 0",
             "tags": ["persist"],
         })  # fmt: skip
-    for path in paths:
-        handler = SWITCH_TUNED if tuned.is_profile(path) else _handler(path)
-        task = _file_task(path, "Persist", ["persist"], **({"notify": handler} if handler else {}))
-        task["vars"] |= {"iosched_needed": f"{{{{ iosched_host.needed['{path}'][iosched_pick] }}}}",
-                         "iosched_changes": _changes(kinds)}  # fmt: skip
+    for reload in reloads:
+        words, handler = RELOADS[reload]
+        task = _file_task(f"Persist each {words}", ["persist"], f"iosched_host.files | selectattr('reload', '==', "
+                          f"'{reload}')", notify=handler)  # fmt: skip
+        task["vars"] |= {"iosched_needed": "{{ item.needed[iosched_pick] }}", "iosched_changes": _changes(kinds)}
         task["when"] = [task["when"], "iosched_needed | length == 0 or iosched_needed | select('in', iosched_changes) "
                                       "| list | length > 0"]  # fmt: skip
         tasks.append(task)
@@ -535,81 +590,85 @@ def _apply_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, A
             names = (f"Read back each {_words(kind)}", f"Verify each {_words(kind)}")
             lines = _pick(f"iosched_host.settings['{kind}']")
             tasks += _script_tasks(kind, "verify", names, verify, lines, "iosched_read", changes=False)
-    for path in paths:
-        result = "iosched_verify_" + re.sub(r"\W", "_", path.rsplit("/", 1)[1])
-        read_back = _file_task(path, "Read back", verify, check_mode=True, register=result)
-        read_back["vars"] |= {"iosched_needed": f"{{{{ iosched_host.needed['{path}'][iosched_pick] }}}}"}
-        read_back["when"] = [read_back["when"], "iosched_needed | length == 0"]  # pins only what was expected
+    if reloads:
+        read_back = _file_task("Read back each persistent file", verify, "iosched_host.files", check_mode=True,
+                               register="iosched_verify_files")  # fmt: skip
+        read_back["when"] = [read_back["when"], "item.needed[iosched_pick] | length == 0"]  # pins only the expected
+        differ = "iosched_verify_files.results | selectattr('changed') | map(attribute='item.path')"
         tasks += [read_back, {
-            "name": f"Verify {path}",
-            "ansible.builtin.assert": {"that": f"{result} is not changed", "quiet": True,
-                                       "fail_msg": f"{path} differs from the plan (--check --diff shows how)"},
-            "when": f"{result} is not skipped",
+            "name": "Verify each persistent file",
+            "ansible.builtin.assert": {"that": f"{differ} | list | length == 0", "quiet": True,
+                                       "fail_msg": f"{{{{ {differ} | join(', ') }}}} differ from the plan "
+                                                   "(--check --diff shows how)"},
+            "when": "iosched_verify_files is not skipped",
             "tags": verify,
         }]  # fmt: skip
     return tasks
 
 
 _OURS = _Quoted(
-    "iosched_stat.stat.exists and iosched_stat.stat.checksum in [(iosched_file.every | join('\n') ~ '\n') "
-    "| hash('sha1'), (iosched_file.recommended | join('\n') ~ '\n') | hash('sha1')]"
+    "item.stat.exists and item.stat.checksum in [(iosched_contents[item.item.every] | join('\n') ~ '\n') | "
+    "hash('sha1'), (iosched_contents[item.item.recommended] | join('\n') ~ '\n') | hash('sha1')]"
 )
-"""That a persistent file read at undo (``iosched_stat``) holds what iosched wrote, with the consider steps or
-without (``iosched_file``, the plan's two variants)."""
+"""That a persistent file read at undo (``item``, a result of the stat loop) holds what iosched wrote, with the
+consider steps or without (``item.item``, the plan's file)."""
+_READ = "iosched_undo_files"
 
 
-def _ours(path: str) -> tuple[str, dict[str, str]]:
-    """The register of a persistent file's stat at undo, and the task vars :data:`_OURS` reads."""
-    result = "iosched_undo_" + re.sub(r"\W", "_", path.rsplit("/", 1)[1])
-    return result, {"iosched_file": f"{{{{ iosched_host.files['{path}'] }}}}", "iosched_stat": f"{{{{ {result} }}}}"}
+def _each_read(reload: str | None = None) -> dict[str, Any]:
+    """Loop over the undo's stat results (of one kind of file, or all)."""
+    which = f" | selectattr('item.reload', '==', '{reload}') | list" if reload else ""
+    return {"loop": f"{{{{ {_READ}.results{which} }}}}", "loop_control": {"label": "{{ item.item.path }}"}}
 
 
-def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, Any]]:
+def undo_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, Any]]:
     """Remove the files first (they are what would come back at boot), then restore every value iosched
     changed, the scheduler first: switching back resets the tunables, which are restored after it. TuneD is
     switched back to the profiles it ran before its profile is removed, and before the values are restored: it
     writes back what it replaced. A file that no longer holds what iosched wrote is left and named at once; a
     last task fails when one was, after every value was restored."""
     tasks: list[dict[str, Any]] = []
-    wrote = "iosched_file.every | length > 0"
-    for path in paths:
-        result, ours = _ours(path)
+    ours = ["item is not skipped", _OURS]
+    if reloads:
         tasks.append({
-            "name": f"Read {path}",
-            "ansible.builtin.stat": {"path": "{{ iosched_etc }}" + path, "checksum_algorithm": "sha1"},
-            "vars": {"iosched_file": ours["iosched_file"]},
-            "register": result,
-            "when": wrote,
+            "name": "Read each persistent file",
+            "ansible.builtin.stat": {"path": "{{ iosched_etc }}{{ item.path }}", "checksum_algorithm": "sha1"},
+            **_each_file("iosched_host.files"),
+            "register": _READ,
+            "when": "iosched_contents[item.every] | length > 0",
         })  # fmt: skip
-        if tuned.is_profile(path):
-            tasks.append({
-                "name": f"Switch TuneD back from {path}",
-                "ansible.builtin.command": {"cmd": "tuned-adm profile {{ iosched_host.tuned.previous | join(' ') }}"},
-                "changed_when": True,
-                "vars": ours,
-                "when": [wrote, _OURS, "iosched_etc == ''"],
-            })  # fmt: skip
+    if "tuned" in reloads:
         tasks.append({
-            "name": f"Remove {path}",
-            "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path, "state": "absent"},
-            "vars": ours,
-            "when": [wrote, _OURS],
-            **({"notify": RELOAD_UDEV} if udev.is_rules(path) else {}),
+            "name": "Switch TuneD back from its iosched profile",
+            "ansible.builtin.command": {"cmd": "tuned-adm profile {{ iosched_host.tuned.previous | join(' ') }}"},
+            "changed_when": True,
+            **_each_read("tuned"),
+            "when": [*ours, "iosched_etc == ''"],
         })  # fmt: skip
-        if tuned.is_profile(path):
-            tasks.append({
-                "name": f"Remove the directory of {path}",
-                "ansible.builtin.file": {"path": "{{ iosched_etc }}" + path.rsplit("/", 1)[0], "state": "absent"},
-                "vars": ours,
-                "when": [wrote, _OURS],
-            })  # fmt: skip
+    for reload in reloads:
         tasks.append({
-            "name": f"Say whether {path} was left",
-            "ansible.builtin.assert": {"that": [_Quoted(f"not iosched_stat.stat.exists or ({_OURS})")], "quiet": True,
-                                       "fail_msg": f"{path} changed since iosched wrote it; left as it is"},
-            "vars": ours,
-            "when": f"{result} is not skipped",
-            "register": f"{result}_left",
+            "name": f"Remove each {RELOADS[reload][0]}",
+            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item.item.path }}", "state": "absent"},
+            **_each_read(reload),
+            "when": ours,
+            **({"notify": RELOAD_UDEV} if reload == "udev" else {}),
+        })  # fmt: skip
+    if "tuned" in reloads:
+        tasks.append({
+            "name": "Remove the directory of each TuneD profile",
+            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item.item.path | dirname }}", "state": "absent"},
+            **_each_read("tuned"),
+            "when": ours,
+        })  # fmt: skip
+    if reloads:
+        tasks.append({
+            "name": "Say whether each file was left",
+            "ansible.builtin.assert": {"that": [_Quoted(f"not item.stat.exists or ({_OURS})")], "quiet": True,
+                                       "fail_msg": "{{ item.item.path }} changed since iosched wrote it; left as "
+                                                   "it is"},
+            **_each_read(),
+            "when": "item is not skipped",
+            "register": "iosched_undo_left",
             "ignore_errors": True,
         })  # fmt: skip
     undo = "{{ 'check-undo' if ansible_check_mode else 'undo' }}"
@@ -618,12 +677,12 @@ def _undo_tasks(kinds: Sequence[str], paths: Sequence[str]) -> list[dict[str, An
             names = (f"Restore each {_words(kind)} iosched changed", f"Check each {_words(kind)} was restored")
             lines = {"iosched_lines": f"{{{{ iosched_host.settings['{kind}'].every }}}}"}
             tasks += _script_tasks(kind, undo, names, ["undo"], lines, "iosched_restored")
-    if paths:
+    if reloads:
         tasks.append({
             "name": "Check no file was left",
-            "ansible.builtin.assert": {"that": [f"{_ours(path)[0]}_left is not failed" for path in paths],
-                                       "quiet": True, "fail_msg": "files changed since iosched wrote them were left "
-                                                                  "as they are (named above)"},
+            "ansible.builtin.assert": {"that": ["iosched_undo_left is not failed"], "quiet": True,
+                                       "fail_msg": "files changed since iosched wrote them were left as they are "
+                                                   "(named above)"},
         })  # fmt: skip
     return tasks
 
@@ -638,20 +697,22 @@ def _guard(tags: Sequence[str]) -> dict[str, Any]:
 class _Group:
     """Hosts whose plays are the same: the plans' kinds, files and data (rendered once), and the names."""
 
-    __slots__ = ("data", "kinds", "names", "paths")
+    __slots__ = ("data", "kinds", "names", "reloads", "texts")
 
-    def __init__(self, kinds: list[str], paths: list[str], data: dict[str, Any]) -> None:
-        self.kinds, self.paths, self.data = kinds, paths, data
+    def __init__(self, kinds: list[str], reloads: list[str], data: tuple[dict[str, Any], dict[str, Any]]) -> None:
+        self.kinds, self.reloads, (self.data, self.texts) = kinds, reloads, data
         self.names: list[str] = []
 
 
 def _group_of(kb: Kb, plans: Sequence[Plan]) -> _Group:
     present = {step.kind for plan in plans for step in plan.steps}
     paths = [_checked(PATH, p, "file") for p in files(plans)]
-    return _Group([kind for kind in STEP_ORDER if kind in present], paths, _host_data(kb, plans, paths))
+    reloads = {reload_of(p) for p in paths}
+    return _Group([kind for kind in STEP_ORDER if kind in present], [r for r in RELOADS if r in reloads],
+                  _host_data(kb, plans, paths))  # fmt: skip
 
 
-def _grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]]) -> list[_Group]:
+def grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]]) -> list[_Group]:
     """The hosts in groups whose plays are byte for byte the same: the plans of each key are rendered once, and
     keys whose plans render alike share a group. Names are sorted within a group, groups by their first name."""
     by_key: dict[Hashable, _Group] = {}
@@ -664,11 +725,11 @@ def _grouped(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]
         group = by_key.get(key)
         if group is None:
             found = _group_of(kb, plans)
-            group = by_key[key] = by_text.setdefault(json.dumps([found.kinds, found.paths, found.data]), found)
+            group = by_key[key] = by_text.setdefault(json.dumps([found.kinds, found.reloads, found.data]), found)
         group.names.append(target)
     if twice:
         raise PlaybookError(f"a host is given twice: {sorted(twice)}")
-    if _EVERY_KEY in seen and len(seen) > 1:
+    if EVERY_KEY in seen and len(seen) > 1:
         raise PlaybookError("a plan for every host cannot be given with plans for named hosts")
     for group in by_text.values():
         group.names.sort()
@@ -681,8 +742,8 @@ class _Parts:
 
     def __init__(self, writer: _Writer, groups: Sequence[_Group]) -> None:
         self.writer = writer
-        self.script = _Block(SCRIPT)
-        self.handlers, self.undo_handlers = _handlers(), _handlers()[:1]
+        self.script = Block(SCRIPT)
+        self.handlers, self.undo_handlers = handler_tasks(), handler_tasks()[:1]
         # the apply play's guard is tagged always, so that --tags never skips it; the undo play's inherits its tags
         self.guard, self.undo_guard = [_guard(["always"])], [_guard([])]
         if len(groups) > 1:
@@ -693,14 +754,14 @@ class _Parts:
 
     @staticmethod
     def _key(group: _Group) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return tuple(group.kinds), tuple(group.paths)
+        return tuple(group.kinds), tuple(group.reloads)
 
     def tasks(self, group: _Group, index: int) -> tuple[list[Any], list[Any]]:
         """The apply and undo tasks of ``group`` (the ``index``-th), made by the first group that has them."""
         key = self._key(group)
         found = self._tasks.get(key)
         if found is None:
-            found = self._tasks[key] = _apply_tasks(group.kinds, group.paths), _undo_tasks(group.kinds, group.paths)
+            found = self._tasks[key] = apply_tasks(group.kinds, group.reloads), undo_tasks(group.kinds, group.reloads)
             if self._uses[key] > 1:
                 self.writer.name(found[0], f"iosched_tasks_{index}")
                 self.writer.name(found[1], f"iosched_undo_tasks_{index}")
@@ -715,8 +776,8 @@ class _Parts:
 
 def _plays(group: _Group, index: int, count: int, parts: _Parts) -> list[dict[str, Any]]:
     """The apply play and the undo play of one group; they share the hosts and the vars (YAML anchors)."""
-    named = group.names != [_EVERY_KEY]
-    play_vars = ({"iosched_targets": group.names} if named else {}) | _play_vars(group.data, parts.script)
+    named = group.names != [EVERY_KEY]
+    play_vars = ({"iosched_targets": group.names} if named else {}) | plan_vars(group.data, group.texts, parts.script)
     which = f" {index} of {count} ({len(group.names)} host(s))" if count > 1 else ""
     common = {"hosts": group.names, "become": True, "gather_facts": False}
     apply, undo = parts.tasks(group, index)
@@ -735,7 +796,7 @@ def stream(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]],
     play and an undo play, so the playbook grows with the distinct plans, not with the hosts. Every host name
     and value is checked before the first piece. :data:`EVERY_HOST` targets every host of the inventory and
     cannot be given with named hosts. ``reproduce`` is the command that gives the plans again."""
-    groups = _grouped(kb, hosts)
+    groups = grouped(kb, hosts)
     if not groups:
         raise PlaybookError("no hosts to plan")
     total = sum(len(g.names) for g in groups)

@@ -58,11 +58,12 @@ class Style(Struct, kw_only=False):
         return Style(self.link, self.level + by, self.site)
 
 
-def cli_style(base: str | None = None) -> Style:
-    """Command-line output: absolute links to the published site, or plain ids when none is configured.
-    A configured URL outside its grammar is refused here, before anything is rendered."""
+def cli_style(base: str | None = None, version: str = "") -> Style:
+    """Command-line output: absolute links to the published site that name the KB ``version`` they come from,
+    or plain ids when no site is configured. A configured URL outside its grammar is refused here, before
+    anything is rendered."""
     site_base(base)
-    return Style(link=lambda entity: absolute(entity, base))
+    return Style(link=lambda entity: absolute(entity, base, version))
 
 
 if TYPE_CHECKING:
@@ -90,6 +91,12 @@ def heading(style: Style, text: str, ident: str | None = None, extra: int = 0) -
     marks = "#" * min(style.level + extra, 6)
     tail = f" {{ #{anchor(ident)} }}" if style.site and ident else ""
     return f"{marks} {text}{tail}"
+
+
+def moved(link: str, ident: str, style: Style) -> str:
+    """On the site, a Markdown link that keeps the anchor ``ident`` had on a page the entity left: a link to the
+    old place lands on it, and the site's script (``data-ios-moved``) follows it to the entity's own page."""
+    return f'{link}{{ #{anchor(ident)} data-ios-moved="" }}' if style.site else link
 
 
 def cell(text: object) -> str:
@@ -364,11 +371,14 @@ def device_class(kb: Kb, item: DeviceClass, style: Style) -> str:
 
 @renders("tunables")
 def tunable(kb: Kb, item: TunableRef, style: Style) -> str:
-    """A tunable (a ``TunableRef``): on the site a section of its elevator's page."""
-    title = f"`{item.tunable.name}`" if style.site else f"{item.id}"
+    """A tunable (a ``TunableRef``)."""
+    title = f"`{item.tunable.name}` of `{item.elevator.name}`" if style.site else f"{item.id}"
     where = f"`/sys/block/DEV/queue/iosched/{item.tunable.name}`"
     parent = f"Tunable of {ref(kb, style, item.elevator.name)}, in {where}."
-    return join(heading(style, title, item.tunable.name), parent, setting_body(kb, style, item.id, item.tunable))
+    # a tunable lives no longer than its elevator: its kernels are the elevator's where it states none
+    spans = item.tunable.replace(since=item.tunable.since or item.elevator.since,
+                                 until=item.tunable.until or item.elevator.until)  # fmt: skip
+    return join(heading(style, title, item.tunable.name), parent, setting_body(kb, style, item.id, spans))
 
 
 @renders("queue-attributes")
@@ -385,9 +395,11 @@ def sysctl(kb: Kb, item: Sysctl, style: Style) -> str:
 
 
 def tunables_table(kb: Kb, style: Style, elevator: Elevator) -> str:
+    """One row per tunable; on the site each link keeps the anchor its section had on the elevator's page
+    (``#read_expire``), which the site's script follows to the tunable's own page."""
     rows = [
         (
-            ref(kb, style, f"{elevator.name}.{t.name}", f"`{t.name}`"),
+            moved(ref(kb, style, f"{elevator.name}.{t.name}", f"`{t.name}`"), t.name, style),
             value_text(t.default),
             t.unit,
             _range_text(t),
@@ -424,12 +436,7 @@ def elevator(kb: Kb, item: Elevator, style: Style) -> str:
         if s.elevator == item.name
     ]
     default_on = "**Default on:**\n\n" + table(("distribution", "devices", "chosen by"), defaults) if defaults else ""
-    tunables = ""
-    if item.tunables:
-        tunables = join(heading(style, "Tunables", extra=1), tunables_table(kb, style, item))
-        if style.site:
-            tunables += "\n" + "\n".join(tunable(kb, kb.get(f"{item.name}.{t.name}"), style.deeper(2))
-                                         for t in item.tunables)  # fmt: skip
+    tunables = join(heading(style, "Tunables", extra=1), tunables_table(kb, style, item)) if item.tunables else ""
     return join(
         heading(style, f"`{item.name}`: {item.title}"),
         item.summary,
@@ -745,22 +752,11 @@ def rule(kb: Kb, item: Rule, style: Style) -> str:
 @renders("causes")
 def cause(kb: Any, item: Any, style: Style) -> str:
     examples = table(
-        ("observed", "expect"),
+        ("example facts", "expect"),
         ((", ".join(f"`{k}={str(v).lower() if isinstance(v, bool) else v}`" for k, v in e.facts.items()), e.expect)
          for e in item.examples),
     )  # fmt: skip
     plan = ", ".join(f"`{k}: {v}`" for k, v in item.plan.items())
-    chart = ""
-    numbers = sorted({k for e in item.examples for k, v in e.facts.items() if type(v) in (int, float)})
-    if style.site and numbers:
-        from iosched.render.chart import bar_chart
-
-        rows = [
-            (f"example {n} ({e.expect})", [e.facts.get(k) for k in numbers]) for n, e in enumerate(item.examples, 1)
-        ]
-        svg = bar_chart(numbers, rows, f"{item.id}: the observed numbers of its examples")
-        caption = f"<figcaption>{html_text(item.summary)} Where the examples lie, fact by fact.</figcaption>"
-        chart = f"<figure {CHART_CLASS}>\n{svg}\n{caption}\n</figure>"
     return join(
         heading(style, f"{item.id} `{item.name}`", item.id),
         item.summary,
@@ -774,8 +770,7 @@ def cause(kb: Any, item: Any, style: Style) -> str:
         f"**When:** `{item.when.describe()}`",
         f"**What to do:** {item.advice}",
         f"**Why:** {item.rationale}",
-        "**Examples** (checked by `iosched kb check`):\n\n" + examples,
-        chart,
+        "**Examples** (facts the rule is tested on by `iosched kb check`, not measurements):\n\n" + examples,
         sources_block(kb, style, item.sources),
     )
 

@@ -21,6 +21,7 @@ from iosched.render.links import page_url
 from iosched.render.reference import RISK_ADMONITION, RISK_LABEL, join
 from iosched.sitegen.grid import Grid, grid
 from iosched.sitegen.markup import choice_select, element, href, setting_select
+from iosched.steps import kind_of as step_kind
 
 if TYPE_CHECKING:
     from iosched.kb import Kb
@@ -60,7 +61,10 @@ class _Tables:
     plans: _Table = field(default_factory=_Table)
 
     def plan(self, kb: Kb, plan: Plan) -> int:
-        """Store the parts of ``iosched advise --format json`` the page shows (that document is the contract)."""
+        """Store the parts of ``iosched advise --format json`` the page shows (that document is the contract), with
+        each step's apply and undo as a person runs them by hand (:meth:`iosched.steps.StepKind.by_hand_pair`,
+        as the Markdown plan): where the value now was assumed, the apply keeps what it finds and the undo
+        writes that back; and whether the step is expected already (the page then says to check first)."""
         doc = plan_json.document(kb, plan)
         s = self.strings
 
@@ -70,9 +74,24 @@ class _Tables:
         def notice(n: dict[str, Any]) -> int:
             return self.notices([s(n["id"]), s(n["risk"] or ""), s(n["text"]), s.all(n["sources"])])
 
-        steps = [self.steps([s(st["title"]), s(st["command"]), s(st["verify"]), s(st["expect"]),
-                             nullable(st["undo"]), s.all(st["because"]), s.all(st["sources"])])
-                 for st in doc["steps"]]  # fmt: skip
+        distro = kb.get(str(plan.context["distro"])) if plan.context.get("distro") else None
+        steps = []
+        for step, st in zip(plan.steps, doc["steps"], strict=True):
+            apply, undo, _ = step_kind(step).by_hand_pair(step, distro)
+            steps.append(
+                self.steps(
+                    [
+                        s(st["title"]),
+                        s(apply),
+                        s(st["verify"]),
+                        s(st["expect"]),
+                        nullable(undo),
+                        s.all(st["because"]),
+                        s.all(st["sources"]),
+                        int(step.expected_already),
+                    ]
+                )
+            )
         unchanged = [[s(u["step"]["target"]), s(u["step"]["value"]), s.all(u["step"]["because"])]
                      for u in doc["unchanged"]]  # fmt: skip
         return self.plans([nullable(doc["scheduler"]), s.all(doc["scheduler_rules"]), s(doc["kernel"]),

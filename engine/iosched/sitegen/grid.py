@@ -80,6 +80,11 @@ def _kernels(kb: Kb, hw: str) -> tuple[list[str], str]:
     return sorted(found, key=KernelVersion.parse), default
 
 
+def distro_key(ident: str) -> str:
+    """The selector's key for a distribution release (the advisor's ``#setting=KEY``)."""
+    return f"distro-{ident}"
+
+
 def _era(kernels: list[str], default: str) -> Setting:
     span = f"{kernels[0]} to {kernels[-1]}" if len(kernels) > 1 else kernels[0]
     assumed = default in kernels
@@ -113,7 +118,7 @@ def build(kb: Kb) -> Grid:
         outcomes.update({(era.key, h, w): outcome for (h, w), outcome in asked.items()})
     for distro in kb.section("distributions"):
         note = f"{distro.name}, with its kernel and its defaults."
-        setting = Setting(f"distro-{distro.id}", distro.name, DISTRIBUTION, note, distro=distro.id)
+        setting = Setting(distro_key(distro.id), distro.name, DISTRIBUTION, note, distro=distro.id)
         settings.append(setting)
         outcomes.update({(setting.key, h, w): _ask(kb, setting.context(h, w)) for h, w in pairs})
     return Grid(hardware, workloads, tuple(settings), default, outcomes)

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from iosched.kb import Kb
 
 _kb: Kb | None = None
+_command = "build"
 
 
 def load_kb() -> Kb:
@@ -43,10 +44,35 @@ def write_changed(root: Path, pages: dict[str, str]) -> list[str]:
     return changed
 
 
-def on_config(config: Any) -> Any:
-    """Fill the Reference section of the navigation from the kinds of KB entity."""
-    from iosched.sitegen.pages import nav
+def _refused_type() -> type[Exception]:
+    from mkdocs.exceptions import Abort
 
+    class Refused(Abort):
+        """A build mkdocs stops with one line and exit 2 (bad input, as the command line says it)."""
+
+        exit_code = 2
+
+    return Refused
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    global _command
+    _command = command
+
+
+def on_config(config: Any) -> Any:
+    """Decide what the build is (public or a local preview: :mod:`iosched.sitegen.publish`), which sets the
+    canonical URL; fill the Reference section of the navigation from the kinds of KB entity."""
+    from iosched.errors import SiteUrlError
+    from iosched.sitegen.pages import nav
+    from iosched.sitegen.publish import this_build
+
+    try:
+        build = this_build(_command)
+    except SiteUrlError as exc:
+        raise _refused_type()(str(exc)) from exc
+    config["site_url"] = build.url
+    config["extra"]["iosched"] = {"kb": "", "date": build.date, "preview": build.preview}
     config["nav"] = [
         {"Reference": nav()} if isinstance(entry, dict) and "Reference" in entry else entry for entry in config["nav"]
     ]
@@ -65,6 +91,7 @@ def on_pre_build(config: Any) -> None:
     except KbInvalid as exc:
         shown = "\n".join(str(d) for d in exc.diagnostics[:10])
         raise PluginError(f"{shown}\nthe KB has {len(exc.diagnostics)} problem(s); see 'iosched kb check'") from exc
+    config["extra"]["iosched"]["kb"] = _kb.version
     write_changed(Path(config["docs_dir"]), render_all(_kb))
 
 

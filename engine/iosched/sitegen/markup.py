@@ -55,10 +55,11 @@ def setting_select(grid: Grid, ident: str, data: dict[str, dict[str, str]] | Non
         groups.setdefault(s.group, []).append(option)
     body = "".join(element("optgroup", "".join(options), label=group) for group, options in groups.items())
     label = element("label", "Kernel or distribution", for_=ident)
-    return label + element("select", body, id=ident, data_ios_setting=True)
+    return element("span", label + element("select", body, id=ident, data_ios_setting=True), class_="ios-control")
 
 
 def choice_select(ident: str, label: str, choices: Iterable[tuple[str, str]]) -> str:
-    """A labelled ``<select>`` of ``(value, text)`` pairs, the first selected."""
+    """A labelled ``<select>`` of ``(value, text)`` pairs, the first selected; label and select stay on one line."""
     options = "".join(element("option", html_text(text), value=value) for value, text in choices)
-    return element("label", html_text(label), for_=ident) + element("select", options, id=ident)
+    pair = element("label", html_text(label), for_=ident) + element("select", options, id=ident)
+    return element("span", pair, class_="ios-control")

@@ -14,6 +14,7 @@ from iosched.sitegen.markup import element, link, setting_select
 
 if TYPE_CHECKING:
     from iosched.kb import Kb
+    from iosched.plan import Decision, Plan
 
 PAGE = "reference/matrix.md"
 TITLE = "Recommendation matrix"
@@ -21,6 +22,33 @@ COLOURS = 10  # .ios-c0 ... .ios-c9 in iosched.css
 NO_ELEVATOR = "—"
 NOT_ADVISED = "n/a"
 FRONT_MATTER = "---\nhide:\n  - navigation\n  - toc\n---"
+QUEUE_RULE = "decided-on-the-machine"
+"""The anchor of the stated rule for cells one answer cannot fill (the disk's queue count decides)."""
+
+
+def decision(plan: Plan) -> Decision | None:
+    """What the machine decides of the elevator when the step runs (a virtual disk's queue count), if it does."""
+    return next((s.decide for s in plan.steps if s.kind == "scheduler" and s.decide is not None), None)
+
+
+def decided_key(found: Decision) -> str:
+    """What a decided cell shows, and its legend key: the fact that decides (``by queues``); a matrix column has
+    no room for every answer, which the cell's title and the rule stated above the tables give."""
+    return f"by {found.fact}"
+
+
+def cases(found: Decision) -> str:
+    """Each case and the value it gets: ``one entry: mq-deadline (IOS119); several: none (IOS105)``."""
+    return "; ".join(
+        f"{c.seen}: {c.value}" + (f" ({', '.join(c.because)})" if c.because else "") for c in found.choices
+    )
+
+
+def _decided_cell(found: Decision) -> str:
+    """The fact that decides, linked to the rule stated above the tables; its title gives each case's value."""
+    title = f"decided on the machine by {found.fact} ({found.reader}): {cases(found)}"
+    name = element("a", html_text(decided_key(found)), href=f"#{QUEUE_RULE}", title=title)
+    return element("td", name, class_="ios-decided")
 
 
 def _cell(kb: Kb, outcome: Outcome, colour: dict[str, int]) -> str:
@@ -28,6 +56,8 @@ def _cell(kb: Kb, outcome: Outcome, colour: dict[str, int]) -> str:
     if isinstance(outcome, str):
         return element("td", element("span", NOT_ADVISED), class_="ios-invalid", title=outcome)
     plan = outcome
+    if plan.scheduler is None and (found := decision(plan)) is not None:
+        return _decided_cell(found)
     if plan.scheduler is None:
         return element("td", element("span", NO_ELEVATOR), class_="ios-none", title="no rule picks an elevator")
     rules = [r for r in (kb.get(i) for i in plan.scheduler_rules) if r is not None]
@@ -64,17 +94,60 @@ def _legend(kb: Kb, g: Grid, colour: dict[str, int]) -> str:
         return element("li", element("span", swatch, class_=f"ios-swatch {swatch_class}") + text, data_key=key)
 
     plans = [o for o in g.outcomes.values() if not isinstance(o, str)]
-    used = {p.scheduler for p in plans}
+    used = {p.scheduler for p in plans if decision(p) is None}
     items = [
         item(e.name, f"ios-c{colour[e.name] % COLOURS}", "", link(PAGE, e, e.name, class_="ios-legend-name")
              + " " + html_text(e.title))
         for e in kb.section("elevators") if e.name in used
     ]  # fmt: skip
+    decided = {decided_key(d): d for p in plans if (d := decision(p)) is not None}
+    for key, found in sorted(decided.items()):
+        rule = element("a", html_text(key), href=f"#{QUEUE_RULE}")
+        items.append(item(key, "ios-decided", "", f"{rule} the machine decides: {html_text(cases(found))}"))
     if None in used:
         items.append(item(NO_ELEVATOR, "ios-none", "", f"{NO_ELEVATOR} no change: no rule picks an elevator"))
     if len(plans) < len(g.outcomes):
         items.append(item(NOT_ADVISED, "ios-invalid", "", f"{NOT_ADVISED} the engine refuses it (hover for why)"))
     return element("ul", "".join(items), class_="ios-legend", aria_label="Legend", data_ios_legend=True)
+
+
+def queue_rule(kb: Kb, g: Grid) -> str:
+    """The rule for the cells one answer cannot fill, stated once from the KB: the device classes whose queue
+    count is set where they run, what each count gets and by which rule, how to read it, and what the plans
+    say only then; '' when no plan leaves the elevator to the machine."""
+    from iosched.render.links import relative
+    from iosched.render.reference import Style
+
+    style = Style(link=lambda entity: relative(PAGE, entity), site=True)
+    plans = [o for o in g.outcomes.values() if not isinstance(o, str) and decision(o) is not None]
+    decisions = {decided_key(d): d for p in plans if (d := decision(p)) is not None}
+    if not decisions:
+        return ""
+    classes = [d for d in kb.section("device_classes") if d.queues_vary]
+    presets = sorted({h for d in classes for h in d.hardware})
+    said = []
+    for key, found in sorted(decisions.items()):
+        cases = "; ".join(
+            f"{c.seen}: `{c.value}`" + (f" ({', '.join(ref(kb, style, r, r) for r in c.because)})" if c.because else "")
+            for c in found.choices
+        )
+        said.append(f"`{key}`: {cases}. Read it with `{found.reader}`.")
+    others = {n.id for o in g.outcomes.values() if not isinstance(o, str) and decision(o) is None
+              for n in (*o.warnings, *o.advice)}  # fmt: skip
+    advice = sorted({n.id for p in plans for n in (*p.warnings, *p.advice) if kb.get(n.id) is not None} - others)
+    named = ", ".join(d.title for d in classes)
+    planned = f", planned as the preset{'s' if len(presets) > 1 else ''} " if presets else ""
+    lines = [
+        f"**Where a cell says {' or '.join(f'_{k}_' for k in sorted(decisions))}, one answer cannot fill it**"
+        f"{{ #{QUEUE_RULE} }}: the disk's hardware "
+        "queue count decides, and it is set where the disk runs (the hypervisor or backend and the kernel), not by "
+        f"the hardware preset. Such disks: {named}{planned}"
+        + ", ".join(ref(kb, style, h, f"`{h}`") for h in presets)
+        + ". The script and playbook `iosched advise` writes count the queues on the machine when they run.",
+        *said,
+        *(f"{ref(kb, style, a, a)}: {one_line(kb, kb.get(a))}" for a in advice),
+    ]
+    return join(lines[0], bullets(lines[1:]))
 
 
 def _widget(kb: Kb, g: Grid) -> str:
@@ -113,5 +186,5 @@ def page(kb: Kb) -> str:
     used = sorted({r for o in g.outcomes.values() if not isinstance(o, str) for r in o.scheduler_rules})
     rules = bullets(f"{ref(kb, style, r, r)}: {one_line(kb, kb.get(r))}" for r in used if kb.get(r) is not None)
     presets = bullets(f"{ref(kb, style, h.id, f'`{h.id}`')}: {h.title}" for h in g.hardware)
-    head = join(FRONT_MATTER, f"# {TITLE}", GENERATED, intro)
+    head = join(FRONT_MATTER, f"# {TITLE}", GENERATED, intro, queue_rule(kb, g))
     return head + "\n" + _widget(kb, g) + "\n\n" + join("## Hardware presets", presets, "## Rules that choose", rules)

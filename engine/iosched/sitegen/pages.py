@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -40,15 +41,63 @@ def shared_page(kb: Kb, kind: Kind) -> str:
     return _page(kind.title, kind.intro, list_table(kb, kind.slug, style), *sections)
 
 
+MOVED = frozenset({"tunables", "queue-attributes", "sysctls", "boot-parameters", "distributions"})
+"""Kinds that had one shared page with an anchor per entity: their index keeps those anchors."""
+
+
+def entity_page(kb: Kb, entity: Any, page: str) -> str:
+    """An entity's own page: search front matter, title, whether it is current, then its reference text."""
+    from iosched.sitegen import advisor, currency, releases
+
+    style = _style(page)
+    first, _, rest = reference.render(kb, entity, style).partition("\n")
+    extra: tuple[str, ...] = ()
+    if kind_of(entity).slug == "distributions":
+        rest = releases.release_page(kb, entity, style, posixpath.relpath(advisor.PAGE, posixpath.dirname(page)))
+        extra = (releases.short_name(entity),)
+    elif kind_of(entity).slug == "tunables":
+        rest = join(rest, same_name_table(kb, entity, style))
+    notes = join(currency.removed_note(kb, entity, style), currency.replaced_note(kb, entity, style))
+    return join(currency.front_matter(kb, entity, extra), first, GENERATED, notes, rest)
+
+
+def same_name_table(kb: Kb, item: Any, style: Style) -> str:
+    """The era table of a tunable's name: every elevator that has a file of that name, on which kernels."""
+    from iosched.sitegen.currency import removed_in
+
+    rows = [
+        (ref(kb, style, t.id, f"`{t.elevator.name}`"), reference.kernels(t.tunable.since or t.elevator.since,
+         removed_in(t)), reference.value_text(t.tunable.default, t.tunable.unit), "removed" if removed_in(t) else
+         "current")
+        for t in kb.entities("tunables") if t.tunable.name == item.tunable.name
+    ]  # fmt: skip
+    if len(rows) < 2:
+        return ""
+    return join(f"## `{item.tunable.name}` in every elevator", table(("elevator", "kernels", "default", "status"),
+                rows))  # fmt: skip
+
+
+def index_body(kb: Kb, kind: Kind, style: Style) -> str:
+    """The list of a kind's pages; a kind that had one shared page keeps its anchors in the rows."""
+    from iosched.sitegen import releases
+
+    if kind.slug == "distributions":
+        return releases.index_body(kb, style)
+    header, rows = reference.list_rows(kb, kind.slug, style)
+    if kind.slug in MOVED:
+        pairs = zip(kb.entities(kind), rows, strict=True)
+        rows = [(reference.moved(first, e.id, style), *rest) for e, (first, *rest) in pairs]
+    return table(header, rows) if rows else f"_No {kind.title.lower()} in the KB._"
+
+
 def own_pages(kb: Kb, kind: Kind) -> dict[str, str]:
-    """One page per entity of a kind, plus an index page with the list table."""
-    pages = {}
-    for entity in kb.entities(kind):
-        page, _ = location(entity)
-        first, _, rest = reference.render(kb, entity, _style(page)).partition("\n")
-        pages[page] = join(first, GENERATED, rest)  # the title first: MkDocs takes it only from a leading H1
+    """One page per entity of a kind, plus an index page that lists them."""
+    from iosched.sitegen import currency
+
+    pages = {location(entity)[0]: entity_page(kb, entity, location(entity)[0]) for entity in kb.entities(kind)}
     index = page_of(kind)
-    pages[index] = _page(kind.title, kind.intro, list_table(kb, kind.slug, _style(index)))
+    listing = _page(kind.title, kind.intro, index_body(kb, kind, _style(index)))
+    pages[index] = join(currency.index_front_matter(kind), listing)
     return pages
 
 
@@ -62,10 +111,6 @@ def caveats_page(kb: Kb) -> str:
             blocks += [reference.caveat(kb, c, style) for c in found]
     return _page(BY_SLUG["caveats"].title, "What can go wrong, grouped by what is at risk.",
                  list_table(kb, "caveats", _style(f"{REFERENCE}/caveats.md")), *blocks)  # fmt: skip
-
-
-def _indent(text: str, by: str = "    ") -> str:
-    return "\n".join(by + line if line else "" for line in text.splitlines())
 
 
 def distribution_tab(kb: Kb, distro: Distribution, style: Style) -> str:
@@ -93,12 +138,14 @@ def distribution_tab(kb: Kb, distro: Distribution, style: Style) -> str:
 
 def persistence_page(kb: Kb) -> str:
     style = _style(f"{REFERENCE}/persistence.md", level=2)
-    tabs = [f'=== "{d.name}"\n\n{_indent(distribution_tab(kb, d, style))}' for d in kb.section("distributions")]
-    per_distro = "\n\n".join(tabs) if tabs else "_No distributions in the KB yet._"
+    releases = page_of(BY_SLUG["distributions"]).removeprefix(f"{REFERENCE}/")
+    per_release = (
+        f"Each [distribution release]({releases}) has a page with its commands, its methods in the "
+        "order that wins, and its shipped rules."
+    )
     methods = [reference.persistence_method(kb, m, style) for m in kb.section("persistence")]
     return _page(BY_SLUG["persistence"].title, "How to change a setting now, and how to keep it across reboots.",
-                 "## Per distribution", per_distro, "## Methods", list_table(kb, "persistence", style),
-                 *methods)  # fmt: skip
+                 per_release, "## Methods", list_table(kb, "persistence", style), *methods)  # fmt: skip
 
 
 Event = tuple[KernelVersion, str, Any, str, str]
@@ -182,21 +229,55 @@ EXTRA: tuple[tuple[str, str], ...] = (
 )
 """Generated pages that are not one kind's: (page under reference/, title)."""
 
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "Settings",
+        (
+            "elevators",
+            "tunables",
+            "queue-attributes",
+            "sysctls",
+            "cgroup-files",
+            "boot-parameters",
+            "mount-options",
+            "timeline.md",
+            "disagreements",
+        ),
+    ),
+    (
+        "Distributions and persistence",
+        ("distributions", "persistence", "tuned-profiles", "vendor-rules", "device-classes", "caveats"),
+    ),
+    ("Advice", ("rules", "matrix.md", "hardware", "workloads", "assumptions", "examples", "evidence")),
+    ("Diagnosis", ("causes",)),
+    ("Background", ("topics", "cli.md", "sources")),
+)
+"""The Reference section by kind of page: each kind's slug or an :data:`EXTRA` page, the pages that annotate
+others (disagreements, caveats, evidence) beside what they annotate, the bibliography last."""
+
+
+def _entry(name: str) -> tuple[str, str]:
+    """(title, docs-relative page) of a kind's slug or an extra page's file name."""
+    if name in BY_SLUG:
+        return BY_SLUG[name].title, page_of(BY_SLUG[name])
+    return dict(EXTRA)[name], f"{REFERENCE}/{name}"
+
 
 def nav() -> list[Any]:
-    """The Reference section of the site navigation: one entry per kind with a page, then the extra pages."""
-    entries: list[Any] = [f"{REFERENCE}/index.md"]
-    entries += [{k.title: page_of(k)} for k in KINDS if k.section]
-    entries += [{title: f"{REFERENCE}/{name}"} for name, title in EXTRA]
+    """The Reference section of the site navigation: an overview, then the pages in :data:`GROUPS`."""
+    entries: list[Any] = [{"Overview": f"{REFERENCE}/index.md"}]
+    for group, names in GROUPS:
+        entries.append({group: [dict([_entry(name)]) for name in names]})
     return entries
 
 
 def index_page(kb: Kb) -> str:
-    links = [(page_of(k).removeprefix(f"{REFERENCE}/"), k.title) for k in KINDS if k.section]
-    links += list(EXTRA)
     counts = ", ".join(f"{len(kb.entities(k))} {k.title.lower()}" for k in KINDS if kb.entities(k))
-    listing = bullets(f"[{title}]({name})" for name, title in sorted(links, key=lambda x: x[1]))
-    return _page("Reference", f"Generated from KB {kb.version or '(unversioned)'}: {counts}.", listing)
+    blocks = []
+    for group, names in GROUPS:
+        links = [(title, page.removeprefix(f"{REFERENCE}/")) for title, page in map(_entry, names)]
+        blocks += [f"## {group}", bullets(f"[{title}]({page})" for title, page in links)]
+    return _page("Reference", f"Generated from KB {kb.version or '(unversioned)'}: {counts}.", *blocks)
 
 
 def render_all(kb: Kb) -> dict[str, str]:

@@ -53,6 +53,8 @@ class Observed(NamedTuple):
     """Events summed over every reading: hung-task reports."""
     means: dict[str, float]
     """Host metrics averaged over their samples (the share of stack samples in balance_dirty_pages)."""
+    host_series: dict[str, list[Sample]] = {}  # noqa: RUF012 - a NamedTuple's default, never changed
+    """Each host metric's samples, from the reading that gave its observation."""
 
 
 def _quantile(values: list[float], q: float) -> float:
@@ -61,21 +63,50 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 def _observe(subject: str, metric: str, samples: list[Sample], reading: Reading) -> Observation | None:
+    return _summary(subject, metric, samples, f"{reading.fmt} ({reading.source})", reading.clock)
+
+
+def _summary(subject: str, metric: str, samples: list[Sample], source: str, clock: bool) -> Observation | None:
     values = [s.values[metric] for s in samples if metric in s.values]
     if not values:
         return None
     times = [s.t for s in samples if metric in s.values]
-    source = f"{reading.fmt} ({reading.source})"
     return Observation(subject, metric, len(values), _quantile(values, 0.5), _quantile(values, 0.9), max(values),
-                       min(times), max(times), reading.clock, source)  # fmt: skip
+                       min(times), max(times), clock, source)  # fmt: skip
+
+
+def restricted(observed: Observed, device: str, samples: list[Sample]) -> Observed:
+    """``observed`` over a phase: ``device`` measured over ``samples`` alone, every other device and the host
+    over the same clock times (left out where there are no clock times to line them up, or none fall within)."""
+    start, end = samples[0].t, samples[-1].t
+    clock = observed.devices[device]["util"].clock
+
+    def within(subject: str, whole: dict[str, Observation], series: list[Sample]) -> dict[str, Observation]:
+        kept = series if subject == device else [s for s in series if start <= s.t <= end] if clock else []
+        return {
+            m: o for m, w in whole.items() if w.clock == clock and (o := _summary(subject, m, kept, w.source, w.clock))
+        }
+
+    devices = {d: found for d, whole in observed.devices.items()
+               if (found := within(d, whole, samples if d == device else observed.series[d]))}  # fmt: skip
+    series = {d: samples if d == device else [s for s in observed.series[d] if start <= s.t <= end] for d in devices}
+    host = {m: o for m, w in observed.host.items()
+            if (o := within("host", {m: w}, observed.host_series.get(m, [])).get(m))}  # fmt: skip
+    return observed._replace(devices=devices, series=series, host=host)
+
+
+def disk_of(name: str, parents: Mapping[str, str]) -> str | None:
+    """The disk a partition is on (from sysfs, else from its name); None for a name that is no partition."""
+    parent = parents.get(name)
+    if parent is None and (m := _PARTITION.fullmatch(name)):
+        parent = m["disk"]
+    return parent
 
 
 def whole_disk(name: str, present: Iterable[str], parents: Mapping[str, str]) -> str | None:
     """The disk ``name`` counts under: itself, or None for a partition whose disk is also measured (its I/O
     is already in the disk's counters)."""
-    parent = parents.get(name)
-    if parent is None and (m := _PARTITION.fullmatch(name)):
-        parent = m["disk"]
+    parent = disk_of(name, parents)
     return None if parent is not None and parent in present else name
 
 
@@ -105,11 +136,12 @@ def observe(readings: list[Reading], parents: Mapping[str, str] | None = None,
             if "r_await" not in found:
                 gaps.append(f"{device}: {reading.fmt} has no r_await: reads waiting behind writes cannot be told")
     host: dict[str, Observation] = {}
+    host_series: dict[str, list[Sample]] = {}
     for reading in readings:
         for metric in UNITS:
             o = _observe("host", metric, reading.host, reading)
             if o and (metric not in host or o.n > host[metric].n):
-                host[metric] = o
+                host[metric], host_series[metric] = o, reading.host
     missing = [m for r in readings for m in r.missing] + gaps
     notes = [f"{r.source}: {n}" for r in readings for n in r.notes]
     if idle:
@@ -119,7 +151,7 @@ def observe(readings: list[Reading], parents: Mapping[str, str] | None = None,
               if any(m in s.values for r in readings for s in r.host)}  # fmt: skip
     means = {m: sum(v) / len(v) for m in ("stack_dirty",)
              if (v := [s.values[m] for r in readings for s in r.host if m in s.values])}  # fmt: skip
-    return Observed(devices, series, host, missing, notes, stacked, counts, means)
+    return Observed(devices, series, host, missing, notes, stacked, counts, means, host_series)
 
 
 def _dirty_share(observed: Observed, dirty_ratio: float | None) -> float | None:
@@ -144,6 +176,49 @@ def active_window(samples: list[Sample]) -> list[Sample]:
         return []
     first, last = marks.index(True), len(marks) - 1 - marks[::-1].index(True)
     return samples[first : last + 1]
+
+
+PHASE = 5
+"""Intervals a phase needs to be judged on its own: as a cause needs over a window, so a burst is no phase."""
+_GAP = 3
+"""Idle intervals that end a phase; a shorter lull is part of it."""
+
+
+def _direction(s: Sample) -> str:
+    """An interval's load: ``-`` not active (:data:`ACTIVE`), else ``w``, ``r`` or ``m`` by the bytes it moved."""
+    v = s.values
+    if v.get("util", 0) < ACTIVE and v.get("queue", 0) < 1:
+        return "-"
+    rkb, wkb = v.get("rkb_s", 0.0), v.get("wkb_s", 0.0)
+    share = wkb / (rkb + wkb) if rkb + wkb > 0 else 0.5
+    return "w" if share >= 0.9 else "r" if share <= 0.1 else "m"
+
+
+def phases(samples: list[Sample]) -> list[list[Sample]]:
+    """The stretches of one load within the active window: split where :data:`_GAP` or more idle intervals
+    come between busy ones, or where the load turns from writes to reads or back for :data:`PHASE` intervals or
+    more (an interval of both continues the one before); a shorter change stays in the phase around it. Each
+    has :data:`PHASE` intervals or more."""
+    marks, last = [], "m"
+    for s in samples:  # an interval of both reads and writes continues the load before it
+        mark = _direction(s)
+        last = mark if mark in "wr" else last
+        marks.append(last if mark == "m" else mark)
+    runs: list[list[int]] = []  # [start, end, class] of runs of one class, short ones folded into the one before
+    for k, mark in enumerate(marks):
+        if runs and marks[runs[-1][0]] == mark:
+            runs[-1][1] = k
+        else:
+            runs.append([k, k])
+    kept: list[list[int]] = []
+    for start, end in runs:
+        idle, short = marks[start] == "-", end - start + 1 < (_GAP if marks[start] == "-" else PHASE)
+        if kept and (short or (not idle and marks[kept[-1][0]] == marks[start])):
+            kept[-1][1] = end
+        else:
+            kept.append([start, end])
+    found = [samples[a : b + 1] for a, b in kept if marks[a] != "-"]
+    return [active_window(p) for p in found if len(active_window(p)) >= PHASE]
 
 
 def _longest(flags: list[bool]) -> int:
@@ -174,6 +249,11 @@ def window_facts(samples: list[Sample]) -> dict[str, float]:
         done = sum(n for _, n in pairs)
         if done > 0:
             out[f"obs.{d}_await.weighted"] = sum(a * n for a, n in pairs) / done
+    pairs = [
+        (s.values["queue"], s.values.get("r_s", 0) + s.values.get("w_s", 0)) for s in active if "queue" in s.values
+    ]
+    if (done := sum(n for _, n in pairs)) > 0:
+        out["obs.queue.weighted"] = sum(q * n for q, n in pairs) / done
     if "obs.r_await.weighted" in out:
         starved = [s.values.get("queue", 0) >= 1 and s.values.get("r_s", 0) == 0 for s in active]
         out["obs.r_starved_share"] = 100 * sum(starved) / len(starved)
@@ -242,4 +322,6 @@ def facts(observed: Observed, device: str, dirty_ratio: float | None = None) -> 
     if rrqm is not None and r_s is not None and rrqm + r_s > 0:
         out["obs.read_merge_pct"] = 100 * rrqm / (rrqm + r_s)
     out |= device_wide(observed) | host_facts(observed, dirty_ratio)
+    if "obs.psi_some.median" in out and "obs.devices.util_max" in out:
+        out["obs.psi_unexplained"] = out["obs.psi_some.median"] - out["obs.devices.util_max"]
     return out

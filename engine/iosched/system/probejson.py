@@ -27,6 +27,15 @@ class ProbeDocumentError(ValueError):
     """A probe document that cannot be read; the message names the field."""
 
 
+KIND = "probe"
+"""The ``kind`` of a probe document, as plan and host documents name theirs."""
+
+
+def to_document(system: System) -> dict[str, Any]:
+    """The probe document of a System: its ``kind``, then every field."""
+    return {"kind": KIND, **system.to_json()}
+
+
 def looks_like(data: object) -> bool:
     return isinstance(data, dict) and "schema_version" in data and "host" in data and "devices" in data
 
@@ -116,6 +125,8 @@ def from_document(data: object) -> System:
     if not looks_like(data):
         raise ProbeDocumentError("not an iosched probe document (schema_version, host, devices)")
     assert isinstance(data, dict)
+    if data.get("kind", KIND) != KIND:
+        raise ProbeDocumentError(f"kind {untrusted(str(data.get('kind')), 60)!r} is not {KIND}")
     if data.get("schema_version") != SCHEMA_VERSION:
         raise ProbeDocumentError(f"schema_version {data.get('schema_version')!r} is not {SCHEMA_VERSION}")
     devices = _list(data.get("devices"), "devices")

@@ -1,12 +1,16 @@
 """``read_root``: everything iosched can learn about a host from a root directory.
 
-The root is ``/`` on a live host, a copied tree, an extracted sosreport or a supportconfig directory; the
-layout is recognised by what the directory holds. Nothing is executed and nothing is written.
+The root is ``/`` on a live host, a copied tree, an extracted sosreport or a supportconfig directory, or any of
+them as a tarball; the layout is recognised by what the directory holds. When the capture holds iosched's own
+probe document (``iosched collect``, iosched's sos_extras definition or supportconfig plugin), that document is
+the System, read as untrusted input; the files beside it are read only when it is absent or cannot be read.
+Nothing is executed and nothing is written outside a temporary directory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from iosched.system.blockdevs import read_devices
@@ -16,7 +20,7 @@ from iosched.system.ktune import is_tuned_02, read_ktune
 from iosched.system.model import Device, System, Tuner
 from iosched.system.mounts import read_mounts
 from iosched.system.sap import read_sapconf, read_saptune
-from iosched.system.source import MAX_REFUSED, Source, TreeSource
+from iosched.system.source import MAX_REFUSED, Source, TreeSource, mangle
 from iosched.system.supportconfig import is_supportconfig, read_supportconfig
 from iosched.system.sysctld import read_sysctl_tuners
 from iosched.system.tuned import read_tuned
@@ -24,6 +28,13 @@ from iosched.system.udev import read_udev_tuners
 from iosched.system.writeback import read_writeback
 
 MAX_MISSING = 300
+EXTRAS = "sos_commands/sos_extras"
+PROBE_FILE = "iosched-probe.json"
+"""The probe document in a collected tree, at its top."""
+PROBE_LIMIT = 16 * 1024 * 1024
+"""How long a probe document may be: a host with thousands of devices writes some MiB."""
+PROBE_COMMAND = "iosched probe --format json"
+"""The command whose output a sosreport (sos_extras) or a supportconfig plugin keeps."""
 
 
 class ProbeError(Exception):
@@ -48,18 +59,65 @@ def open_source(root: Path) -> Source:
 
 
 def read_root(root: Path) -> System:
-    """The System a root shows; what it does not show is listed in ``missing``. Raises ProbeError."""
-    return read_source(open_source(root), str(root))
+    """The System a root (or a capture's tarball) shows; what it does not show is listed in ``missing``.
+    Raises ProbeError."""
+    with root_directory(root) as tree:
+        return read_source(open_source(tree), str(root))
+
+
+@contextmanager
+def root_directory(root: Path) -> Iterator[Path]:
+    """The directory of a root: itself, or a capture's tarball unpacked for the time of the block.
+    Raises ProbeError."""
+    if not root.is_file():  # tarfile and tempfile are imported only for a tarball
+        yield root
+        return
+    from iosched.system.archive import ArchiveError, is_archive, unpacked
+
+    if not is_archive(root):
+        raise ProbeError(f"not a directory or a tarball: {root}")
+    try:
+        with unpacked(root) as tree:
+            yield tree
+    except ArchiveError as exc:
+        raise ProbeError(str(exc)) from None
+
+
+def probe_text(src: Source) -> str | None:
+    """iosched's probe document in a capture: a collected tree's file, a supportconfig plugin's section, or the
+    output sos_extras keeps under ``sos_commands/sos_extras/DEFINITION/`` (named after the command as sos mangles
+    it, with whatever directory or interpreter the definition ran it by)."""
+    text = src.text(PROBE_FILE, PROBE_LIMIT) or src.command(PROBE_COMMAND)
+    if text is not None:
+        return text
+    suffix = mangle(PROBE_COMMAND)
+    for definition in src.listdir(EXTRAS):
+        for name in src.listdir(f"{EXTRAS}/{definition}"):
+            if name.endswith(suffix) and (text := src.text(f"{EXTRAS}/{definition}/{name}", PROBE_LIMIT)):
+                return text
+    return None
 
 
 def read_source(src: Source, name: str) -> System:
-    """The System a source shows; ``name`` says where it came from."""
+    """The System a source shows; ``name`` says where it came from. A probe document in the source wins; one
+    that cannot be read is named in ``missing`` of the System read from the files."""
+    text = probe_text(src)
+    note = []
+    if text is not None:  # json and the document's reader are imported only for a capture that holds one
+        import json
+
+        from iosched.system.probejson import from_document
+
+        try:
+            return from_document(json.loads(text)).replace(source=name)
+        except (ValueError, RecursionError) as exc:
+            note = [f"iosched's probe document: {' '.join(str(exc).split())[:200]}"]
     host, missing = read_host(src)
     devices, gaps = read_devices(src)
     sysctls, sysctl_gaps = read_writeback(src)
     mounts, mount_gaps = read_mounts(src)
     tuners, tuner_gaps = read_tuners(src, host.cmdline, devices)
-    missing = [*missing, *gaps, *sysctl_gaps, *mount_gaps, *tuner_gaps, *src.refused]
+    missing = [*note, *missing, *gaps, *sysctl_gaps, *mount_gaps, *tuner_gaps, *src.refused]
     if len(missing) > MAX_MISSING or len(src.refused) >= MAX_REFUSED:
         missing = [*missing[:MAX_MISSING], "(more not listed)"]
     return System(

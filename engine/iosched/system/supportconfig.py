@@ -20,7 +20,8 @@ from iosched.system import listings
 from iosched.system.source import TextSource, TreeSource, normalize_command
 
 REPORT_FILES = ("basic-environment.txt", "boot.txt", "env.txt", "fs-diskio.txt", "hardware.txt", "lvm.txt",
-                "memory.txt", "mpio.txt", "udev.txt", "tuned.txt", "plugin-saptune.txt")  # fmt: skip
+                "memory.txt", "mpio.txt", "udev.txt", "tuned.txt", "plugin-saptune.txt",
+                "plugin-iosched.txt")  # fmt: skip
 MAX_REPORT_BYTES = 16 * 1024 * 1024
 MARKER = "basic-environment.txt"
 SCHEDULER_GREP = "grep '' /sys/block/*/queue/scheduler"

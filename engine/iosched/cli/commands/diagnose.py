@@ -4,6 +4,7 @@ its evidence and the plan out."""
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ def write_charts(directory: Path, observed: Any, devices: list[str]) -> None:
         raise UsageError(f"cannot write charts to {directory}: {exc.strerror or exc}") from None
 
 
-def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
+def readings(args: argparse.Namespace, stack: ExitStack) -> tuple[list[Any], Any]:
     """The readings the arguments name, and the capture's Source (None without --root)."""
     from iosched.symptoms.detect import read_bytes
 
@@ -83,10 +84,10 @@ def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
     src = None
     if args.root is not None:
         from iosched.symptoms.capture import from_source
-        from iosched.system.reader import ProbeError, open_source
+        from iosched.system.reader import ProbeError, open_source, root_directory
 
         try:
-            src = open_source(args.root)
+            src = open_source(stack.enter_context(root_directory(args.root)))
         except ProbeError as exc:
             raise UsageError(str(exc)) from None
         found += list(from_source(src))
@@ -108,6 +109,26 @@ def readings(args: argparse.Namespace) -> tuple[list[Any], Any]:
     return found, src
 
 
+def loop_disk(src: Any, name: str, parents: dict[str, str]) -> str | None:
+    """The whole disk under a loop device's backing file: the device mounted at the longest mount point that
+    holds the file (``/proc/mounts``), its partition's disk; None when the capture does not say."""
+    import posixpath
+
+    from iosched.symptoms.observe import disk_of
+    from iosched.system.mounts import read_mounts
+
+    backing = src.value(f"sys/block/{name}/loop/backing_file")
+    if not backing or not backing.startswith("/"):
+        return None
+    backing = posixpath.normpath(backing)
+    holding = [m for m in read_mounts(src)[0] if m.device.startswith("/dev/")
+               and (m.mountpoint == "/" or backing.startswith(m.mountpoint.rstrip("/") + "/"))]  # fmt: skip
+    if not holding:
+        return None
+    device = max(holding, key=lambda m: len(m.mountpoint)).device.removeprefix("/dev/")
+    return disk_of(device, parents) or device
+
+
 def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, tuple[str, ...]], Any]:
     """From a capture's sysfs: per device its scheduler and rotational flag, partitions' disks, the whole
     disks under each stacked device (dm on a partition is on that partition's disk), and vm.dirty_ratio."""
@@ -121,6 +142,7 @@ def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str
                       if v is not None} for d in devices}  # fmt: skip
     parents = {d.name: d.parent for d in devices if d.parent}
     slaves = {d.name: tuple(dict.fromkeys(parents.get(x, x) for x in d.slaves)) for d in devices if d.slaves}
+    slaves |= {d.name: (disk,) for d in devices if (disk := loop_disk(src, d.name, parents)) and not d.slaves}
     ratio = src.value("proc/sys/vm/dirty_ratio")
     return facts, parents, slaves, float(ratio) if ratio and ratio.isdigit() else None
 
@@ -158,7 +180,7 @@ def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str, site_url: str
             from iosched.render.reference import cli_style
 
             found = answer.of_plan(kb, plan, advise_command(plan.context))
-            out[d.device] = answer_markdown.render(kb, found, cli_style(site_url), level=4)
+            out[d.device] = answer_markdown.render(kb, found, cli_style(site_url, kb.version), level=4)
     return out
 
 
@@ -168,7 +190,7 @@ def symptom_context(kb: Any, paths: list[Any], data: dict[str, Any]) -> dict[str
     from iosched.symptoms.diagnosis import diagnose
     from iosched.symptoms.observe import observe
 
-    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False, seconds=None))
+    found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False, seconds=None), ExitStack())
     observed = observe(found)
     if not observed.devices:
         raise UsageError(observed.missing[0] if observed.missing else "--symptoms: no device measurements")
@@ -199,12 +221,13 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     kb = load_checked(args.kb)
     if args.hw is not None and kb.get(args.hw) is None:
         raise UsageError(f"unknown hardware {args.hw!r}; valid: {', '.join(h.id for h in kb.section('hardware'))}")
-    found, src = readings(args)
-    facts, parents, slaves, ratio = device_knowledge(src)
+    with ExitStack() as stack:  # a capture's tarball stays unpacked while it is read
+        found, src = readings(args, stack)
+        facts, parents, slaves, ratio = device_knowledge(src)
     observed = observe(found, parents, slaves)
     if not observed.devices and not observed.host:
         raise UsageError((*observed.missing, *observed.notes, "no measurements in the input")[0])
-    diagnoses = diagnose(kb, observed, facts, ratio)
+    diagnoses = diagnose(kb, observed, facts, ratio, kb.get(args.hw) if args.hw else None)
     planned = plans(kb, diagnoses, args.hw, args.format, args.site_url)
     if args.chart is not None:
         write_charts(args.chart, observed, [d.device for d in diagnoses])
@@ -214,6 +237,6 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
         charts = args.format == "markdown"  # a terminal shows the numbers; a ticket and the site the chart
         from iosched.render.reference import cli_style
 
-        style = cli_style(args.site_url)
+        style = cli_style(args.site_url, kb.version)
         write_markdown(rd.render_markdown(kb, observed, diagnoses, planned, charts, style), args.format)
     return 0

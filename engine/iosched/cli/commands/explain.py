@@ -27,13 +27,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     explain.set_defaults(func=cmd_explain)
 
 
-def style(args: argparse.Namespace) -> Any:
+def style(args: argparse.Namespace, version: str = "") -> Any:
     from iosched.render.reference import cli_style
 
-    return cli_style(args.site_url)
+    return cli_style(args.site_url, version)
 
 
-def as_json(entity: Any, base: str | None) -> dict[str, Any]:
+def as_json(entity: Any, base: str | None, version: str = "") -> dict[str, Any]:
     from iosched.export import export_entity, plain
     from iosched.kb import TunableRef
     from iosched.render.links import absolute
@@ -43,9 +43,9 @@ def as_json(entity: Any, base: str | None) -> dict[str, Any]:
             "id": entity.id,
             "elevator": entity.elevator.name,
             **plain(entity.tunable),
-            "url": absolute(entity, base),
+            "url": absolute(entity, base, version),
         }
-    return {**export_entity(entity), "url": absolute(entity, base)}
+    return {**export_entity(entity), "url": absolute(entity, base, version)}
 
 
 def _explain_code(code: str, fmt: str) -> int:
@@ -74,7 +74,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         hint = f"; did you mean {', '.join(close)}?" if close else "; see 'iosched list KIND'"
         raise UsageError(f"unknown id {args.id!r}{hint}")
     if args.format == "json":
-        write(dumps(as_json(entity, args.site_url)))
+        write(dumps(as_json(entity, args.site_url, kb.version)))
     else:
-        write_markdown(render(kb, entity, style(args)), args.format)
+        write_markdown(render(kb, entity, style(args, kb.version)), args.format)
     return 0

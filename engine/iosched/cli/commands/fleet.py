@@ -13,9 +13,10 @@ from iosched.normalise import option
 from iosched.vocab import CACHES, GOALS
 
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Sequence
+    from pathlib import Path
 
-FORMATS = ("text", "markdown", "json", "ansible")
+FORMATS = ("text", "markdown", "json", "jsonl", "ansible")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
@@ -34,7 +35,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument("--goal", type=option("goal", GOALS), choices=GOALS, help="objective (default: each workload's)")
     p.add_argument("--cache", type=option("cache", CACHES), choices=CACHES, help="write cache protection of every host")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
-    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text); json is one "
+                   "document with every host's plans; jsonl is JSON Lines, each distinct plan set once and each host "
+                   "as its number and its disks' serials and WWNs")  # fmt: skip
+    p.add_argument("--out", type=path_argument, metavar="DIR", help="with --format ansible (required): write DIR/"
+                   "iosched.yml, a playbook applying the role iosched.tuning.iosched, and DIR/inventory, a group per "
+                   "distinct plan with its group_vars")  # fmt: skip
     p.add_argument("--jobs", type=_jobs, metavar="N", help="processes that read and plan hosts (default: one per "
                    "core; a small fleet is planned in one)")  # fmt: skip
     p.set_defaults(func=cmd_fleet)
@@ -62,6 +68,8 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     from iosched.kbcache import load_checked
     from iosched.normalise import spelt, unknown, workload_spellings
 
+    if (args.format == "ansible") != (args.out is not None):
+        raise UsageError("--format ansible writes a directory: give it --out DIR (and --out only with it)")
     kb = load_checked(args.kb)
     spellings = workload_spellings(kb.section("workloads"))
     mapping = None
@@ -96,8 +104,8 @@ def cmd_fleet(args: argparse.Namespace) -> int:
         workers_lost = workers
 
     try:
-        found, sets = run(kb, args.paths, request, as_json=args.format == "json", jobs=args.jobs,
-                          started=started, advance=advance, lost=lost)  # fmt: skip
+        found, sets = run(kb, args.paths, request, as_json=args.format == "json", compact=args.format == "jsonl",
+                          jobs=args.jobs, started=started, advance=advance, lost=lost)  # fmt: skip
     except PoolLost as exc:
         print(f"iosched: fleet: {exc}; nothing was written", file=sys.stderr)
         return 1
@@ -106,33 +114,53 @@ def cmd_fleet(args: argparse.Namespace) -> int:
             bar.stop()
     hosts = one_per_name(found, sets)
     summary = summarise(hosts, sets)
-    if args.format == "json":
+    if args.format in ("json", "jsonl"):
         from iosched.cli import write_bytes
-        from iosched.render.fleet_json import lines
+        from iosched.render.fleet_json import lines, records
 
-        write_bytes(lines(hosts, sets, summary, sys.stdout.encoding, sys.stdout.errors or "strict"))
+        written = lines if args.format == "json" else records
+        write_bytes(written(hosts, sets, summary, sys.stdout.encoding, sys.stdout.errors or "strict"))
     elif args.format == "ansible":
         from iosched.escape import untrusted
         from iosched.fleet import targetable
-        from iosched.render.plan_ansible import PlaybookError, stream
+        from iosched.render.ansible_role import tree
+        from iosched.render.plan_ansible import PlaybookError
 
         hosts = [targetable(h) for h in hosts]
         for h in hosts:
             if h.plans is None:
                 print(f"iosched: {untrusted(h.name, 80)}: not in the playbook: {untrusted(h.error)}", file=sys.stderr)
-        pieces = stream(kb, ((h.name, h.plans, sets[h.plans].plans) for h in hosts if h.plans is not None))
+        files = tree(kb, ((h.name, h.plans, sets[h.plans].plans) for h in hosts if h.plans is not None))
         try:
-            first = next(pieces)  # every name and value is checked before the first piece
+            first = next(files)  # every name and value is checked before the first file
         except PlaybookError as exc:
             raise UsageError(str(exc)) from None
-        sys.stdout.write(first)
-        sys.stdout.writelines(pieces)
-        sys.stdout.flush()
+        _write_tree(args.out, [first, *files])
     else:
         from iosched.render.fleet_markdown import render as as_markdown
 
         write_markdown(as_markdown(hosts, sets, summary), args.format)
     return _report_lost(workers_lost, sum(1 for h in found if h.error == LOST))
+
+
+def _write_tree(out: Path, files: Sequence[tuple[str, str]]) -> None:
+    """Write ``(path, text)`` under ``out``; a group's variables left from an earlier run are removed (their
+    group is gone from the inventory). Each file is written whole (a temporary file renamed over it)."""
+    import os
+
+    stale = set(out.glob("inventory/group_vars/iosched_plan_*.yml"))
+    try:
+        for path, text in files:
+            target = out / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            partial = target.with_name(f".{target.name}.partial")
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, target)
+            stale.discard(target)
+        for old in stale:
+            old.unlink()
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
 
 
 def _report_lost(workers: int, hosts: int) -> int:

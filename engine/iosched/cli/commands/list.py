@@ -24,7 +24,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.format == "json":
         from iosched.cli.commands.explain import as_json  # an entry as explain --format json shows it
 
-        write(dumps([as_json(e, args.site_url) for e in kb.entities(args.kind)]))
+        write(dumps([as_json(e, args.site_url, kb.version) for e in kb.entities(args.kind)]))
     else:
-        write_markdown(list_table(kb, args.kind, cli_style(args.site_url)), args.format)
+        write_markdown(list_table(kb, args.kind, cli_style(args.site_url, kb.version)), args.format)
     return 0

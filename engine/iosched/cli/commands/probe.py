@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 def cmd_probe(args: argparse.Namespace) -> int:
     from iosched.kbcache import load_checked
     from iosched.system.classify import classified
+    from iosched.system.probejson import to_document
     from iosched.system.reader import ProbeError, layout, read_root
 
     try:
@@ -40,7 +41,7 @@ def cmd_probe(args: argparse.Namespace) -> int:
         {d.id for d in kb.section("distributions")},
         {h.id for h in kb.section("hardware")},
     )
-    data = system.to_json()
+    data = to_document(system)
     if args.format == "json":
         write(json.dumps(data, indent=2, ensure_ascii=True))
     elif args.format == "yaml":
