@@ -20,7 +20,7 @@ from iosched.steps import STEP_KINDS, STEP_ORDER
 from iosched.struct import Struct
 from iosched.system import tuned, udev
 from iosched.targets import step_kind_of, step_value
-from iosched.vocab import CACHES, RISKS, SEVERITY_RANK
+from iosched.vocab import RISKS, SEVERITY_RANK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -607,7 +607,7 @@ def _planned(kb: Kb, r: Resolved, evidence: Evidence | None, current: Mapping[st
     steps, unchanged = _persisted(steps, unchanged, r, tuners)
     rehearsal = bool(facts.get("device.rehearsal"))
     steps, left_out = _rehearsed(steps) if rehearsal else (steps, [])
-    assumptions = tuple(a for a in r.assumptions if _bears(kb, a, facts, fired))
+    assumptions = tuple(a for a in r.assumptions if _bears(kb, a, facts))
     if r.context.scheduler is None and r.previous is not None:
         assumptions += (Assumption(fact=now_fact("scheduler"), value=r.previous, text=r.previous_why),)
     assumptions += _assumed_now(kb, r, steps)
@@ -626,18 +626,12 @@ def _planned(kb: Kb, r: Resolved, evidence: Evidence | None, current: Mapping[st
     )  # fmt: skip
 
 
-ALTERNATIVES: dict[str, tuple[str, ...]] = {"cache": CACHES}
-"""Assumed facts with a closed set of values: whether one bears on a plan is known by trying the others."""
-
-
-def _bears(kb: Kb, assumption: Assumption, facts: Mapping[str, Any], fired: Sequence[Rule]) -> bool:
-    """Whether the plan depends on an assumption: another value of its fact would fire other rules. A plan says
-    only what concerns it (a volatile cache assumed where no file system's barriers are in question, no)."""
-    others = [v for v in ALTERNATIVES.get(assumption.fact, ()) if v != assumption.value]
-    if not others:
-        return True
-    ids = {x.id for x in fired}
-    return any({x.id for x in kb.rules_that_fire({**facts, assumption.fact: v})} != ids for v in others)
+def _bears(kb: Kb, assumption: Assumption, facts: Mapping[str, Any]) -> bool:
+    """Whether the plan depends on an assumption: the subject of the KB's assumption holds on the plan's facts.
+    A plan says only what concerns it (a volatile cache assumed where no file system's barriers are in question,
+    no)."""
+    entry = next((a for a in kb.section("assumptions") if a.fact == assumption.fact), None)
+    return entry is None or entry.subject is None or entry.subject.evaluate(facts)
 
 
 def _rehearsed(steps: list[Step]) -> tuple[list[Step], list[Step]]:

@@ -213,9 +213,9 @@ def _check_subjects(kb: Kb) -> Iterator[Diagnostic]:
         else:
             for name in unknown_facts(caveat.subject):
                 yield _diag(kb, caveat.id, "KB105", f"subject uses unknown fact {name!r}")
-    for rule in kb.section("rules"):
-        for name in unknown_facts(rule.subject) if rule.subject is not None else ():
-            yield _diag(kb, rule.id, "KB105", f"subject uses unknown fact {name!r}")
+    for entry in (*kb.section("rules"), *kb.section("assumptions")):
+        for name in unknown_facts(entry.subject) if entry.subject is not None else ():
+            yield _diag(kb, entry.id, "KB105", f"subject uses unknown fact {name!r}")
 
 
 def _check_rules(kb: Kb) -> Iterator[Diagnostic]:

@@ -564,6 +564,9 @@ class Assumption(Sourced):
     fact: Id
     value: Value
     text: Text
+    subject: Condition | None = None
+    """Where the assumption bears on a plan, on the plan's facts (a write cache where the barriers of a file
+    system are in question); a plan lists it only there. None: everywhere."""
 
 
 class Example(Sourced):
