@@ -14,7 +14,6 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from operator import attrgetter
-from types import MappingProxyType
 from typing import Any
 
 from iosched.context import Context, check_ids
@@ -28,7 +27,7 @@ from iosched.plan import Plan
 from iosched.struct import Struct
 from iosched.system import udev
 from iosched.system.classify import classified
-from iosched.system.model import Host, System, Tuner
+from iosched.system.model import Device, Host, System, Tuner
 
 
 class FleetHost(Struct):
@@ -268,9 +267,8 @@ def _named_shape(system: System, ids: Sequence[tuple[str | None, str | None]]) -
     """What the plans of a host whose disks have serials or WWNs depend on, but for its ``host``: every value read
     of it but those identifiers, of which only whether a plan names them (:func:`~iosched.host.device_ids`). Its
     parts are compared by value: no two such hosts share them."""
-    devices = tuple((*(tuple(v.items()) if type(v) in _MAPPINGS else v for k, v in d.__dict__.items()
-                       if k not in _IDS), serial is None, wwn is None)
-                    for d, (serial, wwn) in zip(system.devices, ids, strict=True))  # fmt: skip
+    devices = tuple((*_device_values(d), tuple(d.queue.items()), tuple(d.iosched.items()), serial is None,
+                     wwn is None) for d, (serial, wwn) in zip(system.devices, ids, strict=True))  # fmt: skip
     host = tuple(_value(v) for k, v in system.host.__dict__.items() if k != "hostname")
     return devices, host, *map(_value, _parts(system))
 
@@ -288,8 +286,8 @@ def _value(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
-_MAPPINGS = (dict, MappingProxyType)
-_IDS = ("serial", "wwn")
+_device_values = attrgetter(*(f for f in Device.__fields__ if f not in ("serial", "wwn", "queue", "iosched")))
+"""What :func:`_named_shape` compares of a device as it is, but its mappings (``queue``, ``iosched``)."""
 _parts = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source", "devices")))
 _shape = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source")))
 """The fields of a System that hosts of one shape share, as objects (:func:`iosched.system.ansible_system.to_system`

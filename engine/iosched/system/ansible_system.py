@@ -148,7 +148,8 @@ def _alike(facts: Mapping[str, Any], others: bytes | str, from_json: bool, distr
             _ALIKE.clear()
         made = _ALIKE[key] = _to_system(facts, distros)
         return made
-    own = tuple(d.replace(serial=serial, wwn=wwn) for d, (serial, wwn) in zip(made.devices, ids, strict=True))
+    own = tuple(d if (d.serial, d.wwn) == found else d.build({**d.__dict__, "serial": found[0], "wwn": found[1]})
+                for d, found in zip(made.devices, ids, strict=True))  # fmt: skip
     return made.replace(devices=own)
 
 
