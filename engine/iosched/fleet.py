@@ -29,6 +29,10 @@ from iosched.system import udev
 from iosched.system.classify import classified
 from iosched.system.model import Device, Host, System, Tuner
 
+Ids = tuple[tuple[str | None, str | None], ...]
+"""The serial and WWN of each plan of a host (each None where the plan names none)."""
+NO_IDS: Ids = ()
+
 
 class FleetHost(Struct):
     """One host of the fleet: its plans, or why it could not be read."""
@@ -37,6 +41,9 @@ class FleetHost(Struct):
     plan: HostPlan | None = None
     error: str | None = None
     workload: str | None = None
+    ids: Ids | None = None
+    """Set when ``plan`` holds the plans its own are copied from (:meth:`Planner.host` with ``own=False``): the
+    serial and WWN of each, which :meth:`Planner.owned` puts in."""
 
 
 class PlanSet(Struct):
@@ -55,11 +62,6 @@ class PlanSet(Struct):
     text: bytes = b""
     """The plans and skipped devices as the JSON output writes them, compressed (:mod:`iosched.render.fleet_json`):
     what that output holds of them until it is written."""
-
-
-Ids = tuple[tuple[str | None, str | None], ...]
-"""The serial and WWN of each plan of a host (each None where the plan names none)."""
-NO_IDS: Ids = ()
 
 
 class Outcome(Struct):
@@ -207,13 +209,21 @@ class Planner:
         key = tuple((t.kind, t.name, tuple(sorted(t.settings.items())), t.active, t.devices) for t in tuners)
         return self._tuners.setdefault(key, len(self._tuners))
 
-    def host(self, name: str, system: System, user: Context) -> FleetHost:
+    def owned(self, host: HostPlan, ids: Ids) -> HostPlan:
+        """``host``, whose plans are those this planner copies from, with each plan's serial and WWN ``ids``."""
+        release = host.host.get("kernel")
+        return host.replace(
+            plans=tuple(self._own(p, release, *found) for p, found in zip(host.plans, ids, strict=True))
+        )
+
+    def host(self, name: str, system: System, user: Context, *, own: bool = True) -> FleetHost:
         """The host's plans; a persistence request that does not fit the host is its error, not the fleet's.
 
         A host whose devices differ from those of a host planned before only in their serial numbers and WWNs
         (each disk of a physical fleet has its own) gets that host's plans with its own identifiers in them
         (:meth:`_own`), which is what planning it gives (nothing but a plan's context and udev match depends
-        on them): a substitution, not a plan."""
+        on them): a substitution, not a plan. With ``own`` False, such a host gets the plans they are copied
+        from and its identifiers apart (``FleetHost.ids``), for an output that names them apart too."""
         ids = tuple(map(device_ids, system.devices))
         named = any(serial or wwn for serial, wwn in ids)
         key = (_named_shape(system, ids) if named else (*map(id, _shape(system)), *_host_shape(system.host)), user)
@@ -231,16 +241,24 @@ class Planner:
             return FleetHost(name=name, error=found[1], workload=user.workload)
         elif named:
             by_name = dict(zip((d.name for d in system.devices), ids, strict=True))
-            release = system.host.kernel
-            planned = found[1].replace(plans=tuple(self._own(p, release, *by_name[p.device]) for p in found[1].plans))
+            plan_ids = tuple(by_name[p.device] for p in found[1].plans)
+            if own or not any(serial or wwn for serial, wwn in plan_ids):
+                planned = self.owned(found[1], plan_ids)
+            else:
+                return self._as_host(name, system, user, found[1], plan_ids)
         else:
             planned = found[1]
         if isinstance(planned, str):
             return FleetHost(name=name, error=planned, workload=user.workload)
+        return self._as_host(name, system, user, planned)
+
+    @staticmethod
+    def _as_host(name: str, system: System, user: Context, planned: HostPlan, ids: Ids | None = None) -> FleetHost:
+        """The host with these plans, which name its hostname and source."""
         if planned.host["hostname"] != system.host.hostname or planned.source != system.source:
             host = {**planned.host, "hostname": system.host.hostname}
             planned = planned.replace(host=host, source=system.source)
-        return FleetHost(name=name, plan=planned, workload=user.workload)
+        return FleetHost(name=name, plan=planned, workload=user.workload, ids=ids)
 
     def _plan_host(self, system: System, user: Context) -> HostPlan | str:
         """The host's plans, or why its persistence request does not fit it."""
@@ -309,11 +327,13 @@ def plan_set_key(host: HostPlan) -> Hashable:
     return tuple(map(id, host.plans)), host.skipped
 
 
-def shared(planner: Planner, host: HostPlan) -> tuple[Hashable, Ids]:
+def shared(planner: Planner, host: HostPlan, ids: Ids | None = None) -> tuple[Hashable, Ids]:
     """What hosts alike but for their disks' serials and WWNs share: the key of their plan set (:func:`with_tokens`
     gives its plans), and the host's own serial and WWN per plan (none when its plans name none, and then the key
-    is :func:`plan_set_key`)."""
-    ids = tuple((p.context.get("serial"), p.context.get("wwn")) for p in host.plans)
+    is :func:`plan_set_key`). ``ids``: the host's plans are those its own are copied from, and these its
+    identifiers (``FleetHost.ids``), which name some."""
+    if ids is None:
+        ids = tuple((p.context.get("serial"), p.context.get("wwn")) for p in host.plans)
     if not any(serial or wwn for serial, wwn in ids):
         return plan_set_key(host), NO_IDS
     origins = tuple(id(planner.origin(p)) for p in host.plans)
