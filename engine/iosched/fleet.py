@@ -130,6 +130,7 @@ class Planner:
         """Plans by what decides them, the kernel by its version (hosts differ in kernel patch releases)."""
         self._versions: dict[str, str] = {}
         self._tuners: dict[tuple[Any, ...], int] = {}
+        self._values = _Values()
         self._of_hosts = _HostMemo()
         self._named: dict[Hashable, tuple[System | None, HostPlan | str]] = {}
         """The plans of hosts whose disks have serials or WWNs, by :func:`_named_shape`, each plan as this planner
@@ -226,7 +227,10 @@ class Planner:
         from and its identifiers apart (``FleetHost.ids``), for an output that names them apart too."""
         ids = tuple(map(device_ids, system.devices))
         named = any(serial or wwn for serial, wwn in ids)
-        key = (_named_shape(system, ids) if named else (*map(id, _shape(system)), *_host_shape(system.host)), user)
+        key = (
+            _named_shape(system, ids, self._values) if named else (*map(id, _shape(system)), *_host_shape(system.host)),
+            user,
+        )
         hosts = self._named if named else self._of_hosts.hosts
         found = hosts.get(key)
         if found is None:
@@ -281,14 +285,33 @@ def _own_plan(found: Plan, release: str | None, serial: str | None, wwn: str | N
     return found.replace(context=context, udev_match=udev.match(found.device, serial=serial, wwn=wwn))
 
 
-def _named_shape(system: System, ids: Sequence[tuple[str | None, str | None]]) -> Hashable:
+def _named_shape(system: System, ids: Sequence[tuple[str | None, str | None]], values: _Values) -> Hashable:
     """What the plans of a host whose disks have serials or WWNs depend on, but for its ``host``: every value read
     of it but those identifiers, of which only whether a plan names them (:func:`~iosched.host.device_ids`). Its
-    parts are compared by value: no two such hosts share them."""
+    parts are compared by value (``values``): no two such hosts share all of them."""
     devices = tuple((*_device_values(d), tuple(d.queue.items()), tuple(d.iosched.items()), serial is None,
                      wwn is None) for d, (serial, wwn) in zip(system.devices, ids, strict=True))  # fmt: skip
-    host = tuple(_value(v) for k, v in system.host.__dict__.items() if k != "hostname")
-    return devices, host, *map(_value, _parts(system))
+    host = tuple(values(v) for k, v in system.host.__dict__.items() if k != "hostname")
+    return devices, host, *map(values, _parts(system))
+
+
+class _Values:
+    """:func:`_value` of the parts of Systems, by their identity: hosts read alike share their parts (mounts,
+    tuners, what is missing), which a System never changes. Each part is kept while its value is (its identity is
+    not reused), and the values are forgotten as one when they are many."""
+
+    def __init__(self) -> None:
+        self._made: dict[int, tuple[Any, Hashable]] = {}
+
+    def __call__(self, value: Any) -> Hashable:
+        if value is None or type(value) is str:
+            return value
+        found = self._made.get(id(value))
+        if found is None:
+            if len(self._made) >= MAX_VALUES:
+                self._made.clear()
+            found = self._made[id(value)] = value, _value(value)
+        return found[1]
 
 
 def _value(value: Any) -> Hashable:
@@ -313,6 +336,7 @@ makes them once per shape); their identities key the memo of host plans, which k
 alive so that no identity is reused while it is a key. ``host`` is compared by value but for its hostname, and
 ``source``, like the hostname, only names the host in its plans."""
 MAX_SHAPES = 1024
+MAX_VALUES = 4096
 
 
 def _host_shape(host: Host) -> Iterator[Hashable]:
