@@ -14,7 +14,6 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from operator import attrgetter
-from types import MappingProxyType
 from typing import Any
 
 from iosched.context import Context, check_ids
@@ -28,7 +27,11 @@ from iosched.plan import Plan
 from iosched.struct import Struct
 from iosched.system import udev
 from iosched.system.classify import classified
-from iosched.system.model import Host, System, Tuner
+from iosched.system.model import Device, Host, System, Tuner
+
+Ids = tuple[tuple[str | None, str | None], ...]
+"""The serial and WWN of each plan of a host (each None where the plan names none)."""
+NO_IDS: Ids = ()
 
 
 class FleetHost(Struct):
@@ -38,6 +41,9 @@ class FleetHost(Struct):
     plan: HostPlan | None = None
     error: str | None = None
     workload: str | None = None
+    ids: Ids | None = None
+    """Set when ``plan`` holds the plans its own are copied from (:meth:`Planner.host` with ``own=False``): the
+    serial and WWN of each, which :meth:`Planner.owned` puts in."""
 
 
 class PlanSet(Struct):
@@ -56,11 +62,6 @@ class PlanSet(Struct):
     text: bytes = b""
     """The plans and skipped devices as the JSON output writes them, compressed (:mod:`iosched.render.fleet_json`):
     what that output holds of them until it is written."""
-
-
-Ids = tuple[tuple[str | None, str | None], ...]
-"""The serial and WWN of each plan of a host (each None where the plan names none)."""
-NO_IDS: Ids = ()
 
 
 class Outcome(Struct):
@@ -129,6 +130,7 @@ class Planner:
         """Plans by what decides them, the kernel by its version (hosts differ in kernel patch releases)."""
         self._versions: dict[str, str] = {}
         self._tuners: dict[tuple[Any, ...], int] = {}
+        self._values = _Values()
         self._of_hosts = _HostMemo()
         self._named: dict[Hashable, tuple[System | None, HostPlan | str]] = {}
         """The plans of hosts whose disks have serials or WWNs, by :func:`_named_shape`, each plan as this planner
@@ -208,16 +210,27 @@ class Planner:
         key = tuple((t.kind, t.name, tuple(sorted(t.settings.items())), t.active, t.devices) for t in tuners)
         return self._tuners.setdefault(key, len(self._tuners))
 
-    def host(self, name: str, system: System, user: Context) -> FleetHost:
+    def owned(self, host: HostPlan, ids: Ids) -> HostPlan:
+        """``host``, whose plans are those this planner copies from, with each plan's serial and WWN ``ids``."""
+        release = host.host.get("kernel")
+        return host.replace(
+            plans=tuple(self._own(p, release, *found) for p, found in zip(host.plans, ids, strict=True))
+        )
+
+    def host(self, name: str, system: System, user: Context, *, own: bool = True) -> FleetHost:
         """The host's plans; a persistence request that does not fit the host is its error, not the fleet's.
 
         A host whose devices differ from those of a host planned before only in their serial numbers and WWNs
         (each disk of a physical fleet has its own) gets that host's plans with its own identifiers in them
         (:meth:`_own`), which is what planning it gives (nothing but a plan's context and udev match depends
-        on them): a substitution, not a plan."""
+        on them): a substitution, not a plan. With ``own`` False, such a host gets the plans they are copied
+        from and its identifiers apart (``FleetHost.ids``), for an output that names them apart too."""
         ids = tuple(map(device_ids, system.devices))
         named = any(serial or wwn for serial, wwn in ids)
-        key = (_named_shape(system, ids) if named else (*map(id, _shape(system)), *_host_shape(system.host)), user)
+        key = (
+            _named_shape(system, ids, self._values) if named else (*map(id, _shape(system)), *_host_shape(system.host)),
+            user,
+        )
         hosts = self._named if named else self._of_hosts.hosts
         found = hosts.get(key)
         if found is None:
@@ -232,16 +245,24 @@ class Planner:
             return FleetHost(name=name, error=found[1], workload=user.workload)
         elif named:
             by_name = dict(zip((d.name for d in system.devices), ids, strict=True))
-            release = system.host.kernel
-            planned = found[1].replace(plans=tuple(self._own(p, release, *by_name[p.device]) for p in found[1].plans))
+            plan_ids = tuple(by_name[p.device] for p in found[1].plans)
+            if own or not any(serial or wwn for serial, wwn in plan_ids):
+                planned = self.owned(found[1], plan_ids)
+            else:
+                return self._as_host(name, system, user, found[1], plan_ids)
         else:
             planned = found[1]
         if isinstance(planned, str):
             return FleetHost(name=name, error=planned, workload=user.workload)
+        return self._as_host(name, system, user, planned)
+
+    @staticmethod
+    def _as_host(name: str, system: System, user: Context, planned: HostPlan, ids: Ids | None = None) -> FleetHost:
+        """The host with these plans, which name its hostname and source."""
         if planned.host["hostname"] != system.host.hostname or planned.source != system.source:
             host = {**planned.host, "hostname": system.host.hostname}
             planned = planned.replace(host=host, source=system.source)
-        return FleetHost(name=name, plan=planned, workload=user.workload)
+        return FleetHost(name=name, plan=planned, workload=user.workload, ids=ids)
 
     def _plan_host(self, system: System, user: Context) -> HostPlan | str:
         """The host's plans, or why its persistence request does not fit it."""
@@ -264,15 +285,33 @@ def _own_plan(found: Plan, release: str | None, serial: str | None, wwn: str | N
     return found.replace(context=context, udev_match=udev.match(found.device, serial=serial, wwn=wwn))
 
 
-def _named_shape(system: System, ids: Sequence[tuple[str | None, str | None]]) -> Hashable:
+def _named_shape(system: System, ids: Sequence[tuple[str | None, str | None]], values: _Values) -> Hashable:
     """What the plans of a host whose disks have serials or WWNs depend on, but for its ``host``: every value read
     of it but those identifiers, of which only whether a plan names them (:func:`~iosched.host.device_ids`). Its
-    parts are compared by value: no two such hosts share them."""
-    devices = tuple((*(tuple(v.items()) if type(v) in _MAPPINGS else v for k, v in d.__dict__.items()
-                       if k not in _IDS), serial is None, wwn is None)
-                    for d, (serial, wwn) in zip(system.devices, ids, strict=True))  # fmt: skip
-    host = tuple(_value(v) for k, v in system.host.__dict__.items() if k != "hostname")
-    return devices, host, *map(_value, _parts(system))
+    parts are compared by value (``values``): no two such hosts share all of them."""
+    devices = tuple((*_device_values(d), tuple(d.queue.items()), tuple(d.iosched.items()), serial is None,
+                     wwn is None) for d, (serial, wwn) in zip(system.devices, ids, strict=True))  # fmt: skip
+    host = tuple(values(v) for k, v in system.host.__dict__.items() if k != "hostname")
+    return devices, host, *map(values, _parts(system))
+
+
+class _Values:
+    """:func:`_value` of the parts of Systems, by their identity: hosts read alike share their parts (mounts,
+    tuners, what is missing), which a System never changes. Each part is kept while its value is (its identity is
+    not reused), and the values are forgotten as one when they are many."""
+
+    def __init__(self) -> None:
+        self._made: dict[int, tuple[Any, Hashable]] = {}
+
+    def __call__(self, value: Any) -> Hashable:
+        if value is None or type(value) is str:
+            return value
+        found = self._made.get(id(value))
+        if found is None:
+            if len(self._made) >= MAX_VALUES:
+                self._made.clear()
+            found = self._made[id(value)] = value, _value(value)
+        return found[1]
 
 
 def _value(value: Any) -> Hashable:
@@ -288,8 +327,8 @@ def _value(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
-_MAPPINGS = (dict, MappingProxyType)
-_IDS = ("serial", "wwn")
+_device_values = attrgetter(*(f for f in Device.__fields__ if f not in ("serial", "wwn", "queue", "iosched")))
+"""What :func:`_named_shape` compares of a device as it is, but its mappings (``queue``, ``iosched``)."""
 _parts = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source", "devices")))
 _shape = attrgetter(*(f for f in System.__fields__ if f not in ("host", "source")))
 """The fields of a System that hosts of one shape share, as objects (:func:`iosched.system.ansible_system.to_system`
@@ -297,6 +336,7 @@ makes them once per shape); their identities key the memo of host plans, which k
 alive so that no identity is reused while it is a key. ``host`` is compared by value but for its hostname, and
 ``source``, like the hostname, only names the host in its plans."""
 MAX_SHAPES = 1024
+MAX_VALUES = 4096
 
 
 def _host_shape(host: Host) -> Iterator[Hashable]:
@@ -311,11 +351,13 @@ def plan_set_key(host: HostPlan) -> Hashable:
     return tuple(map(id, host.plans)), host.skipped
 
 
-def shared(planner: Planner, host: HostPlan) -> tuple[Hashable, Ids]:
+def shared(planner: Planner, host: HostPlan, ids: Ids | None = None) -> tuple[Hashable, Ids]:
     """What hosts alike but for their disks' serials and WWNs share: the key of their plan set (:func:`with_tokens`
     gives its plans), and the host's own serial and WWN per plan (none when its plans name none, and then the key
-    is :func:`plan_set_key`)."""
-    ids = tuple((p.context.get("serial"), p.context.get("wwn")) for p in host.plans)
+    is :func:`plan_set_key`). ``ids``: the host's plans are those its own are copied from, and these its
+    identifiers (``FleetHost.ids``), which name some."""
+    if ids is None:
+        ids = tuple((p.context.get("serial"), p.context.get("wwn")) for p in host.plans)
     if not any(serial or wwn for serial, wwn in ids):
         return plan_set_key(host), NO_IDS
     origins = tuple(id(planner.origin(p)) for p in host.plans)

@@ -223,7 +223,8 @@ class Worker:
             if system is None:
                 outcomes.append(Outcome(name=name, workload=workload, error=error or "no facts"))
             else:
-                outcomes.append(self.planned(self.planner.host(name, system, self.context(workload)), new))
+                planned = self.planner.host(name, system, self.context(workload), own=not self.compact)
+                outcomes.append(self.planned(planned, new))
         return outcomes, new
 
     def read(self, unit: Unit) -> tuple[list[HostRead], list[tuple[bytes, bytes]], list[NewSet]]:
@@ -240,7 +241,7 @@ class Worker:
                 hosts.append((name, workload, error or "no facts", None))
                 continue
             if any(serial or wwn for serial, wwn in map(device_ids, system.devices)):
-                planned = self.planner.host(name, system, self.context(workload))
+                planned = self.planner.host(name, system, self.context(workload), own=not self.compact)
                 hosts.append((name, workload, None, self.planned(planned, sets)))
                 continue
             key = (id(system), workload)
@@ -267,17 +268,19 @@ class Worker:
         """The host's outcome; its plan set joins ``new`` the first time this worker makes it. With ``compact``,
         hosts alike but for their disks' serials and WWNs share a set that names them by tokens (fleet.shared),
         unless the text of the host's own plans has a token already, and then the set is its own."""
-        key, ids = None, NO_IDS
-        if host.plan is not None:
-            local, ids = shared(self.planner, host.plan) if self.compact else (plan_set_key(host.plan), NO_IDS)
+        key, ids, plan = None, NO_IDS, host.plan
+        if plan is not None:
+            local, ids = shared(self.planner, plan, host.ids) if self.compact else (plan_set_key(plan), NO_IDS)
             key = self.planner.plan_sets.get(local)
-            if key is None and ids and self._has_token(host.plan):
-                local, ids = plan_set_key(host.plan), NO_IDS
+            if key is None and host.ids is not None:  # its own plans, which a set made now, or of its own, holds
+                plan = self.planner.owned(plan, host.ids)
+            if key is None and ids and self._has_token(plan):
+                local, ids = plan_set_key(plan), NO_IDS
                 key = self.planner.plan_sets.get(local)
             if key is None:
                 key = self.planner.plan_sets[local] = (os.getpid(), self.made)
                 self.made += 1
-                found = plan_set(with_tokens(self.planner, host.plan, ids) if ids else host.plan)
+                found = plan_set(with_tokens(self.planner, plan, ids) if ids else plan)
                 if self.as_json:
                     found = found.replace(plans=(), text=compressed_text(found, self.documents))
                 new.append((key, found))

@@ -237,3 +237,36 @@ def test_a_yaml_date_and_its_text_in_json_are_shapes_of_their_own(tmp_path: Path
     assert from_json.system and from_yaml.system
     assert from_json.system.devices[0].model == model and from_yaml.system.devices[0].model is None
     assert from_json.system.missing != from_yaml.system.missing
+
+
+IDENTIFIERS = ["S1", None, "", "a b;c", 7, "WD-WCC4N0:1.2_x"]
+"""Serials and WWNs of disks: read, absent, empty, refused (not an identifier), not text."""
+
+
+def test_hosts_alike_but_for_their_identifiers_read_as_each_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, distros: set[str]
+) -> None:
+    """A System made once for hosts whose devices differ only in serials and WWNs (as facts, and as a by-id link)
+    is, with each host's own, the System its facts give read alone."""
+    from iosched.system import ansible_system
+
+    monkeypatch.setattr(ansible_system, "_SHAPES", {})
+    monkeypatch.setattr(ansible_system, "_ALIKE", {})
+    documents = 0
+    for path in sorted((FIXTURES / "cache").iterdir()):
+        facts = json.loads(path.read_bytes())
+        documents += 1
+        for copy, serial in enumerate(IDENTIFIERS):  # the first device's differ in kind; the others' in value
+            for k, device in enumerate((facts.get("ansible_devices") or {}).values()):
+                for j, each in enumerate((device, *(device.get("partitions") or {}).values())):
+                    first = k == j == 0
+                    each["serial"] = serial if first else f"S{k}-{j}-{copy}"
+                    each["wwn"] = IDENTIFIERS[-1 - copy] if first else f"0x{k}{j}{copy}"
+                    if isinstance(each.get("links"), dict):  # a by-id link names the serial
+                        each["links"]["ids"] = [*(each["links"].get("ids") or [])[:4], f"ata-X_{each['serial']}"]
+            (tmp_path / f"{path.name}-{copy}").write_text(json.dumps(facts))
+    read = [h for h in read_facts(tmp_path, distros) if h.system]
+    alone = [to_system(json.loads(Path(h.source).read_bytes()), distros, h.source) for h in read]
+    assert [h.system for h in read] == alone and len(alone) >= 5 * len(IDENTIFIERS)
+    assert len({(d.serial, d.wwn) for s in alone for d in s.devices}) > len(IDENTIFIERS)
+    assert 0 < len(ansible_system._ALIKE) <= 3 * documents  # identifiers read, absent or refused: 3 Systems

@@ -22,7 +22,9 @@ DISKS = ("sd", "vd", "xvd", "nvme", "hd")
 
 def read_records(text: str) -> dict[str, Any]:
     """The one document of ``--format json`` from the JSON Lines of ``--format jsonl``, as the contract says: a
-    host's plans are those of its plan set, with each device's ``@serial@`` and ``@wwn@`` its own."""
+    host's plans are those of its plan set, each shared value's key replaced by the value, with each device's
+    ``@serial@`` and ``@wwn@`` its own."""
+    shared: dict[int, Any] = {}
     sets: dict[int, dict[str, Any]] = {}
     hosts: list[dict[str, Any]] = []
     summary = None
@@ -30,6 +32,9 @@ def read_records(text: str) -> dict[str, Any]:
         record = json.loads(line)
         if "summary" in record:
             summary = record["summary"]
+        elif "shared" in record:
+            assert record["shared"] not in shared and list(record) == ["shared", "value"]
+            shared[record["shared"]] = record["value"]
         elif "host" in record:
             found = sets[record["plan_set"]] if record["plan_set"] is not None else {"plans": [], "skipped": []}
             plans = [_with_ids(plan, record["ids"].get(plan["device"], {})) for plan in found["plans"]]
@@ -37,7 +42,8 @@ def read_records(text: str) -> dict[str, Any]:
             hosts.append({**head, "plans": plans, "skipped": found["skipped"], "errors": record["errors"]})
         else:
             assert record["plan_set"] not in sets and list(record) == ["plan_set", "plans", "skipped"]
-            sets[record["plan_set"]] = record
+            plans = [{member: shared[key] for member, key in plan.items()} for plan in record["plans"]]
+            sets[record["plan_set"]] = {"plans": plans, "skipped": [shared[key] for key in record["skipped"]]}
     return {"hosts": hosts, "summary": summary}
 
 
@@ -86,6 +92,9 @@ def test_json_lines_state_each_plan_set_once_and_read_back_as_the_one_document(
     hosts = [r for r in records if "host" in r]
     sets = [r for r in records if "plans" in r]
     assert len(hosts) == len(document["hosts"]) and len(sets) < len(hosts)
+    values = [json.dumps(r["value"], ensure_ascii=False) for r in records if "shared" in r]
+    named_values = [key for s in sets for plan in s["plans"] for key in plan.values()]
+    assert len(set(values)) == len(values) and len(set(named_values)) < len(named_values) / 2  # each once, shared
     named = [ids for h in hosts for ids in h["ids"].values()]
     assert {"serial", "wwn"} <= {k for ids in named for k in ids}  # hosts that share a set differ in these
     assert all(t not in json.dumps(h) for h in document["hosts"] for t in TOKENS)

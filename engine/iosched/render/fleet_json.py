@@ -5,12 +5,16 @@ line is not a document): ``{"hosts": [{host, distro, kernel, workload, plans, sk
 "summary": {...}}``. Each host's ``plans`` and ``skipped`` are the JSON text of its plan set, made once per set
 (hosts with the same plans share it) by :func:`compressed_text`, where the set is made.
 
-``--format jsonl`` is JSON Lines (:func:`records`), one complete document a line, in three kinds: a plan set
-``{"plan_set": N, "plans": [...], "skipped": [...]}`` before the first host that has it; a host ``{"host",
-"distro", "kernel", "workload", "plan_set": N or null, "ids": {DEVICE: {"serial", "wwn"}}, "errors"}``; and
-last ``{"summary": {...}}``. A host's ``plans`` and ``skipped`` in the one document are those of its plan set,
-where in the plan of each device of ``ids`` every ``@serial@`` and ``@wwn@`` in a string is that device's
-serial and WWN (:data:`iosched.fleet.TOKENS`). Hosts alike but for their disks' identifiers share a plan set.
+``--format jsonl`` is JSON Lines (:func:`records`), one complete document a line, in four kinds: a shared value
+``{"shared": K, "value": ...}`` before the first plan set that names it; a plan set ``{"plan_set": N, "plans":
+[{MEMBER: K, ...}, ...], "skipped": [K, ...]}`` before the first host that has it, each member of each plan and
+each skipped device named by the key of its shared value; a host ``{"host", "distro", "kernel", "workload",
+"plan_set": N or null, "ids": {DEVICE: {"serial", "wwn"}}, "errors"}``; and last ``{"summary": {...}}``. A
+host's ``plans`` and ``skipped`` in the one document are those of its plan set with each key replaced by its
+value, where in the plan of each device of ``ids`` every ``@serial@`` and ``@wwn@`` in a string is that
+device's serial and WWN (:data:`iosched.fleet.TOKENS`). Hosts alike but for their disks' identifiers share a
+plan set, and plan sets share the values they have in common (a warning's text, the sources, a file's content):
+each is written once for the fleet.
 """
 
 from __future__ import annotations
@@ -107,18 +111,20 @@ def _totals(summary: Summary) -> dict[str, Any]:
 
 def records(hosts: Iterable[Outcome], sets: Mapping[Hashable, PlanSet], summary: Summary, encoding: str = "utf-8",
             errors: str = "strict") -> Iterator[bytes]:  # fmt: skip
-    """The fleet as JSON Lines, encoded: each plan set once, before its first host; each host as the number of
-    its plan set and its own identifiers; the summary last (the module's docstring says how to read them)."""
-    utf8 = codecs.lookup(encoding).name == "utf-8"
+    """The fleet as JSON Lines, encoded: each shared value once, before the first plan set that names it; each
+    plan set once, before its first host; each host as the number of its plan set and its own identifiers; the
+    summary last (the module's docstring says how to read them)."""
     numbers: dict[bytes, int] = {}
     """The number of each plan set by its text: workers of a pool that make the same set give it one text."""
+    shared = _Shared()
     for h in hosts:
         text = sets[h.plans].text if h.plans is not None else b""
         number = numbers.get(text) if text else None
         if text and number is None:
             number = numbers[text] = len(numbers)
-            body = zlib.decompress(text)
-            yield b'{"plan_set": %d, ' % number + (body if utf8 else body.decode().encode(encoding, errors)) + b"}\n"
+            set_line = shared.plan_set(number, json.loads(b"{%s}" % zlib.decompress(text)))
+            yield from (each.encode(encoding, errors) for each in (*shared.new, set_line))
+            shared.new.clear()
         names = sets[h.plans].names if h.plans is not None else ()
         ids = {name: {k: v for k, v in (("serial", serial), ("wwn", wwn)) if v}
                for name, (serial, wwn) in zip(names, h.ids, strict=False) if serial or wwn}  # fmt: skip
@@ -126,3 +132,26 @@ def records(hosts: Iterable[Outcome], sets: Mapping[Hashable, PlanSet], summary:
                 "ids": ids, "errors": [h.error] if h.error else []}  # fmt: skip
         yield (_encode(line) + "\n").encode(encoding, errors)
     yield (_encode({"summary": _totals(summary)}) + "\n").encode(encoding, errors)
+
+
+class _Shared:
+    """The values the plan sets of JSON Lines name by key, each written once (``new`` holds the lines not yet
+    written): every member of a plan and every skipped device, which plan sets mostly share."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, int] = {}
+        self.new: list[str] = []
+
+    def key(self, value: Any) -> int:
+        text = _encode(value)
+        found = self.keys.get(text)
+        if found is None:
+            found = self.keys[text] = len(self.keys)
+            self.new.append(f'{{"shared": {found}, "value": {text}}}\n')
+        return found
+
+    def plan_set(self, number: int, found: dict[str, Any]) -> str:
+        """The line of plan set ``number`` (its ``plans`` and ``skipped``), the values it names joining ``new``."""
+        plans = [{member: self.key(value) for member, value in plan.items()} for plan in found["plans"]]
+        skipped = [self.key(value) for value in found["skipped"]]
+        return _encode({"plan_set": number, "plans": plans, "skipped": skipped}) + "\n"

@@ -70,8 +70,14 @@ _SHAPES: dict[tuple[bytes | None, bytes | str, bool, frozenset[str]], System] = 
 """Systems made, without hostname and source, by the text of the facts they were made of (the devices' JSON
 text, when they are still that, and the other facts'): hosts of a fleet are mostly alike, and a System is
 immutable. Bounded: emptied when full."""
+_ALIKE: dict[tuple[bytes, bytes | str, bool, frozenset[str]], System] = {}
+"""Systems made, as :data:`_SHAPES`, by the facts they were made of but for the serials and WWNs of their devices
+(:func:`_alike`): the disks of physical hosts have identifiers of their own, and are otherwise alike. Bounded
+likewise."""
 MAX_SHAPES = 512
 _msgpack = msgspec.msgpack.Encoder().encode
+_ID_FACTS = frozenset(("serial", "wwn", "links", "partitions"))
+"""What :func:`_alike` keys a device on apart (its ``partitions`` are devices of their own)."""
 
 
 def to_system(
@@ -102,11 +108,49 @@ def system_shape(facts: Mapping[str, Any], known_distros: Collection[str] = (), 
     shape = _SHAPES.get(key)
     if shape is None:
         if text is not None:
-            facts = {**facts, _DEVICES: devices_of(devices)}
+            shape = _alike({**facts, _DEVICES: devices_of(devices)}, key[1], from_json, distros)
+        else:
+            shape = _to_system(facts, distros)
         if len(_SHAPES) >= MAX_SHAPES:
             _SHAPES.clear()
-        shape = _SHAPES[key] = _to_system(facts, distros)
+        _SHAPES[key] = shape
     return shape
+
+
+def _alike(facts: Mapping[str, Any], others: bytes | str, from_json: bool, distros: frozenset[str]) -> System:
+    """The System of these facts, made once for every host whose facts differ only in the serials and WWNs of
+    their devices: the System made for the first of them, with each device's own identifiers. Everything else
+    of a device is read as before, and the key holds whether each identifier was read or refused (which
+    ``missing`` says); of a device's ``/dev/disk/by-id`` links (which name its serial) the key keeps only those of
+    device-mapper (the identifiers' own are read apart), which is all of them a System takes."""
+    devices, missing = facts.get(_DEVICES), list[str]()
+    members = _members(devices, missing) if isinstance(devices, dict) else {}
+    if missing or not members:  # a device that is no device: as its facts say, unshared
+        return _to_system(facts, distros)
+    kept, ids = [], []
+    for name, (found, parent) in members.items():
+        serial, links = token(raw := found.get("serial"), IDENTIFIER), found.get("links")
+        wwn = None if parent else token(found.get("wwn"), IDENTIFIER) or _prefixed(_links(found, "ids"), "wwn-")
+        shown = {k: v for k, v in found.items() if k not in _ID_FACTS}
+        if isinstance(links, dict):
+            dm = _links(found, "ids")
+            shown["links"] = links.get("masters"), [i for i in dm if isinstance(i, str) and i.startswith("dm-")] \
+                if isinstance(dm, list) else dm  # fmt: skip
+        kept.append((name, parent, shown, serial is None, raw in (None, ""), wwn is None))
+        ids.append((serial, wwn))
+    try:
+        key = _msgpack(kept), others, from_json, distros
+    except (ValueError, OverflowError):
+        return _to_system(facts, distros)
+    made = _ALIKE.get(key)
+    if made is None:
+        if len(_ALIKE) >= MAX_SHAPES:
+            _ALIKE.clear()
+        made = _ALIKE[key] = _to_system(facts, distros)
+        return made
+    own = tuple(d if (d.serial, d.wwn) == found else d.build({**d.__dict__, "serial": found[0], "wwn": found[1]})
+                for d, found in zip(made.devices, ids, strict=True))  # fmt: skip
+    return made.replace(devices=own)
 
 
 def _facts_key(facts: list[tuple[str, Any]], from_json: bool) -> bytes | str:
@@ -198,16 +242,7 @@ def _devices(entries: object, missing: list[str]) -> tuple[Device, ...]:
     if not isinstance(entries, dict):
         missing.append("block devices (ansible_devices)")
         return ()
-    members: dict[str, tuple[dict[str, Any], str | None]] = {}  # name -> (facts, parent disk)
-    for index, (name, facts) in enumerate(entries.items()):
-        if not (token(name, DEVICE_NAME) and isinstance(facts, dict)):
-            missing.append(f"block device {index + 1} (ansible_devices: not a device name with facts)")
-            continue
-        members[name] = (facts, None)
-        partitions = facts.get("partitions")
-        for part, part_facts in partitions.items() if isinstance(partitions, dict) else ():
-            if token(part, DEVICE_NAME) and isinstance(part_facts, dict):
-                members.setdefault(part, (part_facts, name))
+    members = _members(entries, missing)
     with_links = any(isinstance(facts.get("links"), dict) for facts, _ in members.values())
     if members and not with_links:
         missing.extend(BEFORE_2_4)
@@ -220,6 +255,21 @@ def _devices(entries: object, missing: list[str]) -> tuple[Device, ...]:
         _device(name, facts, parent, holders[name], tuple(sorted(slaves.get(name, ()))), missing)
         for name, (facts, parent) in members.items()
     )
+
+
+def _members(entries: dict[Any, Any], missing: list[str]) -> dict[str, tuple[dict[str, Any], str | None]]:
+    """Each device's facts and parent disk by its name: each disk, then its partitions, in the document's order."""
+    members: dict[str, tuple[dict[str, Any], str | None]] = {}
+    for index, (name, facts) in enumerate(entries.items()):
+        if not (token(name, DEVICE_NAME) and isinstance(facts, dict)):
+            missing.append(f"block device {index + 1} (ansible_devices: not a device name with facts)")
+            continue
+        members[name] = (facts, None)
+        partitions = facts.get("partitions")
+        for part, part_facts in partitions.items() if isinstance(partitions, dict) else ():
+            if token(part, DEVICE_NAME) and isinstance(part_facts, dict):
+                members.setdefault(part, (part_facts, name))
+    return members
 
 
 def _holders(facts: dict[str, Any], with_links: bool) -> tuple[str, ...]:
