@@ -58,7 +58,10 @@
     const summary = [el("strong", {}, ["Scheduler: "]), link(chosen, chosen, name)];
     summary.push(" on ", el("code", {}, [S(plan.device)]));
     if (plan.rules.length) summary.push(", chosen by ", ...links(plan.rules.map(S), true));
-    if (plan.scheduler === null) summary.push(": no change, no rule picks an elevator");
+    if (plan.scheduler === null) {
+      summary.push(S(plan.path) === "bio" ? ": no elevator, a bio-based device has no scheduler on this kernel"
+                                          : ": no change, no rule picks an elevator");
+    }
     summary.push(`. Kernel ${S(plan.kernel)}, ${S(plan.path)} path.`);
     const out = [el("p", { class: "ios-summary" }, summary)];
     if (plan.unchanged.length) {

@@ -82,6 +82,18 @@ def test_matrix_covers_every_preset_and_workload(kb, generated: dict[str, str]) 
         assert f'href="{escape(href(matrix.PAGE, entity))}"' in text, entity.id
 
 
+def test_a_matrix_cell_without_an_elevator_says_why(kb, generated: dict[str, str]) -> None:
+    """A cell that names no elevator says why in its title and the legend: the device is bio-based there (the
+    table's I/O path row says bio) and has no scheduler at all, not "no rule picks one"."""
+    g = grid.grid(kb)
+    bio = [o for o in g.outcomes.values() if not isinstance(o, str) and o.scheduler is None and o.io_path == "bio"]
+    assert bio
+    text = generated[matrix.PAGE]
+    titles = re.findall(r'<td class="ios-none" title="([^"]*)">', text)
+    assert titles and all("bio-based" in t for t in titles), set(titles)
+    assert "no rule picks an elevator" not in text
+
+
 def test_every_generated_page_opens_with_its_title(generated: dict[str, str]) -> None:
     """MkDocs names a page (browser title, search) after its first element only when that is the H1."""
     for page, text in generated.items():

@@ -51,6 +51,14 @@ def _decided_cell(found: Decision) -> str:
     return element("td", name, class_="ios-decided")
 
 
+def _no_elevator(plan: Plan) -> str:
+    """Why a cell names no elevator: the device is bio-based on that kernel (it has no scheduler file), or no
+    rule picks one."""
+    if plan.io_path == "bio":
+        return "no elevator: bio-based on these kernels (I/O path bio), the device has no scheduler to set"
+    return "no change: no rule picks an elevator"
+
+
 def _cell(kb: Kb, outcome: Outcome, colour: dict[str, int]) -> str:
     """The name shown comes first in the cell (the script and the legend key on it), then other rules."""
     if isinstance(outcome, str):
@@ -59,7 +67,7 @@ def _cell(kb: Kb, outcome: Outcome, colour: dict[str, int]) -> str:
     if plan.scheduler is None and (found := decision(plan)) is not None:
         return _decided_cell(found)
     if plan.scheduler is None:
-        return element("td", element("span", NO_ELEVATOR), class_="ios-none", title="no rule picks an elevator")
+        return element("td", element("span", NO_ELEVATOR), class_="ios-none", title=_no_elevator(plan))
     rules = [r for r in (kb.get(i) for i in plan.scheduler_rules) if r is not None]
     why = ", ".join(f"{r.id} {r.name}" for r in rules) or "no rule chose it"
     if not any(step.kind == "scheduler" and not step.expected_already for step in plan.steps):
@@ -105,7 +113,8 @@ def _legend(kb: Kb, g: Grid, colour: dict[str, int]) -> str:
         rule = element("a", html_text(key), href=f"#{QUEUE_RULE}")
         items.append(item(key, "ios-decided", "", f"{rule} the machine decides: {html_text(cases(found))}"))
     if None in used:
-        items.append(item(NO_ELEVATOR, "ios-none", "", f"{NO_ELEVATOR} no change: no rule picks an elevator"))
+        why = {_no_elevator(p) for p in plans if p.scheduler is None and decision(p) is None}
+        items.append(item(NO_ELEVATOR, "ios-none", "", f"{NO_ELEVATOR} {'; '.join(sorted(why))}"))
     if len(plans) < len(g.outcomes):
         items.append(item(NOT_ADVISED, "ios-invalid", "", f"{NOT_ADVISED} the engine refuses it (hover for why)"))
     return element("ul", "".join(items), class_="ios-legend", aria_label="Legend", data_ios_legend=True)
