@@ -1,4 +1,4 @@
-"""The KB's causes: stable ids, a page each (with a chart of where its examples lie), `explain`, checked examples."""
+"""The KB's causes: stable ids, `explain`, checked examples (their pages: tests/site/test_site_pages.py)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,6 @@ import pytest
 
 from iosched.cli import main
 from iosched.kbload import load
-from iosched.render.reference import Style, render
-
-
-def test_every_cause_page_charts_its_examples(kb) -> None:
-    style = Style(link=lambda entity: None, site=True)
-    for cause in kb.section("causes"):
-        page = render(kb, cause, style)
-        numbers = [v for e in cause.examples for v in e.facts.values() if type(v) in (int, float)]
-        assert page.count('class="bar"') == len(numbers), cause.id
-        assert "<svg" not in render(kb, cause, Style(link=lambda entity: None)), "no chart on a terminal"
 
 
 @pytest.mark.parametrize("ident", ["IOD001", "IOD004", "IOD010"])
