@@ -209,7 +209,10 @@
   const followMoved = () => {
     const id = decodeURIComponent(location.hash.slice(1));
     const target = id ? document.getElementById(id) : null;
-    if (target && target.hasAttribute("data-ios-moved") && target.href) location.replace(target.href);
+    if (!(target && target.hasAttribute("data-ios-moved") && target.href)) return;
+    const moved = new URL(target.href, location.href);
+    if (!moved.search) moved.search = location.search;  // a plan's ?kb= goes on to the page it meant
+    location.replace(moved.href);
   };
 
   /* A link to the advisor preset to a release carries its choice (data-ios-preset) as its fragment: a Markdown

@@ -105,6 +105,17 @@ def test_a_link_from_another_kb_is_warned_about(kb, served: str, browser_page) -
     assert other in warning.inner_text() and kb.version in warning.inner_text()
 
 
+def test_an_old_anchor_keeps_the_kb_of_the_link_that_led_to_it(kb, served: str, browser_page) -> None:
+    """A plan's link to an old anchor (a release on the one distributions page) moves to the release's own page
+    with its ?kb=, so the page still warns that the plan came from another KB."""
+    page, _ = browser_page
+    distro = _release(kb, "rhel")
+    other = "0" * len(kb.version) if kb.version != "0" * len(kb.version) else "1" * len(kb.version)
+    page.goto(f"{served}{page_url(page_of(BY_SLUG['distributions']))}?kb={other}#{anchor(distro.id)}")
+    page.wait_for_url(f"{served}{page_url(location(distro)[0])}?kb={other}")
+    assert page.locator("[data-ios-kb-check='other']").is_visible()
+
+
 def _results(page: Any, query: str) -> list[str]:
     """The URL paths of the search results for ``query``, best first (typed again while the worker builds its
     index)."""
