@@ -66,12 +66,6 @@ def _multipath(device: Device) -> bool:
     return (device.dm_uuid or "").startswith("mpath-")
 
 
-def _skip_reason(kb: Kb, device: Device, devices: dict[str, Device]) -> str | None:
-    """Why a device gets no plan of its own, or None when it does (:func:`_skip`)."""
-    skip = _skip(kb, device, devices)
-    return None if skip is None else skip[0]
-
-
 def _skip(kb: Kb, device: Device, devices: dict[str, Device]) -> tuple[str, bool] | None:
     """Why a device gets no plan of its own, and whether no other plan covers it, or None when it gets one:
     another plan covers it (its whole disk, its member disks), or nothing in it is to tune, or :func:`_unplanned`
@@ -95,7 +89,7 @@ def _skip(kb: Kb, device: Device, devices: dict[str, Device]) -> tuple[str, bool
         under = ", ".join(f"multipath device {n}" if n in maps else n for n in deciding) or "its member disks"
         what = "devices" if maps else "disks"
         kind = cls.id if members and cls is not None else device.kind
-        unplanned = [n for n in deciding if n in devices and _skip_reason(kb, devices[n], devices) is not None]
+        unplanned = [n for n in deciding if n in devices and _skip(kb, devices[n], devices) is not None]
         fate = f"; {', '.join(unplanned)} not planned (see why)" if unplanned else " and are planned"
         return f"no elevator of its own (bio-based {kind}): the {what} under it ({under}) decide{fate}", False
     uncovered = _unplanned(kb, device, cls)
