@@ -8,7 +8,7 @@ defaults included).
 
 from __future__ import annotations
 
-from iosched import normalise
+from iosched import model, normalise
 from iosched.grammar import MOUNT_OPTIONS, MOUNT_POINT, SERIAL, compiled, device_name, glob_match
 from iosched.hints import TypeVar
 from iosched.kb import Kb
@@ -216,11 +216,16 @@ def _shared_facts(kb: Kb, distro: Distribution) -> Assumption:
     return Assumption(fact="distro.facts", value=base.id, text=text, sources=tuple(distro.sources))
 
 
+def kb_assumption(kb: Kb, fact: str) -> model.Assumption | None:
+    """The KB's assumption for ``fact`` (what advise assumes when the context does not say it), or None."""
+    return next((item for item in kb.section("assumptions") if item.fact == fact), None)
+
+
 def _assumption(kb: Kb, fact: str) -> Assumption:
-    for item in kb.section("assumptions"):
-        if item.fact == fact:
-            return Assumption(fact=fact, value=str(item.value), text=item.text, sources=tuple(item.sources))
-    raise ContextError(f"no {fact} given and the KB has no assumption for it")
+    item = kb_assumption(kb, fact)
+    if item is None:
+        raise ContextError(f"no {fact} given and the KB has no assumption for it")
+    return Assumption(fact=fact, value=str(item.value), text=item.text, sources=tuple(item.sources))
 
 
 _CLASSES: dict[tuple[str, str], DeviceClass | None] = {}

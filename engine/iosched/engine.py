@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from iosched import __version__, persist, runtime
-from iosched.context import Context, Resolved, resolve, resolve_alias
+from iosched.context import Context, Resolved, kb_assumption, resolve, resolve_alias
 from iosched.kb import Kb, TunableRef
 from iosched.model import BootParameter, MountOption, Rule, Setting, Sysctl
 from iosched.persist import PersistError
@@ -630,7 +630,7 @@ def _bears(kb: Kb, assumption: Assumption, facts: Mapping[str, Any]) -> bool:
     """Whether the plan depends on an assumption: the subject of the KB's assumption holds on the plan's facts.
     A plan says only what concerns it (a volatile cache assumed where no file system's barriers are in question,
     no)."""
-    entry = next((a for a in kb.section("assumptions") if a.fact == assumption.fact), None)
+    entry = kb_assumption(kb, assumption.fact)
     return entry is None or entry.subject is None or entry.subject.evaluate(facts)
 
 
