@@ -144,3 +144,19 @@ def test_each_undo_writes_back_what_its_own_step_found(
             written = re.search(r"tee (\S+)|sysctl -w ([\w.]+)=", line)
             assert written is not None, line
             assert kept.get(used.group(1)) == (written.group(1) or written.group(2)), line
+
+
+@pytest.mark.parametrize("argv", CASES, ids=lambda a: " ".join(a)[-40:])
+def test_what_every_case_persists_is_not_read_as_the_last_case(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    """A step decided on the machine lists its cases as comments; the persisting commands after them hold for
+    every case and say so, instead of reading as part of the last case."""
+    markdown, document = _answer(capsys, argv)
+    decided = any(step.get("decide") for plan in _plans(document) for step in plan["steps"])
+    for block in re.findall(r"```sh\n(.*?)```", markdown, flags=re.S):
+        lines = block.splitlines()
+        persists = [n for n, line in enumerate(lines) if "  # persist in /" in line and "/etc/fstab" not in line]
+        cases = [n for n, line in enumerate(lines) if line.startswith("# check first:")]
+        if decided and cases and persists:
+            assert "# in every case, persist:" in lines[cases[-1] : persists[0]], block

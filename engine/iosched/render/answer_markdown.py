@@ -91,7 +91,10 @@ def _plan_block(kb: Kb, style: Style, plan: Plan, numbered: list[tuple[int, Step
         label = " (consider: apply only after checking)" if step.severity == "consider" else ""
         lines.append(f"{n}. {markdown_text(step.title)}{label}: {why}")
     commands_ = [line for n, step in numbered for line in _step_commands(step, distro, f"was{n}")]
-    for path, content in files([plan]).items() if with_files else ():
+    kept = files([plan]) if with_files else {}
+    if kept and any(step.decide is not None for _, step in numbered):
+        commands_.append("# in every case, persist:")
+    for path, content in kept.items():
         install, _, remove = commands([plan], path, content)
         commands_ += [*_commented(install, f"persist in {path}"), *_commented(remove, f"undo: remove {path}")]
     return [*lines, code_block("\n".join(commands_), "sh")]
