@@ -186,6 +186,8 @@ class Cause(Sourced):
     (:meth:`shown`), the others (a longest run, a rate) as the numbers that go with them."""
     healthy: bool = False
     """The cause is "no I/O problem here": it leads to no plan."""
+    below: bool = False
+    """The time is spent below the device, not in its queue: on a stacked device, under what it is built on."""
     plan: dict[Literal["goal", "symptoms", "workload"], Word] = {}  # noqa: RUF012 - Structs are frozen
     """The context the cause gives ``advise`` for this device."""
     advice: Text

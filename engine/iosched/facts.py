@@ -105,6 +105,7 @@ FACTS: dict[str, tuple[FactType, str]] = {
             ("queue.weighted", "queue depth weighted by completed requests over the active window (what they met)"),
             ("r_await.weighted", "read latency in ms weighted by completed reads over the active window"),
             ("w_await.weighted", "write latency in ms weighted by completed writes over the active window"),
+            ("await.weighted", "latency in ms weighted by completed requests over the active window (sar's too)"),
             ("r_starved_share", "share of the active window, in percent, with requests queued and no read completed"),
             ("r_starved_run", "longest run of intervals with requests queued and no read completed"),
             ("await.queueing", "median await over the await of the quietest tenth of active intervals"),

@@ -51,3 +51,22 @@ def test_every_cause_cites_numbers_with_a_window_and_a_source(capsys: pytest.Cap
             assert cause["evidence"] and cause["sources"]
             for evidence in cause["evidence"]:
                 assert evidence["window"] and evidence["source"], (name, evidence)
+
+
+@pytest.mark.parametrize("fmt", DEVICE_FORMATS)
+def test_a_slow_device_is_named_on_the_loop_and_its_time_placed_below_it(
+    fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """slow-device: loop1's reads take ~100 ms each with one in flight, none queued; loop0 under its backing
+    file serves each at once (the blkio throttle delays them before it). IOD007 for loop1, whose time is spent
+    below it, and no cause for loop0 or the virtio disk."""
+    here = scenario("slow-device")
+    args = ["diagnose", *map(str, inputs("slow-device", fmt)), "--root", str(here / "root"), "--format", "json"]
+    assert main(args) == 0
+    devices = {d["device"]: d for d in json.loads(capsys.readouterr().out)["devices"]}
+    upper = devices.pop("loop1")
+    assert [c["id"] for c in upper["causes"]] == ["IOD007"], (fmt, upper["facts"])
+    assert upper["stacked_on"] == ["loop0"] and "time is spent below loop1" in upper["stacking"]
+    assert upper["plan_context"] == {} and all(e["window"] and e["source"] for e in upper["causes"][0]["evidence"])
+    assert devices["loop0"]["verdict"] == "healthy"
+    assert all(d["verdict"] == "healthy" for d in devices.values()), fmt

@@ -14,7 +14,7 @@ HOST = "host"
 PARALLEL = re.compile(r"nvme\d+n\d+|md\d+")
 """Names of devices that serve requests in parallel whatever their queue count says (NVMe namespaces, md arrays)."""
 _ACTIVE = ("obs.active.", "obs.r_await.weighted", "obs.w_await.weighted", "obs.r_starved", "obs.await.queueing",
-           "obs.queue.growth", "obs.queue.weighted")  # fmt: skip
+           "obs.await.weighted", "obs.queue.growth", "obs.queue.weighted")  # fmt: skip
 """Facts judged over the active window: their evidence names that window, not the whole capture's."""
 
 _METRIC = {"util": "util", "queue": "queue", "r_await": "r_await", "w_await": "w_await", "await": "await",
@@ -212,7 +212,8 @@ def attribute(diagnoses: list[DeviceDiagnosis], stacked: Mapping[str, tuple[str,
     a cause too (they are saturated, their reads starve) passes on its plan to them (a disk with a plan of its
     own keeps it); when they are measured and have none (healthy, or requests in flight on a device that serves
     them in parallel), the queue starts on the stacked device itself (a loop's worker, a dm target), whose
-    plan it is."""
+    plan it is, unless its causes say that its requests do not queue on it (``Cause.below``, a slow device):
+    then their time is spent below it."""
     by = {d.device: d for d in diagnoses}
     for d in diagnoses:
         below = stacked.get(d.device, ())
@@ -226,6 +227,14 @@ def attribute(diagnoses: list[DeviceDiagnosis], stacked: Mapping[str, tuple[str,
             by[d.device] = d._replace(plan={}, stacking=text)
             for b in queued:
                 by[b] = by[b]._replace(plan=by[b].plan or d.plan)
+        elif all(f.cause.below for f in d.findings):
+            where, then = ("has no cause", "") if measured else ("not measured", f" or in {names}")
+            text = (
+                f"{names} under it {where}, and {d.device} queues nothing: each request's time is spent below "
+                f"{d.device}, on the way to {names} (its backing file, the file system holding it, an I/O "
+                f"limit){then}"
+            )
+            by[d.device] = d._replace(stacking=text)
         elif measured:
             text = f"{names} under it has no cause: the queueing starts on {d.device}, and the plan is for it"
             by[d.device] = d._replace(stacking=text)

@@ -20,7 +20,7 @@ COLUMNS: dict[str, tuple[str, float]] = {
     "%util": ("util", 1), "util": ("util", 1),
     "avgqu-sz": ("queue", 1), "aqu-sz": ("queue", 1),
     "await": ("await", 1), "r_await": ("r_await", 1), "w_await": ("w_await", 1),
-    "r/s": ("r_s", 1), "w/s": ("w_s", 1),
+    "r/s": ("r_s", 1), "w/s": ("w_s", 1), "tps": ("io_s", 1),
     "rkB/s": ("rkb_s", 1), "wkB/s": ("wkb_s", 1), "rMB/s": ("rkb_s", 1024), "wMB/s": ("wkb_s", 1024),
     "rsec/s": ("rkb_s", 0.5), "wsec/s": ("wkb_s", 0.5), "rd_sec/s": ("rkb_s", 0.5), "wr_sec/s": ("wkb_s", 0.5),
     "rrqm/s": ("rrqm_s", 1), "wrqm/s": ("wrqm_s", 1),

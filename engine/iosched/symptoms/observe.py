@@ -249,16 +249,15 @@ def window_facts(samples: list[Sample]) -> dict[str, float]:
         done = sum(n for _, n in pairs)
         if done > 0:
             out[f"obs.{d}_await.weighted"] = sum(a * n for a, n in pairs) / done
-    pairs = [
-        (s.values["queue"], s.values.get("r_s", 0) + s.values.get("w_s", 0)) for s in active if "queue" in s.values
-    ]
-    if (done := sum(n for _, n in pairs)) > 0:
-        out["obs.queue.weighted"] = sum(q * n for q, n in pairs) / done
+    waits = [s.values["await"] if "await" in s.values else _await(s) for s in active]
+    for name, series in (("queue", [s.values.get("queue") for s in active]), ("await", waits)):
+        met = [(v, _completed(s)) for v, s in zip(series, active, strict=True) if v is not None]
+        if (done := sum(n for _, n in met)) > 0:
+            out[f"obs.{name}.weighted"] = sum(v * n for v, n in met) / done
     if "obs.r_await.weighted" in out:
         starved = [s.values.get("queue", 0) >= 1 and s.values.get("r_s", 0) == 0 for s in active]
         out["obs.r_starved_share"] = 100 * sum(starved) / len(starved)
         out["obs.r_starved_run"] = _longest(starved)
-    waits = [s.values["await"] if "await" in s.values else _await(s) for s in active]
     if busy := sorted(w for w in waits if w is not None and w > 0):
         floor = busy[len(busy) // 10]
         out["obs.await.queueing"] = _quantile(busy, 0.5) / floor
@@ -268,6 +267,12 @@ def window_facts(samples: list[Sample]) -> dict[str, float]:
         first = _quantile(queues[:third], 0.5)
         out["obs.queue.growth"] = _quantile(queues[-third:], 0.5) / max(first, 0.01)
     return out
+
+
+def _completed(s: Sample) -> float:
+    """Requests completed in the interval: reads and writes, or sar's tps where they are not apart."""
+    v = s.values
+    return v.get("r_s", 0) + v.get("w_s", 0) if "r_s" in v or "w_s" in v else v.get("io_s", 0)
 
 
 def _await(s: Sample) -> float | None:

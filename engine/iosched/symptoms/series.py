@@ -25,6 +25,7 @@ DEVICE_METRICS = {
     "await": "ms",
     "r_s": "IO/s",
     "w_s": "IO/s",
+    "io_s": "IO/s",
     "rkb_s": "KiB/s",
     "wkb_s": "KiB/s",
     "rrqm_s": "merges/s",
@@ -33,7 +34,8 @@ DEVICE_METRICS = {
     "wareq_kib": "KiB",
     "areq_kib": "KiB",
 }
-"""Per device: utilisation, queue depth (aqu-sz), latencies, rates, merges and request sizes."""
+"""Per device: utilisation, queue depth (aqu-sz), latencies, rates (``io_s``: sar's tps, reads and writes
+completed together), merges and request sizes."""
 
 HOST_METRICS = {
     "psi_some": "%",
