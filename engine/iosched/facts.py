@@ -95,6 +95,7 @@ FACTS: dict[str, tuple[FactType, str]] = {
             ("psi_some.median", "median share of time, in percent, that some task waited on I/O (PSI)"),
             ("psi_full.median", "median share of time, in percent, that all tasks waited on I/O (PSI)"),
             ("dirty_pct_of_limit", "peak dirty plus writeback memory, in percent of the dirty limit"),
+            ("dirty_pct_of_freerun", "peak dirty plus writeback memory, in percent of the freerun ceiling"),
             ("hung_dirty", "hung-task reports of writers stuck in balance_dirty_pages"),
             ("hung_io", "hung-task reports of tasks waiting on I/O (io_schedule)"),
             ("stack_dirty_share", "share, in percent, of /proc/PID/stack samples in balance_dirty_pages"),

@@ -6,7 +6,17 @@ from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PUBLIC = FIXTURES / "public"
-SCENARIOS = ("healthy", "burst", "saturation", "flood-none", "flood-mq-deadline", "readahead", "dirty-flush")
+SCENARIOS = (
+    "healthy",
+    "burst",
+    "saturation",
+    "flood-none",
+    "flood-mq-deadline",
+    "readahead",
+    "dirty-flush",
+    "slow-device",
+    "writeback-none",
+)
 DEVICE_FORMATS = ("iostat-x-t.txt", "iostat-x.json", "sar-d.txt", "sadf-d.txt", "diskstats.log")
 HOST_FILES = ("pressure-io.log", "meminfo.log", "proc-vmstat.log", "vmstat-1.txt")
 
@@ -16,8 +26,11 @@ def scenario(name: str) -> Path:
 
 
 def device(name: str) -> str:
-    """The loop device the scenario measured, as its captured sysfs tree names it."""
-    (found,) = [p.name for p in (scenario(name) / "root" / "sys" / "block").iterdir()]
+    """The loop device the scenario loaded, as its captured sysfs tree names it: the only one, or the one stacked
+    on the other (a loop over a file on it, whose sysfs has ``loop/backing_file``)."""
+    block = scenario(name) / "root" / "sys" / "block"
+    names = [p.name for p in block.iterdir()]
+    (found,) = names if len(names) == 1 else [d for d in names if (block / d / "loop" / "backing_file").exists()]
     return found
 
 

@@ -16,7 +16,9 @@ MADE_TO_SHOW = {
     "flood-none": ["IOD003", "IOD002", "IOD004"],
     "flood-mq-deadline": ["IOD002", "IOD004"],
     "readahead": ["IOD010"],  # the device was not the bottleneck: see fixtures/README.md
-    "dirty-flush": ["IOD001"],
+    "dirty-flush": [],  # dirty memory stayed under the freerun ceiling: see fixtures/README.md
+    "slow-device": ["IOD007"],
+    "writeback-none": ["IOD001"],
 }
 """Scenario -> the causes it was made to show, first the one that must lead."""
 SAR_SEES = {"flood-none": ["IOD004"], "flood-mq-deadline": ["IOD004"]}
@@ -70,3 +72,20 @@ def test_a_slow_device_is_named_on_the_loop_and_its_time_placed_below_it(
     assert upper["plan_context"] == {} and all(e["window"] and e["source"] for e in upper["causes"][0]["evidence"])
     assert devices["loop0"]["verdict"] == "healthy"
     assert all(d["verdict"] == "healthy" for d in devices.values()), fmt
+
+
+@pytest.mark.parametrize(("name", "paused"), [("writeback-none", True), ("dirty-flush", False)])
+@pytest.mark.parametrize("memory", ["meminfo.log", "proc-vmstat.log"])
+def test_the_freerun_ceiling_is_told_from_the_kernels_thresholds_or_from_meminfo(
+    name: str, paused: bool, memory: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Whether dirty memory passed the level where balance_dirty_pages pauses a writer: /proc/vmstat gives the
+    kernel's thresholds, /proc/meminfo alone an estimate from MemAvailable; both tell the paused writer of
+    writeback-none from dirty-flush's, which the flusher kept at the background threshold."""
+    here = scenario(name)
+    args = ["diagnose", str(here / "iostat-x-t.txt"), str(here / memory), str(here / "pressure-io.log"), "--format",
+            "json"]  # fmt: skip
+    assert main(args) == 0
+    found = {d["device"]: d for d in json.loads(capsys.readouterr().out)["devices"]}[device(name)]
+    assert (found["facts"]["obs.dirty_pct_of_freerun"] >= 100) is paused
+    assert ("IOD001" in [c["id"] for c in found["causes"]]) is paused

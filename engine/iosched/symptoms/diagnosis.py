@@ -24,6 +24,7 @@ _HOST = {
     "psi_some": "psi_some",
     "psi_full": "psi_full",
     "dirty_pct_of_limit": "dirty_kib",
+    "dirty_pct_of_freerun": "dirty_kib",
     "stack_dirty_share": "stack_dirty",
     "hung_dirty": "hung_dirty",
     "hung_io": "hung_io",

@@ -19,6 +19,8 @@ MOVED = ("util", "r_s", "w_s", "rkb_s", "wkb_s")
 """A device none of whose samples moves any of these did no I/O in the window."""
 DEFAULT_DIRTY_RATIO = 20
 """vm.dirty_ratio when the capture does not say (mm/page-writeback.c)."""
+DEFAULT_DIRTY_BACKGROUND_RATIO = 10
+"""vm.dirty_background_ratio when the capture does not say (mm/page-writeback.c)."""
 
 
 class Observation(NamedTuple):
@@ -169,6 +171,29 @@ def _dirty_share(observed: Observed, dirty_ratio: float | None) -> float | None:
     return None
 
 
+def _dirty_freerun_share(observed: Observed, dirty_ratio: float | None) -> float | None:
+    """Peak dirty + writeback memory (one sample's) in percent of the freerun ceiling, (threshold + background
+    threshold) / 2: balance_dirty_pages pauses no writer below it (mm/page-writeback.c, domain_dirty_freerun).
+    The kernel's thresholds from /proc/vmstat when captured (the sample's own, else their median), else
+    vm.dirty_ratio and the default background ratio of the sample's available memory (an estimate; the kernel
+    halves a background threshold that is not under the threshold)."""
+    host = observed.host
+    kernel: dict[str, float] = {m: host[m].median for m in ("dirty_limit_kib", "dirty_bg_limit_kib") if m in host}
+    ratio = dirty_ratio or DEFAULT_DIRTY_RATIO
+    shares = []
+    for s in observed.host_series.get("dirty_kib", []):
+        v = {**kernel, **s.values}
+        if "dirty_limit_kib" in v and "dirty_bg_limit_kib" in v:
+            ceiling = (v["dirty_limit_kib"] + v["dirty_bg_limit_kib"]) / 2
+        elif "mem_available_kib" in v:
+            ceiling = (ratio + min(DEFAULT_DIRTY_BACKGROUND_RATIO, ratio / 2)) / 200 * v["mem_available_kib"]
+        else:
+            continue
+        if "dirty_kib" in v and ceiling > 0:
+            shares.append(100 * (v["dirty_kib"] + v.get("writeback_kib", 0)) / ceiling)
+    return max(shares, default=None)
+
+
 def active_window(samples: list[Sample]) -> list[Sample]:
     """The samples from the first active interval to the last (see :data:`ACTIVE`); [] when none is active."""
     marks = [s.values.get("util", 0) >= ACTIVE or s.values.get("queue", 0) >= 1 for s in samples]
@@ -303,6 +328,8 @@ def host_facts(observed: Observed, dirty_ratio: float | None = None) -> dict[str
         out["obs.stack_dirty_share"] = 100 * observed.means["stack_dirty"]
     if (share := _dirty_share(observed, dirty_ratio)) is not None:
         out["obs.dirty_pct_of_limit"] = share
+    if (share := _dirty_freerun_share(observed, dirty_ratio)) is not None:
+        out["obs.dirty_pct_of_freerun"] = share
     return out
 
 

@@ -83,6 +83,8 @@ def read_vmstat(text: str, source: str) -> Reading:
         values |= {"writeback_kib": found["nr_writeback"] * PAGE_KIB} if "nr_writeback" in found else {}
         if "nr_dirty_threshold" in found:
             values["dirty_limit_kib"] = found["nr_dirty_threshold"] * PAGE_KIB
+        if "nr_dirty_background_threshold" in found:
+            values["dirty_bg_limit_kib"] = found["nr_dirty_background_threshold"] * PAGE_KIB
         host.append((t, values))
     if not host:
         return empty(source, "/proc/vmstat", "no nr_dirty line")

@@ -43,6 +43,7 @@ HOST_METRICS = {
     "dirty_kib": "KiB",
     "writeback_kib": "KiB",
     "dirty_limit_kib": "KiB",
+    "dirty_bg_limit_kib": "KiB",
     "mem_available_kib": "KiB",
     "blocked": "processes",
     "iowait": "%",
