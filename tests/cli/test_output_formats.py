@@ -15,6 +15,7 @@ from iosched.diagnostics import CODES
 from iosched.engine import advise
 from iosched.host import Verification, plan_host, verify
 from iosched.render import formats
+from iosched.render.reproduce import host_command
 from iosched.system.classify import classified
 from iosched.system.reader import read_root
 
@@ -101,7 +102,7 @@ def test_advise_writes_what_the_registry_renders(fmt: str, kb, example, capsys) 
 def test_advise_on_a_host_writes_what_the_registry_renders(fmt: str, kb, capsys) -> None:
     system = read_root(CAPTURE)
     system = classified(system, {d.id for d in kb.section("distributions")}, {h.id for h in kb.section("hardware")})
-    again = formats.host_command(["--root", str(CAPTURE.resolve())], {})  # as the command names itself
+    again = host_command(["--root", str(CAPTURE.resolve())], {})  # as the command names itself
     rendered = formats.HOST.render(kb, plan_host(kb, system, Context()).replace(reproduce=again), fmt, OPTIONS)
     assert main(["advise", "--root", str(CAPTURE), "--format", fmt]) == 0
     assert capsys.readouterr().out == rendered.text + ("" if rendered.text.endswith("\n") else "\n")

@@ -7,19 +7,15 @@ A ``markdown`` format is Markdown source, which the command line shows through r
 and writes as it is elsewhere; every other format is written byte-exact, or as the :class:`Rendered` says
 (encoded pieces, a tree of files).
 
-Every format names the command that gives a plan again, and it runs as written. A plan from flags, a context
-file or an example is reproduced by its context as ``iosched advise`` flags (one flag per context field, each
-value one shell word: :func:`advise_command`). A plan of an observed host depends on what was read (the device's
-current values, the other tuners), so it is reproduced by reading the host again: ``iosched advise --probe`` or
-``--root DIR`` with the user's own flags (:func:`host_command`).
+Every format names the command that gives a plan again, and it runs as written (:mod:`iosched.render.reproduce`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
-from iosched.escape import sh_word
 from iosched.hints import Generic, TypeVar
+from iosched.render.reproduce import advise_command
 from iosched.struct import Struct
 
 TYPE_CHECKING = False
@@ -99,30 +95,6 @@ class Formats(Generic[K, D]):
         render, markdown = self._by_name[fmt]
         text = render(kb, document, options)
         return Rendered(text=text, markdown=markdown) if isinstance(text, str) else text
-
-
-FLAG = {"symptoms": "--symptom"}
-"""Context fields whose flag is not ``--`` + the field with dashes."""
-
-
-def _command(words: Iterable[str]) -> str:
-    return " ".join(sh_word(w) for w in words)
-
-
-def _flag(field: str) -> str:
-    return FLAG.get(field, "--" + field.replace("_", "-"))
-
-
-def advise_command(context: Mapping[str, str], more: Iterable[str] = ()) -> str:
-    """``iosched advise`` with the flags that give the plan of ``context`` (and ``more``: ``--results F``)."""
-    return _command(["iosched", "advise", *(w for k, v in context.items() for w in (_flag(k), str(v))), *more])
-
-
-def host_command(where: Iterable[str], user: Mapping[str, str | None], more: Iterable[str] = ()) -> str:
-    """``iosched advise`` reading the host again (``where``: ``--probe``, or ``--root DIR``, or ``--context
-    PROBE.json``) with the fields the user gave (and ``more``)."""
-    given = [w for k, v in user.items() if v is not None for w in (_flag(k), str(v))]
-    return _command(["iosched", "advise", *where, *given, *more])
 
 
 class Probed(Struct):

@@ -9,6 +9,7 @@ from iosched.cli import format_option, path_argument, write, write_rendered
 from iosched.errors import UsageError
 from iosched.normalise import option
 from iosched.render import formats
+from iosched.render.reproduce import advise_command
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 TYPE_CHECKING = False
@@ -183,6 +184,6 @@ def cmd_advise(args: argparse.Namespace) -> int:
             plan = plan_resolved(kb, resolved, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
-    options = options.replace(reproduce=formats.advise_command(plan.context, observe.results(args)))
+    options = options.replace(reproduce=advise_command(plan.context, observe.results(args)))
     write_rendered(formats.PLAN.render(kb, plan, args.format, options), args.format)
     return 0
