@@ -86,9 +86,7 @@ def parse_file(path: Path, names: frozenset[str], *, scheduler: str | None = Non
             raise MeasureError(
                 f"{path}: which scheduler is this? Name it as SCHED={path} or put the scheduler in the file name"
             )
-        result.append(
-            m.replace(scheduler=name, source=str(path), round=m.round if m.round is not None else file_round)
-        )
+        result.append(m.replace(scheduler=name, source=str(path), round=m.round if m.round is not None else file_round))
     return Parsed(result, [f"{path.name}: {n}" for n in dict.fromkeys(parsed.notes)])
 
 
