@@ -12,7 +12,6 @@ a directory that no other user can write to, and older cache files are removed w
 from __future__ import annotations
 
 import os
-import stat
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -22,7 +21,21 @@ from iosched import __version__
 from iosched.errors import KbInvalid
 from iosched.jsontext import Decoder, loads
 from iosched.kb import Kb
-from iosched.kbfiles import AnyPath, bundled_kb, cache_dir, identity, scan, version_of
+from iosched.kbfiles import (
+    HEAD,
+    INDEX,
+    KERNEL_TAG,
+    PREFIX,
+    SECTIONS,
+    TYPE_TAG,
+    AnyPath,
+    bundled_kb,
+    cache_dir,
+    identity,
+    scan,
+    trusted,
+    version_of,
+)  # fmt: skip
 from iosched.kernel import KernelVersion
 from iosched.kinds import BY_SECTION
 from iosched.rules import compares
@@ -41,9 +54,6 @@ under older rules is served (6: the index gives where each entity's text is, so 
 7: each rule's name and guard and each caveat's scope, so a plan rebuilds only the rules and caveats it may need;
 8: each section's ids as one text, and the parts after the index decoded only when read; 9: each elevator's
 path, kernel range and aliases, so a plan rebuilds only the elevator it sets)."""
-TYPE_TAG = "\x00t"
-KERNEL_TAG = "\x00k"
-PREFIX = "kb-"
 
 
 def path_for(directories: Sequence[AnyPath]) -> str:
@@ -178,9 +188,6 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
 DAMAGE = Exception
 """What reading a cache file's text may raise. Any error, not only those the decoder documents (a span in the
 wrong place has been seen to raise SystemError), gives way to the KB's YAML, which is checked."""
-HEAD = b'{"head":'
-INDEX = b'"index":'
-SECTIONS = b',"sections":{'
 PARTS = ("rules", "caveats", "elevators", "origins")
 """The parts of a cache file between its index and its sections, each decoded only when a command reads it: each
 rule's name and guard, each caveat's scope, each elevator's path, kernel range and aliases, where each entity
@@ -519,20 +526,6 @@ class LazyOrigins(Mapping[str, str]):
 
 
 # ------------------------------------------------------------------------------------------ files
-
-
-def trusted(path: AnyPath) -> bool:
-    """A regular file owned by us, in a directory owned by us or root that no one else may write to."""
-    try:
-        st = os.lstat(path)
-        parent = os.stat(os.path.dirname(path) or ".")
-    except OSError:
-        return False
-    euid = os.geteuid()
-    if not stat.S_ISREG(st.st_mode) or st.st_uid != euid or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return False
-    shared = parent.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    return parent.st_uid in (euid, 0) and (not shared or bool(parent.st_mode & stat.S_ISVTX))
 
 
 def read(path: AnyPath, rebuild: Callable[[], Kb] | None = None) -> Kb | None:

@@ -1,4 +1,5 @@
-"""Compiling the checked KB into the cache file that :mod:`iosched.kbcache` reads, once per KB: the KB as plain
+"""Compiling the checked KB into the cache file that :mod:`iosched.kbcache` reads (its layout is in
+:mod:`iosched.kbfiles`), once per KB: the KB as plain
 JSON data, an index of where each section and entity's text is, and the parts a plan reads without a section
 (each rule's guard, each caveat's scope, each elevator's path and kernel range).
 """
@@ -10,8 +11,7 @@ import os
 from collections.abc import Mapping
 
 from iosched.kb import Kb
-from iosched.kbcache import HEAD, INDEX, KERNEL_TAG, PREFIX, SECTIONS, TYPE_TAG, trusted
-from iosched.kbfiles import AnyPath
+from iosched.kbfiles import HEAD, INDEX, KERNEL_TAG, PREFIX, SECTIONS, TYPE_TAG, AnyPath, trusted
 from iosched.kernel import KernelVersion
 from iosched.rules import guard
 from iosched.struct import Struct

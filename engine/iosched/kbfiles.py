@@ -1,9 +1,12 @@
 """The files of a KB: where the bundled KB and the compiled-KB cache live, which files a KB directory has, how
-to name them, and a hash of their content (plain strings and os.scandir: pathlib costs start-up time)."""
+to name them, and a hash of their content (plain strings and os.scandir: pathlib costs start-up time); the
+layout of a cache file, which its writer (:mod:`iosched.kbcompile`) and its reader (:mod:`iosched.kbcache`)
+share, and which cache files are trusted."""
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 
 TYPE_CHECKING = False
@@ -13,6 +16,19 @@ if TYPE_CHECKING:
 
 AnyPath = str | os.PathLike[str]
 """A file or directory as the caller has it: a string or a ``pathlib.Path``."""
+
+PREFIX = "kb-"
+"""Of every cache file's name."""
+TYPE_TAG = "\x00t"
+"""In a cache file, the key of a Struct's class name."""
+KERNEL_TAG = "\x00k"
+"""In a cache file, the key of a kernel version."""
+HEAD = b'{"head":'
+"""A cache file's first bytes, then the length of its head (up to the sections) ..."""
+INDEX = b'"index":'
+"""... then its index ..."""
+SECTIONS = b',"sections":{'
+"""... and, after the head, its sections."""
 
 
 def bundled_kb() -> str:
@@ -111,3 +127,17 @@ def _hasher() -> blake2b:
     except ImportError:  # an interpreter without the built-in module
         from hashlib import blake2b
     return blake2b(digest_size=16)
+
+
+def trusted(path: AnyPath) -> bool:
+    """A regular file owned by us, in a directory owned by us or root that no one else may write to."""
+    try:
+        st = os.lstat(path)
+        parent = os.stat(os.path.dirname(path) or ".")
+    except OSError:
+        return False
+    euid = os.geteuid()
+    if not stat.S_ISREG(st.st_mode) or st.st_uid != euid or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return False
+    shared = parent.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return parent.st_uid in (euid, 0) and (not shared or bool(parent.st_mode & stat.S_ISVTX))

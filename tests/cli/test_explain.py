@@ -91,8 +91,8 @@ def test_explain_tunable_text_shows_every_fact(kb, capsys) -> None:
 
 def test_every_entity_can_be_explained(kb) -> None:
     """Every id renders as explain renders it (in this process: the KB is loaded once, not once per id)."""
-    from iosched.cli.commands.explain import as_json
     from iosched.render import find
+    from iosched.render.formats import entry_document as as_json
     from iosched.render.reference import cli_style, render
 
     style = cli_style(SITE, kb.version)

@@ -1,6 +1,6 @@
 """One registry (iosched.render.formats) says which formats each kind of document has and renders them;
-`advise` and `verify` offer exactly those formats and write what the registry returns (one device, a host,
-a verify report)."""
+every command offers exactly those formats, and `advise` and `verify` write what the registry returns (one
+device, a host, a verify report)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,67 @@ import pytest
 from captured import copy_capture
 from iosched.cli import build_parser, main
 from iosched.context import Context
+from iosched.diagnostics import CODES
 from iosched.engine import advise
 from iosched.host import Verification, plan_host, verify
 from iosched.render import formats
+from iosched.render.reproduce import host_command
 from iosched.system.classify import classified
 from iosched.system.reader import read_root
 
-CAPTURE = Path(__file__).resolve().parents[1] / "system" / "captures" / "sos-rhel8-kvm-lvm"
+TESTS = Path(__file__).resolve().parents[1]
+CAPTURE = TESTS / "system" / "captures" / "sos-rhel8-kvm-lvm"
 OPTIONS = formats.Options()
+COMMANDS = {
+    "advise": ((formats.PLAN, formats.HOST), ["--example", "nvme-db"]),
+    "verify": ((formats.VERIFY,), ["--root", str(CAPTURE)]),
+    "fleet": ((formats.FLEET,), [str(CAPTURE)]),
+    "diagnose": ((formats.DIAGNOSIS,), [str(TESTS / "diagnose" / "fixtures" / "burst" / "iostat-x.json")]),
+    "probe": ((formats.PROBE,), ["--root", str(CAPTURE)]),
+    "list": ((formats.LISTING,), ["rules"]),
+    "explain": ((formats.ENTRY, formats.CODE), ["mq-deadline.read_expire"]),
+    "compare": ((formats.COMPARISON,), [str(TESTS / "measure" / "fixtures" / "bench-none-bfq")]),
+    "kb check": ((formats.KB_CHECK,), []),
+    "kb export": ((formats.KB_EXPORT,), []),
+}
+"""Each command with ``--format``: the kinds of document it writes, and a real input to write one from."""
+NOT_RENDERED = {"collect": "its --format chooses the archive it writes from this machine's files: a tarball, or "
+                "the sections of the supportconfig plugin"}  # fmt: skip
+
+
+def _with_format(parser=None, words: tuple[str, ...] = ()):
+    """``(command words, choices)`` of every command and subcommand of the CLI that has ``--format``."""
+    for name, _, sub in (parser or build_parser()).commands:
+        if choices := next((a.choices for a in sub._actions if a.dest == "format"), None):
+            yield " ".join((*words, name)), tuple(choices)
+        yield from _with_format(sub, (*words, name))
+
+
+def test_every_command_offers_the_formats_its_documents_have_in_the_registry() -> None:
+    found = dict(_with_format())
+    assert found.keys() == COMMANDS.keys() | NOT_RENDERED.keys()
+    for command, (registries, _) in COMMANDS.items():
+        assert all(found[command] == r.names() for r in registries), command
+
+
+@pytest.mark.parametrize(
+    ("command", "fmt"), [(c, f) for c, (registries, _) in COMMANDS.items() for f in registries[0].names()]
+)
+def test_every_command_writes_every_format_of_its_registry(command: str, fmt: str, tmp_path, capsys) -> None:
+    out = ["--out", str(tmp_path)] if (command, fmt) == ("fleet", "ansible") else []
+    code = main([*command.split(), *COMMANDS[command][1], "--format", fmt, *out])
+    written = capsys.readouterr()
+    assert code in (0, 1), written.err  # 1: verify found the capture unlike its plan
+    assert written.out.strip() or (out and (tmp_path / "iosched.yml").is_file())
+
+
+@pytest.mark.parametrize("fmt", formats.CODE.names())
+def test_explain_says_what_a_check_code_means_without_the_kb(fmt: str, tmp_path, capsys) -> None:
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "rules.yaml").write_text("not: [a kb\n", encoding="utf-8")
+    assert main(["explain", "KB101", "--kb", str(broken), "--format", fmt]) == 0
+    assert CODES["KB101"].lower() in capsys.readouterr().out.lower()
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +102,7 @@ def test_advise_writes_what_the_registry_renders(fmt: str, kb, example, capsys) 
 def test_advise_on_a_host_writes_what_the_registry_renders(fmt: str, kb, capsys) -> None:
     system = read_root(CAPTURE)
     system = classified(system, {d.id for d in kb.section("distributions")}, {h.id for h in kb.section("hardware")})
-    again = formats.host_command(["--root", str(CAPTURE.resolve())], {})  # as the command names itself
+    again = host_command(["--root", str(CAPTURE.resolve())], {})  # as the command names itself
     rendered = formats.HOST.render(kb, plan_host(kb, system, Context()).replace(reproduce=again), fmt, OPTIONS)
     assert main(["advise", "--root", str(CAPTURE), "--format", fmt]) == 0
     assert capsys.readouterr().out == rendered.text + ("" if rendered.text.endswith("\n") else "\n")

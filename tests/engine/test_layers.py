@@ -4,6 +4,7 @@ below, lazily or not, so data flows one way and the KB can be loaded and checked
 from __future__ import annotations
 
 import ast
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -34,18 +35,24 @@ def _room(module: str) -> str:
 
 
 def _is_module(name: str) -> bool:
-    return (ENGINE / f"{name}.py").is_file() or (ENGINE / name).is_dir()
+    """Whether ``iosched.x.y`` is a module or a package."""
+    path = ENGINE.joinpath(*name.split(".")[1:])
+    return path.with_suffix(".py").is_file() or path.is_dir()
+
+
+def _name(path: Path) -> str:
+    """The module ``path`` is: ``iosched.x.y`` (a package by its ``__init__``)."""
+    parts = path.relative_to(ENGINE).with_suffix("").parts
+    return ".".join(("iosched", *(parts[:-1] if parts[-1] == "__init__" else parts)))
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
-    """Every iosched module that ``path`` imports, at top level or inside a function, with its line."""
+    """Every iosched module that ``path`` imports, at top level or inside a function, with its line: of
+    ``from package import name``, the submodule when ``name`` is one, else the package."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("iosched"):
-            if node.module != "iosched":
-                names = [node.module]
-            else:  # a submodule, or a name the package itself defines (__version__)
-                names = [f"iosched.{a.name}" if _is_module(a.name) else "iosched" for a in node.names]
+            names = [sub if _is_module(sub := f"{node.module}.{a.name}") else node.module for a in node.names]
             found += [(node.lineno, name) for name in names]
         elif isinstance(node, ast.Import):
             found += [(node.lineno, a.name) for a in node.names if a.name.startswith("iosched")]
@@ -83,3 +90,39 @@ def test_persistence_composes_the_mechanisms_and_nothing_below_imports_it(room: 
     found = [f"{path.relative_to(ENGINE)}:{line} {module}" for path in sorted((ENGINE / room).rglob("*.py"))
              for line, module in _imports(path) if _room(module) == "persist"]  # fmt: skip
     assert not found
+
+
+def _cycle(graph: dict[str, dict[str, int]]) -> list[str]:
+    """One cycle of ``graph`` (module -> the modules it imports, each with its line) as ``module:line`` from
+    each module to the next, or [] when there is none."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def walk(module: str) -> list[str]:
+        if module in path:
+            ring = [*path[path.index(module) :], module]
+            return [f"{a}:{graph[a][b]}" for a, b in pairwise(ring)] + [module]
+        if module in done:
+            return []
+        path.append(module)
+        for imported in graph[module]:
+            if found := walk(imported):
+                return found
+        path.pop()
+        done.add(module)
+        return []
+
+    return next((found for module in sorted(graph) if (found := walk(module))), [])
+
+
+def test_no_module_imports_one_that_imports_it_back_lazily_or_not() -> None:
+    """Modules form no cycle, through imports at the top or inside functions: a name two modules share lives
+    in the one below both."""
+    modules = {_name(path): path for path in MODULES}
+    graph = {
+        name: {
+            imported: line for line, imported in reversed(_imports(path)) if imported in modules and imported != name
+        }
+        for name, path in modules.items()
+    }
+    assert not (cycle := _cycle(graph)), " -> ".join(cycle)

@@ -172,3 +172,19 @@ def test_same_samples_never_differ_and_scale_does_not_matter(sample: list[float]
     scaled = [Measurement(m.scheduler, m.test, m.metric, m.value * scale, m.unit, m.direction, m.run, m.round)
               for m in other]  # fmt: skip
     assert verdict(judge(other, baseline="none"), "bfq") == verdict(judge(scaled, baseline="none"), "bfq")
+
+
+def test_a_judgement_and_its_records_are_structs_whose_json_is_every_field() -> None:
+    """Like every record of the package (iosched.struct): frozen, compared by value, changed by replace, and
+    a field a constructor does not have is refused."""
+    from iosched.measure.model import Judgement, Verdict
+    from iosched.struct import Struct
+
+    found = judge(runs("none", [100, 101, 99, 100]) + runs("bfq", [120, 121, 119, 120]), baseline="none")
+    assert isinstance(found, Judgement) and all(isinstance(v, Verdict) for v in found.verdicts)
+    assert issubclass(Measurement, Struct) and issubclass(Verdict, Struct) and issubclass(Judgement, Struct)
+    first = found.measurements[0]
+    assert first.replace(run=99) == Measurement(*(v for _, v in first.replace(run=99).fields()))
+    assert found.verdicts[0].to_json() == {name: getattr(found.verdicts[0], name) for name in Verdict.__fields__}
+    with pytest.raises(TypeError):
+        Verdict(scheduler="bfq", colour="blue")  # type: ignore[call-arg]

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any, ClassVar, NoReturn, TextIO
 
-    from iosched.render.formats import Rendered
+    from iosched.render.formats import Formats, Rendered
 
 
 def _untranslated(message: str) -> str:
@@ -346,8 +346,14 @@ def write_markdown(markdown: str, fmt: str) -> None:
 
 
 def write_rendered(rendered: Rendered, fmt: str) -> None:
-    """A document from :mod:`iosched.render.formats`: Markdown through :func:`write_markdown`, the rest as is."""
-    if rendered.markdown:
+    """A document from :mod:`iosched.render.formats`: what it leaves out on standard error, Markdown through
+    :func:`write_markdown`, encoded pieces through :func:`write_bytes`, the rest as is. (A tree of files is
+    written where its command says.)"""
+    for note in rendered.notes:
+        print(f"iosched: {note}", file=sys.stderr)
+    if rendered.pieces is not None:
+        write_bytes(rendered.pieces)
+    elif rendered.markdown:
         write_markdown(rendered.text, fmt)
     else:
         write(rendered.text)
@@ -362,5 +368,14 @@ def terminal_text(markdown: str, width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in console.export_text().splitlines()) + "\n"
 
 
-def format_option(parser: argparse.ArgumentParser, choices: tuple[str, ...] = ("text", "markdown", "json")) -> None:
-    parser.add_argument("--format", choices=choices, default="text", help="output format (default: text)")
+def format_option(parser: argparse.ArgumentParser, registry: Formats[Any, Any], help: str = "") -> None:
+    """``--format``: the formats of the command's kind of document (:mod:`iosched.render.formats`); the
+    default is ``text`` where there is one, else the first."""
+    names = registry.names()
+    default = "text" if "text" in names else names[0]
+    parser.add_argument("--format", choices=names, default=default, help=help or f"output format (default: {default})")
+
+
+def stdout_columns() -> int | None:
+    """The width of the terminal standard output goes to; None on a pipe or file (lines stay whole)."""
+    return os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else None

@@ -107,7 +107,7 @@ def plan(args: argparse.Namespace, kb: Kb, ctx: Context, evidence: Evidence | No
 
 def reproduce(args: argparse.Namespace, ctx: Context) -> str:
     """The command that reads the same host again and plans it as the user asked."""
-    from iosched.render.formats import host_command
+    from iosched.render.reproduce import host_command
 
     if args.probe:
         where = ["--probe"]

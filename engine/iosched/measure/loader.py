@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from iosched.measure import dd, fio_json, fio_terse, iozone, iozone_log, manifest, pgbench, sysbench
@@ -86,9 +86,7 @@ def parse_file(path: Path, names: frozenset[str], *, scheduler: str | None = Non
             raise MeasureError(
                 f"{path}: which scheduler is this? Name it as SCHED={path} or put the scheduler in the file name"
             )
-        result.append(
-            replace(m, scheduler=name, source=str(path), round=m.round if m.round is not None else file_round)
-        )
+        result.append(m.replace(scheduler=name, source=str(path), round=m.round if m.round is not None else file_round))
     return Parsed(result, [f"{path.name}: {n}" for n in dict.fromkeys(parsed.notes)])
 
 
@@ -185,5 +183,5 @@ def _number_runs(measurements: list[Measurement]) -> list[Measurement]:
     for m in measurements:
         key = (m.scheduler, m.test, m.metric)
         counts[key] = counts.get(key, 0) + 1
-        result.append(replace(m, run=counts[key]))
+        result.append(m.replace(run=counts[key]))
     return result

@@ -1,16 +1,16 @@
-"""The normalized result of any benchmark, and the verdicts judged from them (plain dataclasses)."""
+"""The normalized result of any benchmark, and the verdicts judged from them (plain Structs)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from iosched.struct import Struct
 
 Direction = Literal["higher", "lower"]
 VerdictName = Literal["better", "worse", "tie", "insufficient"]
 
 
-@dataclass(frozen=True)
-class Measurement:
+class Measurement(Struct, kw_only=False):
     """One number from one run: ``value`` in ``unit``; ``direction`` says which way is better.
 
     ``run`` numbers the runs of one scheduler, test and metric (1-based); ``round`` is the
@@ -39,8 +39,7 @@ class Measurement:
         }  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Struct):
     """A candidate scheduler against the baseline on one test and metric.
 
     ``ratio`` is median(candidate) / median(baseline) as measured; ``change`` is the improvement
@@ -70,11 +69,10 @@ class Verdict:
     reason: str
 
     def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        return dict(self.fields())
 
 
-@dataclass(frozen=True)
-class Judgement:
+class Judgement(Struct):
     """The whole comparison: verdicts, the recommended scheduler, and why."""
 
     goal: str
@@ -85,7 +83,7 @@ class Judgement:
     reason: str
     verdicts: tuple[Verdict, ...]
     measurements: tuple[Measurement, ...] = ()
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The JSON contract of ``iosched compare --format json``."""

@@ -13,7 +13,7 @@ from iosched.jsontext import dumps
 from iosched.kb import Kb
 from iosched.persist import files
 from iosched.plan import Plan
-from iosched.render.formats import advise_command
+from iosched.render.reproduce import advise_command
 from iosched.steps import kind_of
 
 TYPE_CHECKING = False

@@ -15,8 +15,8 @@ from iosched.kb import Kb
 from iosched.model import Caveat
 from iosched.persist import commands, files, keeping
 from iosched.plan import Decision, Notice, Plan, Step
-from iosched.render.formats import advise_command
 from iosched.render.reference import Style, cli_style, ref
+from iosched.render.reproduce import advise_command
 from iosched.runtime import KEEP
 from iosched.steps import kind_of
 from iosched.system import fstab

@@ -25,7 +25,7 @@ from iosched.escape import sh_comment, sh_word
 from iosched.kb import Kb
 from iosched.persist import files, keeping, tuned_base
 from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
-from iosched.render.formats import advise_command
+from iosched.render.reproduce import advise_command
 from iosched.steps import kind_of
 from iosched.steps.shell import LIBRARY
 from iosched.system import tuned

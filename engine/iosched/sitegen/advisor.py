@@ -19,6 +19,7 @@ from iosched.plan import Plan
 from iosched.render import plan_json
 from iosched.render.links import page_url
 from iosched.render.reference import RISK_ADMONITION, RISK_LABEL, join
+from iosched.sitegen import GENERATED
 from iosched.sitegen.grid import Grid, grid
 from iosched.sitegen.markup import choice_select, element, href, setting_select
 from iosched.steps import kind_of as step_kind
@@ -160,7 +161,6 @@ def _form(g: Grid) -> str:
 
 
 def page(kb: Kb) -> str:
-    from iosched.sitegen.pages import GENERATED
 
     g = grid(kb)
     intro = (

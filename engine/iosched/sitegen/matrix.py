@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from iosched.escape import html_text
 from iosched.render.reference import bullets, join, one_line, ref
+from iosched.sitegen import GENERATED
 from iosched.sitegen.grid import Grid, Outcome, Setting, grid
 from iosched.sitegen.markup import element, link, setting_select
 
@@ -178,7 +179,6 @@ def page(kb: Kb) -> str:
     """The whole Markdown page: front matter (no side bars, room for every column), text and the widget."""
     from iosched.render.links import relative
     from iosched.render.reference import Style
-    from iosched.sitegen.pages import GENERATED
 
     style = Style(link=lambda entity: relative(PAGE, entity), site=True)
     g = grid(kb)

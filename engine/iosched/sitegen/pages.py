@@ -11,13 +11,12 @@ from iosched.kinds import BY_SLUG, KINDS, Kind, kind_of
 from iosched.render import reference
 from iosched.render.links import location, relative
 from iosched.render.reference import Style, bullets, code, diagnostic_codes, join, list_table, ref, table
+from iosched.sitegen import GENERATED
 
 if TYPE_CHECKING:
     from iosched.kb import Kb
-    from iosched.model import Distribution
 
 REFERENCE = "reference"
-GENERATED = "<!-- Generated from the KB by iosched.sitegen; edit kb/*.yaml, not this file. -->"
 
 
 def _style(page: str, level: int = 1) -> Style:
@@ -111,29 +110,6 @@ def caveats_page(kb: Kb) -> str:
             blocks += [reference.caveat(kb, c, style) for c in found]
     return _page(BY_SLUG["caveats"].title, "What can go wrong, grouped by what is at risk.",
                  list_table(kb, "caveats", _style(f"{REFERENCE}/caveats.md")), *blocks)  # fmt: skip
-
-
-def distribution_tab(kb: Kb, distro: Distribution, style: Style) -> str:
-    """Runtime and persistent commands for one distribution, built by the same step kind as ``iosched advise``."""
-    from iosched.plan import Step
-    from iosched.steps import STEP_KINDS
-    from iosched.system import udev
-
-    elevator = next((d.elevator for d in distro.default_schedulers), "mq-deadline")
-    methods = [m for m in (kb.get(i) for i in distro.persistence) if m is not None]
-    example = Step(kind="scheduler", target="scheduler", value=elevator, title="", because=(), reasons=(),
-                   sources=(), device="sda")  # fmt: skip
-    scheduler = STEP_KINDS["scheduler"]
-    rule = udev.content("sda: an example", udev.match("sda"), [example])
-    return join(
-        f"**Runtime** (until the next reboot; `sda` and `{elevator}` are examples):",
-        code(f"{scheduler.verify(example)}\n{scheduler.apply(example)}"),
-        f"**Persistent** with a udev rule in `{udev.FILE}`, one file per device:",
-        code(udev.install(udev.path("sda"), rule)),
-        reference.boot_loader_block(distro),
-        "**Methods for this distribution:**" if methods else "",
-        bullets(f"{ref(kb, style, m.id, m.title)}: {m.summary}" for m in methods),
-    )
 
 
 def persistence_page(kb: Kb) -> str:

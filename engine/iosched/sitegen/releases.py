@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from iosched.model import INHERITED, DefaultScheduler, inherited
 from iosched.render.reference import (
     Style,
+    boot_loader_block,
+    bullets,
     caveats_block,
     code,
     facts_list,
@@ -68,10 +70,31 @@ def _base(kb: Kb, distro: Distribution) -> Distribution | None:
     return kb.get(distro.facts_from) if distro.facts_from else None
 
 
+def distribution_tab(kb: Kb, distro: Distribution, style: Style) -> str:
+    """Runtime and persistent commands for one distribution, built by the same step kind as ``iosched advise``."""
+    from iosched.plan import Step
+    from iosched.steps import STEP_KINDS
+    from iosched.system import udev
+
+    elevator = next((d.elevator for d in distro.default_schedulers), "mq-deadline")
+    methods = [m for m in (kb.get(i) for i in distro.persistence) if m is not None]
+    example = Step(kind="scheduler", target="scheduler", value=elevator, title="", because=(), reasons=(),
+                   sources=(), device="sda")  # fmt: skip
+    scheduler = STEP_KINDS["scheduler"]
+    rule = udev.content("sda: an example", udev.match("sda"), [example])
+    return join(
+        f"**Runtime** (until the next reboot; `sda` and `{elevator}` are examples):",
+        code(f"{scheduler.verify(example)}\n{scheduler.apply(example)}"),
+        f"**Persistent** with a udev rule in `{udev.FILE}`, one file per device:",
+        code(udev.install(udev.path("sda"), rule)),
+        boot_loader_block(distro),
+        "**Methods for this distribution:**" if methods else "",
+        bullets(f"{ref(kb, style, m.id, m.title)}: {m.summary}" for m in methods),
+    )
+
+
 def release_page(kb: Kb, distro: Distribution, style: Style, advisor: str) -> str:
     """The body of one release's page, after its title; ``advisor`` is the advisor page's Markdown link."""
-    from iosched.sitegen.pages import distribution_tab
-
     base = _base(kb, distro)
     facts = inherited(distro, base) if base is not None else distro
     taken = [words for f, words in INHERITED.items() if base is not None and getattr(distro, f) in ((), None)

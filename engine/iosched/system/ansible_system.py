@@ -31,7 +31,7 @@ from typing import Any
 import msgspec
 
 from iosched.system.ansible_docs import SYSTEM_FACTS, devices_of
-from iosched.system.blockdevs import BIO_KINDS, ELEVATOR, LEGACY_ELEVATORS, MQ_ELEVATORS, NAMED_KINDS
+from iosched.system.blockdevs import ELEVATOR, NAMED_KINDS, io_path
 from iosched.system.cmdline import read_cmdline_tuner
 from iosched.system.distro import distro_id, os_release
 from iosched.system.host import ARCHES, HOSTNAME, KERNEL_RELEASE, MAX_CMDLINE
@@ -39,7 +39,6 @@ from iosched.system.listings import DEVICE_NAME
 from iosched.system.model import Device, DeviceKind, Host, Mount, System
 from iosched.system.mounts import split_options
 from iosched.system.text import printable, token
-from iosched.vocab import IoPath
 
 NOT_IN_FACTS = "available schedulers, queue tunables, sysctls, tuned, udev and sysctl.d settings (not in Ansible facts)"
 """What ``setup`` never gathers; listed as missing for every Ansible host."""
@@ -299,10 +298,11 @@ def _device(
     else:
         scheduler = token(facts.get("scheduler_mode"), ELEVATOR)
         rotational = _flag(facts.get("rotational"))
-        io_path = _io_path(kind, scheduler, facts.get("scheduler_mode"))
+        # scheduler_mode "": ansible-core read no [active] elevator (none in the scheduler file, or no file)
+        path = io_path(kind, [scheduler] if scheduler else [], no_elevator=facts.get("scheduler_mode") == "")
         gaps = [
-            *(["I/O path"] if io_path is None else []),
-            *(["active scheduler"] if scheduler is None and io_path != "bio" else []),
+            *(["I/O path"] if path is None else []),
+            *(["active scheduler"] if scheduler is None and path != "bio" else []),
             *(["rotational"] if rotational is None else []),
             *gaps,
         ]
@@ -311,7 +311,7 @@ def _device(
             kind=kind,
             rotational=rotational,
             scheduler=scheduler,
-            io_path=io_path,
+            io_path=path,
             holders=holders,
             slaves=slaves,
             wwn=token(facts.get("wwn"), IDENTIFIER) or _prefixed(ids, "wwn-"),
@@ -327,15 +327,6 @@ def _device(
 
 def _kind(name: str) -> DeviceKind:
     return next((kind for pattern, kind in NAMED_KINDS if pattern.fullmatch(name)), "other")
-
-
-def _io_path(kind: DeviceKind, scheduler: str | None, mode: object) -> IoPath | None:
-    """The block-layer path the active elevator belongs to; without one, bio for dm, md, zram and ram."""
-    if scheduler in LEGACY_ELEVATORS:
-        return "legacy"
-    if scheduler in MQ_ELEVATORS or scheduler == "none":
-        return "blk-mq"
-    return "bio" if mode == "" and kind in BIO_KINDS else None
 
 
 def _links(facts: dict[str, Any], kind: str) -> Any:

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from iosched.system.reader import PROBE_LIMIT
-from iosched.system.source import MAX_ENTRIES, MAX_TOTAL_BYTES
+from iosched.system.source import MAX_ENTRIES, MAX_TOTAL_BYTES, PROBE_LIMIT
 
 MAX_MEMBERS = 64 * MAX_ENTRIES
 

@@ -382,7 +382,13 @@ def _device(name: str, f: Facts) -> Device:
         rotational=_flag(f.get("rotational")) if own_queue else None,
         scheduler=scheduler,
         schedulers=schedulers,
-        io_path=_io_path(kind, f),
+        io_path=io_path(
+            kind,
+            {*f.get("schedulers", ()), *([f["scheduler"]] if f.get("scheduler") else [])},
+            mq=bool(f.get("mq")),
+            no_elevator=("schedulers" in f and not f["schedulers"]) or ("queue" in f and "scheduler" not in f["queue"]),
+            from_sysfs=bool(f.get("sysfs")),
+        ),
         zoned=_word(f.get("zoned"), ("none", "host-aware", "host-managed")),
         write_cache=_word(f.get("write_cache"), ("write back", "write through")),
         nr_hw_queues=f.get("nr_hw_queues"),
@@ -431,20 +437,21 @@ def _kind(name: str, f: Facts) -> DeviceKind:
     return next((kind for pattern, kind in NAMED_KINDS if pattern.fullmatch(name)), "other")
 
 
-def _io_path(kind: DeviceKind, f: Facts) -> IoPath | None:
-    """blk-mq when an ``mq/`` directory exists; else what the elevators on offer imply; bio without an elevator."""
+def io_path(kind: DeviceKind, offered: Collection[str], *, mq: bool = False, no_elevator: bool = False,
+            from_sysfs: bool = False) -> IoPath | None:  # fmt: skip
+    """The block-layer path of a device, as every reader decides it from what it shows: blk-mq when it has an
+    ``mq/`` directory; else the path of the elevators ``offered`` (those listed, and the active one); bio when
+    it shows that it has no elevator at all, read from sysfs (any kind) or of a kind that has none (dm, md,
+    zram, ram); None for a partition (its disk's queue) or when nothing says."""
     if kind == "partition":
         return None
-    if f.get("mq"):
+    if mq:
         return "blk-mq"
-    offered = set(f.get("schedulers", ())) | ({f["scheduler"]} if f.get("scheduler") else set())
-    if offered & LEGACY_ELEVATORS:
+    if LEGACY_ELEVATORS.intersection(offered):
         return "legacy"
-    if offered & MQ_ELEVATORS or "none" in offered:
+    if MQ_ELEVATORS.intersection(offered) or "none" in offered:
         return "blk-mq"
-    listed_none = "schedulers" in f and not f["schedulers"]
-    no_file = "queue" in f and "scheduler" not in f["queue"]
-    if (listed_none or no_file) and (f.get("sysfs") or kind in BIO_KINDS):
+    if no_elevator and (from_sysfs or kind in BIO_KINDS):
         return "bio"
     return None
 

@@ -20,7 +20,7 @@ from iosched.system.ktune import is_tuned_02, read_ktune
 from iosched.system.model import Device, System, Tuner
 from iosched.system.mounts import read_mounts
 from iosched.system.sap import read_sapconf, read_saptune
-from iosched.system.source import MAX_REFUSED, Source, TreeSource, mangle
+from iosched.system.source import MAX_REFUSED, PROBE_LIMIT, Source, TreeSource, mangle
 from iosched.system.supportconfig import is_supportconfig, read_supportconfig
 from iosched.system.sysctld import read_sysctl_tuners
 from iosched.system.tuned import read_tuned
@@ -31,8 +31,6 @@ MAX_MISSING = 300
 EXTRAS = "sos_commands/sos_extras"
 PROBE_FILE = "iosched-probe.json"
 """The probe document in a collected tree, at its top."""
-PROBE_LIMIT = 16 * 1024 * 1024
-"""How long a probe document may be: a host with thousands of devices writes some MiB."""
 PROBE_COMMAND = "iosched probe --format json"
 """The command whose output a sosreport (sos_extras) or a supportconfig plugin keeps."""
 

@@ -22,6 +22,9 @@ MAX_BYTES = 1024 * 1024
 MAX_TOTAL_BYTES = 256 * 1024 * 1024
 """What one capture may make iosched read in all, each file (inode) counted once: enough for the largest
 supportconfig reports, and a bound on a tree of many large files."""
+PROBE_LIMIT = 16 * 1024 * 1024
+"""How long a probe document may be: a host with thousands of devices writes some MiB (and so how large a file
+of a tarball is unpacked)."""
 MAX_VALUE = 4096
 MAX_ENTRIES = 4096
 MAX_REFUSED = 200

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 
 from iosched.cli import _observe as observe
-from iosched.cli import path_argument, write, write_rendered
+from iosched.cli import format_option, path_argument, write, write_rendered
 from iosched.errors import UsageError
 from iosched.normalise import option
 from iosched.render import formats
+from iosched.render.reproduce import advise_command
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
 
 TYPE_CHECKING = False
@@ -95,7 +96,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument("--example", metavar="NAME", help="a built-in example context (see --list-examples)")
     p.add_argument("--list-examples", action="store_true", help="list the built-in examples and exit")
     p.add_argument("--results", type=path_argument, nargs="+", metavar="FILE", help="benchmark results to fold in")
-    p.add_argument("--format", choices=formats.PLAN.names(), default="text", help="output format (default: text)")
+    format_option(p, formats.PLAN)
     p.add_argument("--detail", choices=("answer", "full"), default="answer",
                    help="markdown and text: the ticket answer (default) or every device's plan in full")  # fmt: skip
     p.add_argument(
@@ -183,6 +184,6 @@ def cmd_advise(args: argparse.Namespace) -> int:
             plan = plan_resolved(kb, resolved, found)
     except ContextError as exc:
         raise UsageError(str(exc)) from None
-    options = options.replace(reproduce=formats.advise_command(plan.context, observe.results(args)))
+    options = options.replace(reproduce=advise_command(plan.context, observe.results(args)))
     write_rendered(formats.PLAN.render(kb, plan, args.format, options), args.format)
     return 0

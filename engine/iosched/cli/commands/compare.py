@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import TYPE_CHECKING
 
-from iosched.cli import format_option, path_argument, write, write_markdown
+from iosched.cli import format_option, path_argument, stdout_columns, write_rendered
+from iosched.render import formats
 from iosched.vocab import GOALS
 
 if TYPE_CHECKING:
@@ -37,7 +36,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
         action="store_true",
         help="show every metric (default: per test the metrics each goal is judged on)",
     )
-    format_option(p)
+    format_option(p, formats.COMPARISON)
     p.set_defaults(func=cmd_compare)
 
 
@@ -50,7 +49,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     if args.chart is not None and args.chart.suffix.lower() != ".svg":
         raise UsageError(f"--chart writes SVG; name the file *.svg (got {args.chart})")
-    loaded = load(load_checked(args.kb), args.files, args.scheduler)
+    kb = load_checked(args.kb)
+    loaded = load(kb, args.files, args.scheduler)
     judgement = judge(loaded.measurements, goal=args.goal, baseline=args.baseline or _known(loaded),
                       notes=loaded.notes, intervals=args.format == "json")  # fmt: skip
     tally = points(loaded.measurements, goal=args.goal) if args.points else None
@@ -59,16 +59,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
             args.chart.write_text(verdict.chart(judgement, everything=args.all_metrics), encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write {args.chart}: {exc.strerror or exc}") from None
-    if args.format == "json":
-        doc = judgement.to_json()
-        if tally is not None:
-            doc["points"] = {"totals": tally.totals, "winner": tally.winner, "awards": tally.awards,
-                             "inside_noise": tally.inside_noise}  # fmt: skip
-        write(json.dumps(doc, indent=2))
-    elif args.format == "markdown" or sys.stdout.isatty():  # on a terminal, the Markdown is rendered
-        write_markdown(verdict.markdown(judgement, tally, everything=args.all_metrics), args.format)
-    else:
-        write(verdict.text(judgement, tally, everything=args.all_metrics))
+    compared = formats.Compared(judgement=judgement, tally=tally, everything=args.all_metrics)
+    options = formats.Options(terminal=stdout_columns())
+    write_rendered(formats.COMPARISON.render(kb, compared, args.format, options), args.format)
     return 0
 
 

@@ -8,10 +8,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from iosched.cli import path_argument, write, write_markdown
+from iosched.cli import format_option, path_argument, write_rendered
 from iosched.errors import UsageError
+from iosched.render import formats
 
-FORMATS = ("text", "markdown", "json")
 MAX_SECONDS = 3600
 DEFAULT_SECONDS = 10
 
@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     where.add_argument("--probe", action="store_true", help="sample this machine's diskstats, PSI and meminfo")
     p.add_argument("--seconds", type=seconds, metavar="N", help=f"with --probe: how long (default {DEFAULT_SECONDS})")
     p.add_argument("--hw", help="hardware preset for the plan (iosched list hardware)")
-    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    format_option(p, formats.DIAGNOSIS)
     p.add_argument(
         "--chart",
         type=path_argument,
@@ -147,7 +147,7 @@ def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str
     return facts, parents, slaves, float(ratio) if ratio and ratio.isdigit() else None
 
 
-def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str, site_url: str | None = None) -> dict[str, Any]:
+def plans(kb: Any, diagnoses: list[Any], hw: str | None) -> dict[str, Any]:
     """Each device's plan for the context its causes give: the plan itself with --hw, else the command."""
     from iosched.context import Context, ContextError
     from iosched.engine import advise
@@ -165,22 +165,9 @@ def plans(kb: Any, diagnoses: list[Any], hw: str | None, fmt: str, site_url: str
             out[d.device] = f"Name the hardware to get the steps: `iosched advise --hw HW {flags}`"
             continue
         try:
-            plan = advise(kb, Context.from_mapping({**context, "hw": hw}))
+            out[d.device] = advise(kb, Context.from_mapping({**context, "hw": hw}))
         except ContextError as exc:
             out[d.device] = f"No plan for {d.device}: {exc}"
-            continue
-        if fmt == "json":
-            from iosched.render.plan_json import document
-
-            out[d.device] = document(kb, plan)
-        else:
-            from iosched import answer
-            from iosched.render import answer_markdown
-            from iosched.render.formats import advise_command
-            from iosched.render.reference import cli_style
-
-            found = answer.of_plan(kb, plan, advise_command(plan.context))
-            out[d.device] = answer_markdown.render(kb, found, cli_style(site_url, kb.version), level=4)
     return out
 
 
@@ -212,7 +199,6 @@ def symptom_context(kb: Any, paths: list[Any], data: dict[str, Any]) -> dict[str
 
 def cmd_diagnose(args: argparse.Namespace) -> int:
     from iosched.kbcache import load_checked
-    from iosched.render import diagnosis as rd
     from iosched.symptoms.diagnosis import diagnose
     from iosched.symptoms.observe import observe
 
@@ -228,15 +214,9 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     if not observed.devices and not observed.host:
         raise UsageError((*observed.missing, *observed.notes, "no measurements in the input")[0])
     diagnoses = diagnose(kb, observed, facts, ratio, kb.get(args.hw) if args.hw else None)
-    planned = plans(kb, diagnoses, args.hw, args.format, args.site_url)
     if args.chart is not None:
         write_charts(args.chart, observed, [d.device for d in diagnoses])
-    if args.format == "json":
-        write(rd.render_json(observed, diagnoses, planned))
-    else:
-        charts = args.format == "markdown"  # a terminal shows the numbers; a ticket and the site the chart
-        from iosched.render.reference import cli_style
-
-        style = cli_style(args.site_url, kb.version)
-        write_markdown(rd.render_markdown(kb, observed, diagnoses, planned, charts, style), args.format)
+    diagnosed = formats.Diagnosed(observed=observed, diagnoses=diagnoses, plans=plans(kb, diagnoses, args.hw))
+    options = formats.Options(site_url=args.site_url)
+    write_rendered(formats.DIAGNOSIS.render(kb, diagnosed, args.format, options), args.format)
     return 0

@@ -6,17 +6,16 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from iosched.cli import path_argument, write_markdown
+from iosched.cli import format_option, path_argument, write_rendered
 from iosched.cli.commands.advise import PERSIST_HELP, persist_option
 from iosched.errors import UsageError
 from iosched.normalise import option
+from iosched.render import formats
 from iosched.vocab import CACHES, GOALS
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable
     from pathlib import Path
-
-FORMATS = ("text", "markdown", "json", "jsonl", "ansible")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
@@ -35,9 +34,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument("--goal", type=option("goal", GOALS), choices=GOALS, help="objective (default: each workload's)")
     p.add_argument("--cache", type=option("cache", CACHES), choices=CACHES, help="write cache protection of every host")
     p.add_argument("--persist", type=persist_option, metavar="METHOD", help=PERSIST_HELP)
-    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text); json is one "
-                   "document with every host's plans; jsonl is JSON Lines, each distinct plan set once and each host "
-                   "as its number and its disks' serials and WWNs")  # fmt: skip
+    format_option(p, formats.FLEET, "output format (default: text); json is one document with every host's plans; "
+                  "jsonl is JSON Lines, each distinct plan set once and each host as its number and its disks' "
+                  "serials and WWNs")  # fmt: skip
     p.add_argument("--out", type=path_argument, metavar="DIR", help="with --format ansible (required): write DIR/"
                    "iosched.yml, a playbook applying the role iosched.tuning.iosched, and DIR/inventory, a group per "
                    "distinct plan with its group_vars")  # fmt: skip
@@ -113,44 +112,35 @@ def cmd_fleet(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.stop()
     hosts = one_per_name(found, sets)
-    summary = summarise(hosts, sets)
-    if args.format in ("json", "jsonl"):
-        from iosched.cli import write_bytes
-        from iosched.render.fleet_json import lines, records
-
-        written = lines if args.format == "json" else records
-        write_bytes(written(hosts, sets, summary, sys.stdout.encoding, sys.stdout.errors or "strict"))
-    elif args.format == "ansible":
-        from iosched.escape import untrusted
-        from iosched.fleet import targetable
-        from iosched.render.ansible_role import tree
-        from iosched.render.plan_ansible import PlaybookError
-
-        hosts = [targetable(h) for h in hosts]
-        for h in hosts:
-            if h.plans is None:
-                print(f"iosched: {untrusted(h.name, 80)}: not in the playbook: {untrusted(h.error)}", file=sys.stderr)
-        files = tree(kb, ((h.name, h.plans, sets[h.plans].plans) for h in hosts if h.plans is not None))
-        try:
-            first = next(files)  # every name and value is checked before the first file
-        except PlaybookError as exc:
-            raise UsageError(str(exc)) from None
-        _write_tree(args.out, [first, *files])
+    planned = formats.FleetPlans(hosts=hosts, sets=sets, summary=summarise(hosts, sets))
+    options = formats.Options(encoding=sys.stdout.encoding, errors=sys.stdout.errors or "strict")
+    rendered = formats.FLEET.render(kb, planned, args.format, options)
+    if rendered.files is not None:
+        _write_tree(args.out, rendered.notes, rendered.files)
     else:
-        from iosched.render.fleet_markdown import render as as_markdown
-
-        write_markdown(as_markdown(hosts, sets, summary), args.format)
+        write_rendered(rendered, args.format)
     return _report_lost(workers_lost, sum(1 for h in found if h.error == LOST))
 
 
-def _write_tree(out: Path, files: Sequence[tuple[str, str]]) -> None:
+def _write_tree(out: Path, notes: Iterable[str], files: Iterable[tuple[str, str]]) -> None:
     """Write ``(path, text)`` under ``out``; a group's variables left from an earlier run are removed (their
-    group is gone from the inventory). Each file is written whole (a temporary file renamed over it)."""
+    group is gone from the inventory). Each file is written whole (a temporary file renamed over it). What the
+    tree leaves out (``notes``) is told first; a tree that cannot be made is a usage error, and nothing is
+    written (every name and value is checked before the first file)."""
     import os
 
+    from iosched.render.plan_ansible import PlaybookError
+
+    for note in notes:
+        print(f"iosched: {note}", file=sys.stderr)
+    files = iter(files)
+    try:
+        first = next(files)
+    except PlaybookError as exc:
+        raise UsageError(str(exc)) from None
     stale = set(out.glob("inventory/group_vars/iosched_plan_*.yml"))
     try:
-        for path, text in files:
+        for path, text in [first, *files]:
             target = out / path
             target.parent.mkdir(parents=True, exist_ok=True)
             partial = target.with_name(f".{target.name}.partial")

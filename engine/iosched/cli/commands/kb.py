@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from iosched.cli import path_argument, write
+from iosched.cli import format_option, path_argument, write, write_rendered
+from iosched.render import formats
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,10 +18,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     kb_sub = kb.add_subparsers(dest="kb_command", metavar="SUBCOMMAND")
     check = kb_sub.add_parser("check", parents=[common], help="validate a KB directory (default: the bundled KB)")
     check.add_argument("directory", nargs="?", type=path_argument, help="a KB directory to check on its own")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    format_option(check, formats.KB_CHECK)
     check.set_defaults(func=cmd_check)
     export = kb_sub.add_parser("export", parents=[common], help="print the whole KB as one JSON document")
-    export.add_argument("--format", choices=("json",), default="json")
+    format_option(export, formats.KB_EXPORT)
     export.set_defaults(func=cmd_export)
     schema = kb_sub.add_parser("schema", parents=[common], help="print the JSON Schema of a KB YAML file")
     schema.set_defaults(func=cmd_schema)
@@ -43,27 +44,16 @@ def cmd_check(args: argparse.Namespace) -> int:
         kb, diagnostics = load(directories)
         if not diagnostics:
             kbcompile.write(path, kb)
-    if args.format == "json":
-        write(json.dumps([_as_dict(d) for d in diagnostics], indent=2))
-    else:
-        for d in diagnostics:
-            write(str(d))
-        where = ", ".join(display(d) for d in directories)
-        counts = sum(len(v) for v in kb.sections.values())
-        status = "ok" if not diagnostics else f"{len(diagnostics)} problem(s)"
-        write(f"{where}: {counts} entries, {status}")
+    where = ", ".join(display(d) for d in directories)
+    checked = formats.Checked(diagnostics=diagnostics, where=where, entries=sum(len(v) for v in kb.sections.values()))
+    write_rendered(formats.KB_CHECK.render(kb, checked, args.format, formats.Options()), args.format)
     return 1 if diagnostics else 0
 
 
-def _as_dict(d: Diagnostic) -> dict[str, str | int]:
-    return {"code": d.code, "file": d.file, "line": d.line, "message": d.message}
-
-
 def cmd_export(args: argparse.Namespace) -> int:
-    from iosched.export import export_kb
     from iosched.kbcache import load_checked
 
-    write(json.dumps(export_kb(load_checked(args.kb)), indent=2, ensure_ascii=False))
+    write_rendered(formats.KB_EXPORT.render(load_checked(args.kb), None, args.format, formats.Options()), args.format)
     return 0
 
 

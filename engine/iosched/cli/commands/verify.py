@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
     p.add_argument("--rehearse", metavar="HW", help="as for iosched advise --rehearse")
     p.add_argument("--context", type=path_argument, metavar="FILE", help="YAML or JSON file with the context fields")
     observe.add_arguments(p)
-    format_option(p, formats.VERIFY.names())
+    format_option(p, formats.VERIFY)
     p.set_defaults(func=cmd_verify)
 
 
