@@ -9,8 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from iosched.kb import Kb
-from iosched.kbfiles import bundled_kb
-from iosched.kbload import load
+from iosched.kbcache import load_checked
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,9 +46,8 @@ def _group(item: pytest.Item) -> str | None:
 
 @pytest.fixture(scope="session")
 def kb() -> Kb:
-    loaded, diagnostics = load([bundled_kb()])
-    assert diagnostics == []
-    return loaded
+    """The bundled KB, checked (KbInvalid names every diagnostic), from the compiled cache as the CLI reads it."""
+    return load_checked()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

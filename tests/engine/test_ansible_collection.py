@@ -39,9 +39,10 @@ def test_the_role_in_the_repository_is_what_the_playbook_code_generates(update_g
     assert f"{galaxy['namespace']}.{galaxy['name']}" == ansible_role.COLLECTION
 
 
-def lint(path: Path, env: dict[str, str]) -> None:
-    done = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", str(path)],
-                          cwd=path.parent, env=env, capture_output=True, text=True)  # fmt: skip
+def lint(env: dict[str, str], *paths: Path) -> None:
+    """One ansible-lint run over every path (its start-up, seconds, is paid once), from the last one's folder."""
+    done = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", *map(str, paths)],
+                          cwd=paths[-1].parent, env=env, capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -75,9 +76,9 @@ def test_a_tree_gives_each_host_its_plans_files_and_values_once_and_its_inventor
 @pytest.mark.ansible
 @pytest.mark.slow
 def test_the_installed_collection_and_a_fleet_tree_pass_production_lint(collection, tmp_path: Path) -> None:
-    lint(Path(collection["ANSIBLE_COLLECTIONS_PATH"]) / "ansible_collections/iosched/tuning", collection)
     write_tree(tmp_path, "web1", [disk_plan("sdc")])
-    lint(tmp_path / ansible_role.PLAYBOOK, collection)
+    installed = Path(collection["ANSIBLE_COLLECTIONS_PATH"]) / "ansible_collections/iosched/tuning"
+    lint(collection, installed, tmp_path / ansible_role.PLAYBOOK)
 
 
 def write_tree(out: Path, name: str, plans: list) -> None:

@@ -24,6 +24,7 @@ from iosched.system.ansible import read_facts
 from iosched.system.release import parse_os_release
 
 BIN = Path(sys.executable).parent
+pytestmark = pytest.mark.xdist_group("ansible-gathered")  # one worker: the module's fixture gathers once
 HOST = "db01.example.com"
 """An inventory name that is not the machine's host name: the reader must use the inventory's."""
 
@@ -39,26 +40,20 @@ def sysfs_schedulers() -> dict[str, str | None]:
 
 @pytest.fixture(scope="module")
 def gathered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The fact cache, the ``--tree`` directory and the console output of one real fact gathering each."""
+    """The fact cache, the ``--tree`` directory and the console output of one real fact gathering, which writes
+    all three (the module is one xdist group, so the gathering runs once a session)."""
     work = tmp_path_factory.mktemp("ansible-gathered")
     (work / "ansible.cfg").write_text("[defaults]\n")
     (work / "inventory").write_text(f"[db]\n{HOST} ansible_connection=local\n")
-    (work / "gather.yml").write_text("- hosts: all\n  gather_facts: true\n  tasks: []\n")
     env = {**os.environ, "ANSIBLE_CONFIG": str(work / "ansible.cfg"), "ANSIBLE_HOME": str(work / "home"),
            "ANSIBLE_LOCAL_TEMP": str(work / "tmp"), "XDG_CACHE_HOME": str(work / "cache-home"),
-           "ANSIBLE_PYTHON_INTERPRETER": sys.executable, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_GATHERING": "smart",
+           "ANSIBLE_PYTHON_INTERPRETER": sys.executable, "ANSIBLE_NOCOLOR": "1",
            "ANSIBLE_CACHE_PLUGIN": "jsonfile", "ANSIBLE_CACHE_PLUGIN_CONNECTION": str(work / "facts")}  # fmt: skip
-
-    def ansible(program: str, *args: str) -> str:
-        done = subprocess.run([BIN / program, "-i", "inventory", *args], cwd=work, env=env, capture_output=True,
-                              text=True, timeout=300)  # fmt: skip
-        assert done.returncode == 0, done.stdout + done.stderr
-        return done.stdout
-
     before = sysfs_schedulers()
-    ansible("ansible-playbook", "gather.yml")
-    ansible("ansible", "all", "-m", "setup", "--tree", str(work / "tree"))
-    (work / "console.txt").write_text(ansible("ansible", "all", "-m", "setup"))
+    done = subprocess.run([BIN / "ansible", "-i", "inventory", "all", "-m", "setup", "--tree", str(work / "tree")],
+                          cwd=work, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    (work / "console.txt").write_text(done.stdout)
     after = sysfs_schedulers()
     (work / "stable.json").write_text(json.dumps({n: s for n, s in before.items() if after.get(n, "") == s}))
     return {"cache": work / "facts", "tree": work / "tree", "console": work / "console.txt",
