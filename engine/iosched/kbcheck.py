@@ -29,16 +29,30 @@ def _diag(kb: Kb, ident: str, code: str, message: str) -> Diagnostic:
 
 def _walk(entity: Any) -> Iterator[Struct]:
     """Every Struct nested in ``entity`` (itself included)."""
+    return (node for node, _ in _walk_fields(entity))
+
+
+def _walk_fields(entity: Any) -> Iterator[tuple[Struct, dict[str, Any]]]:
+    """Every Struct nested in ``entity`` (itself included), with its fields by name."""
     stack = [entity]
     while stack:
         item = stack.pop()
         if isinstance(item, Struct):
-            yield item
-            stack.extend(value for _, value in item.fields())
+            fields = dict(item.fields())
+            yield item, fields
+            stack.extend(fields.values())
         elif isinstance(item, tuple | list):
             stack.extend(item)
         elif isinstance(item, dict):
             stack.extend(item.values())
+
+
+Nested = list[tuple[Any, Struct, dict[str, Any]]]
+"""Each entity of the KB, each Struct nested in it, and that Struct's fields: walked once for every check."""
+
+
+def _nested(kb: Kb) -> Nested:
+    return [(entity, node, fields) for entity in kb.all() for node, fields in _walk_fields(entity)]
 
 
 def _check_unique(kb: Kb) -> Iterator[Diagnostic]:
@@ -55,28 +69,26 @@ def _check_unique(kb: Kb) -> Iterator[Diagnostic]:
                         "each part the KB relies on (a #fragment tells sections of one page apart)")  # fmt: skip
 
 
-def _check_references(kb: Kb) -> Iterator[Diagnostic]:
+def _check_references(kb: Kb, nested: Nested) -> Iterator[Diagnostic]:
     sources = {s.id for s in kb.section("sources")}
     caveats = {c.id for c in kb.section("caveats")}
     distros = {d.id for d in kb.section("distributions")}
     persistence = {p.id for p in kb.section("persistence")}
     elevators = kb.elevators
-    for entity in kb.all():
-        for node in _walk(entity):
-            fields = dict(node.fields())
-            for name in _SOURCE_FIELDS:
-                for ref in fields.get(name, ()):
-                    if ref not in sources:
-                        yield _diag(kb, entity.id, "KB101", f"unknown source {ref!r}")
-            for ref in fields.get("caveats", ()):
-                if ref not in caveats:
-                    yield _diag(kb, entity.id, "KB103", f"unknown caveat {ref!r}")
-            for ref in fields.get("distributions", ()):
-                if ref not in distros:
-                    yield _diag(kb, entity.id, "KB107", f"unknown distribution {ref!r}")
-            elevator = fields.get("elevator")
-            if elevator is not None and elevator not in elevators:
-                yield _diag(kb, entity.id, "KB102", f"unknown elevator {elevator!r}")
+    for entity, _, fields in nested:
+        for name in _SOURCE_FIELDS:
+            for ref in fields.get(name, ()):
+                if ref not in sources:
+                    yield _diag(kb, entity.id, "KB101", f"unknown source {ref!r}")
+        for ref in fields.get("caveats", ()):
+            if ref not in caveats:
+                yield _diag(kb, entity.id, "KB103", f"unknown caveat {ref!r}")
+        for ref in fields.get("distributions", ()):
+            if ref not in distros:
+                yield _diag(kb, entity.id, "KB107", f"unknown distribution {ref!r}")
+        elevator = fields.get("elevator")
+        if elevator is not None and elevator not in elevators:
+            yield _diag(kb, entity.id, "KB102", f"unknown elevator {elevator!r}")
     for elevator in elevators.values():
         if elevator.equivalent and elevator.equivalent not in elevators:
             yield _diag(kb, elevator.id, "KB102", f"equivalent {elevator.equivalent!r} is not an elevator")
@@ -190,18 +202,17 @@ def _check_kernel_rows(kb: Kb) -> Iterator[Diagnostic]:
                                 f"{row.elevator} on blk-mq, but kernel {kernel} gives it {expected}")  # fmt: skip
 
 
-def _check_facts(kb: Kb) -> Iterator[Diagnostic]:
+def _check_facts(kb: Kb, nested: Nested) -> Iterator[Diagnostic]:
     for entity in (*kb.section("hardware"), *kb.section("workloads")):
         for name in sorted(set(entity.facts) - set(FACTS)):
             yield _diag(kb, entity.id, "KB105", f"unknown fact {name!r}")
     for rule in kb.section("rules"):
         for name in unknown_facts(rule.when, rule.actions):
             yield _diag(kb, rule.id, "KB105", f"condition uses unknown fact {name!r}")
-    for entity in kb.all():
-        for node in _walk(entity):
-            when = dict(node.fields()).get("when") if isinstance(node, Scope) else None
-            for name in unknown_facts(when) if when is not None else ():
-                yield _diag(kb, getattr(entity, "id", "?"), "KB105", f"scope condition uses unknown fact {name!r}")
+    for entity, node, fields in nested:
+        when = fields.get("when") if isinstance(node, Scope) else None
+        for name in unknown_facts(when) if when is not None else ():
+            yield _diag(kb, getattr(entity, "id", "?"), "KB105", f"scope condition uses unknown fact {name!r}")
 
 
 def _check_subjects(kb: Kb) -> Iterator[Diagnostic]:
@@ -249,9 +260,9 @@ def _check_examples(kb: Kb) -> Iterator[Diagnostic]:
             yield _diag(kb, example.id, "KB113", f"advise cannot plan this context: {exc}")
 
 
-def _check_reachable(kb: Kb) -> Iterator[Diagnostic]:
+def _check_reachable(kb: Kb, nested: Nested) -> Iterator[Diagnostic]:
     """A caveat must reach some plan: cited by a rule or entity, or related to something a plan involves."""
-    cited = {c for entity in kb.all() for node in _walk(entity) for c in dict(node.fields()).get("caveats", ())}
+    cited = {c for _, _, fields in nested for c in fields.get("caveats", ())}
     for caveat in kb.section("caveats"):
         if caveat.id not in cited and not caveat.related:
             yield _diag(kb, caveat.id, "KB111", "no rule, setting or scope can bring this caveat into a plan")
@@ -296,9 +307,10 @@ def _check_caveat_releases(kb: Kb) -> Iterator[Diagnostic]:
 
 def check(kb: Kb) -> list[Diagnostic]:
     """All cross-entity problems, sorted by file and line."""
-    found = [*_check_unique(kb), *_check_references(kb), *_check_facts(kb), *_check_reachable(kb),
-             *_check_default_schedulers(kb), *_check_kernel_rows(kb), *_check_synonyms(kb),
-             *_check_caveat_releases(kb), *_check_subjects(kb)]  # fmt: skip
+    nested = _nested(kb)
+    found = [*_check_unique(kb), *_check_references(kb, nested), *_check_facts(kb, nested),
+             *_check_reachable(kb, nested), *_check_default_schedulers(kb), *_check_kernel_rows(kb),
+             *_check_synonyms(kb), *_check_caveat_releases(kb), *_check_subjects(kb)]  # fmt: skip
     if kb.section("rules") and not any(d.code == "KB105" for d in found):
         found += [*_check_rules(kb), *_check_examples(kb)]
     return sorted(set(found), key=lambda d: (d.file, d.line, d.code, d.message))

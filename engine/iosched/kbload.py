@@ -11,8 +11,8 @@ from iosched.kb import Kb
 from iosched.kbfiles import AnyPath, content_version, display, kb_files
 from iosched.kinds import BY_SECTION, KINDS
 from iosched.model import inherited
-from iosched.struct import Invalid
-from iosched.yamlsrc import YamlError, read
+from iosched.struct import Invalid, Struct
+from iosched.yamlsrc import MAX_BYTES, YamlError, parse, read_bytes
 
 _ERROR_CODES = {"extra_forbidden": "KB010", "missing": "KB011"}
 _UNION_TAGS = {"all", "any", "not", "fact"}  # pydantic names the union member in error locations
@@ -60,27 +60,57 @@ def _validate(schema: type, item: Any) -> tuple[Any, list[Any]]:
         return None, [{"type": "value_error", "loc": (), "msg": str(exc) or type(exc).__name__}]
 
 
-def _collect_file(path: Path, layer: dict[str, dict[str, Any]], out: _Collected) -> None:
-    name = display(path)
+class _Entry(Struct, kw_only=False):
+    """One valid entity of a file: its section, the entity, the line it starts on, and how many of the file's
+    diagnostics come before it."""
+
+    section: str
+    entity: Any
+    line: int
+    after: int
+
+
+_MEMO_FILES = 256
+_memo: dict[tuple[str, bytes], tuple[tuple[_Entry, ...], tuple[Diagnostic, ...]]] = {}
+"""The entries and diagnostics of each file this process read, by its name and a digest of its bytes: a KB
+loaded again (a ``--kb`` layer over the bundled KB, a rebuilt cache) parses and validates only the files whose
+bytes changed."""
+
+
+def _file_entries(name: str, data: bytes) -> tuple[tuple[_Entry, ...], tuple[Diagnostic, ...]]:
+    """The valid entities of one file's ``data`` and the diagnostics of the rest, remembered by content."""
+    from hashlib import blake2b
+
+    key = (name, blake2b(data, digest_size=32).digest())
+    found = _memo.get(key)
+    if found is None:
+        found = _parse_file(name, data)
+        if len(_memo) >= _MEMO_FILES:
+            _memo.clear()
+        _memo[key] = found
+    return found
+
+
+def _parse_file(name: str, data: bytes) -> tuple[tuple[_Entry, ...], tuple[Diagnostic, ...]]:
+    entries: list[_Entry] = []
+    diagnostics: list[Diagnostic] = []
     try:
-        doc = read(path)
+        doc = parse(data)
     except YamlError as exc:
-        out.diagnostics.append(Diagnostic("KB001", name, exc.line, str(exc)))
-        return
+        return (), (Diagnostic("KB001", name, exc.line, str(exc)),)
     if doc.data is None:
-        return
+        return (), ()
     if not isinstance(doc.data, dict):
         kind = type(doc.data).__name__
-        out.diagnostics.append(Diagnostic("KB002", name, 1, f"expected a mapping of sections, found {kind}"))
-        return
+        return (), (Diagnostic("KB002", name, 1, f"expected a mapping of sections, found {kind}"),)
     for section, items in doc.data.items():
         line = doc.line_of((section,))
         if section not in BY_SECTION:
             known = ", ".join(BY_SECTION)
-            out.diagnostics.append(Diagnostic("KB003", name, line, f"unknown section {section!r}; known: {known}"))
+            diagnostics.append(Diagnostic("KB003", name, line, f"unknown section {section!r}; known: {known}"))
             continue
         if not isinstance(items, list):
-            out.diagnostics.append(Diagnostic("KB004", name, line, f"section {section!r} must be a list"))
+            diagnostics.append(Diagnostic("KB004", name, line, f"section {section!r} must be a list"))
             continue
         for i, item in enumerate(items):
             entity, errors = _validate(BY_SECTION[section].schema, item)
@@ -91,19 +121,33 @@ def _collect_file(path: Path, layer: dict[str, dict[str, Any]], out: _Collected)
                 cause = (err.get("ctx") or {}).get("error")
                 text = str(cause) if isinstance(cause, Invalid) else err.get("msg", "invalid")
                 message = f"{section}: {_describe(item, i)}: {where}: {text}"
-                out.diagnostics.append(Diagnostic(code, name, doc.line_of((section, i, *loc)), message))
-            if entity is None:
-                continue
-            origin = f"{name}:{doc.line_of((section, i))}"
-            if entity.id in layer:
-                first = out.origins.get(entity.id, "?")
-                out.diagnostics.append(
-                    Diagnostic("KB104", name, doc.line_of((section, i)), f"{entity.id!r} is also defined at {first}")
-                )
-                continue
-            layer[entity.id] = entity
-            out.entities.setdefault(section, {})[entity.id] = entity
-            out.origins[entity.id] = origin
+                diagnostics.append(Diagnostic(code, name, doc.line_of((section, i, *loc)), message))
+            if entity is not None:
+                entries.append(_Entry(section, entity, doc.line_of((section, i)), len(diagnostics)))
+    return tuple(entries), tuple(diagnostics)
+
+
+def _collect_file(path: Path, layer: dict[str, dict[str, Any]], out: _Collected) -> None:
+    name = display(path)
+    try:
+        data = read_bytes(path, MAX_BYTES)
+    except YamlError as exc:
+        out.diagnostics.append(Diagnostic("KB001", name, exc.line, str(exc)))
+        return
+    entries, diagnostics = _file_entries(name, data)
+    shown = 0
+    for entry in entries:
+        entity = entry.entity
+        if entity.id in layer:
+            out.diagnostics.extend(diagnostics[shown : entry.after])
+            shown = entry.after
+            first = out.origins.get(entity.id, "?")
+            out.diagnostics.append(Diagnostic("KB104", name, entry.line, f"{entity.id!r} is also defined at {first}"))
+            continue
+        layer[entity.id] = entity
+        out.entities.setdefault(entry.section, {})[entity.id] = entity
+        out.origins[entity.id] = f"{name}:{entry.line}"
+    out.diagnostics.extend(diagnostics[shown:])
 
 
 def load(layers: Sequence[AnyPath]) -> tuple[Kb, list[Diagnostic]]:

@@ -70,39 +70,46 @@ def _compose(loader: Any) -> Any:
     if loader.check_event(events.StreamEndEvent):
         return None
     loader.get_event()  # document start
+    scalar, sequence_start, mapping_start = events.ScalarEvent, events.SequenceStartEvent, events.MappingStartEvent
+    ends = (events.SequenceEndEvent, events.MappingEndEvent)
+    document_end, get_event, resolve = events.DocumentEndEvent, loader.get_event, loader.resolve
+    scalar_node, sequence_node, mapping_node = nodes.ScalarNode, nodes.SequenceNode, nodes.MappingNode
     open_: list[list[Any]] = []  # [collection node, pending mapping key]
     root, count = None, 0
-    while not loader.check_event(events.DocumentEndEvent):
-        event = loader.get_event()
+    while True:
+        event = get_event()
+        kind = type(event)
+        if kind is document_end:
+            break
         count += 1
         if count > MAX_NODES:
             raise YamlError(f"document has more than {MAX_NODES} nodes", event.start_mark.line + 1)
-        if isinstance(event, events.AliasEvent):
-            raise YamlError("YAML aliases (*name) are not allowed", event.start_mark.line + 1)
-        if isinstance(event, events.CollectionEndEvent):
+        if kind is scalar:
+            tag = event.tag if event.tag not in (None, "!") else resolve(scalar_node, event.value, event.implicit)
+            node = scalar_node(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        elif kind in ends:
             node = open_.pop()[0]
             node.end_mark = event.end_mark
-        elif isinstance(event, events.CollectionStartEvent):
+        elif kind is sequence_start or kind is mapping_start:
             if len(open_) >= MAX_DEPTH:
                 raise YamlError(f"document is nested deeper than {MAX_DEPTH} levels", event.start_mark.line + 1)
-            kind = nodes.SequenceNode if isinstance(event, events.SequenceStartEvent) else nodes.MappingNode
-            tag = event.tag if event.tag not in (None, "!") else loader.resolve(kind, None, event.implicit)
-            open_.append([kind(tag, [], event.start_mark, None, flow_style=event.flow_style), None])
+            cls = sequence_node if kind is sequence_start else mapping_node
+            tag = event.tag if event.tag not in (None, "!") else resolve(cls, None, event.implicit)
+            open_.append([cls(tag, [], event.start_mark, None, flow_style=event.flow_style), None])
             continue
-        else:  # a scalar
-            tag = event.tag if event.tag not in (None, "!") else loader.resolve(nodes.ScalarNode, event.value,
-                                                                                  event.implicit)  # fmt: skip
-            node = nodes.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        else:  # an alias, the one other event inside a document
+            raise YamlError("YAML aliases (*name) are not allowed", event.start_mark.line + 1)
         if not open_:
             root = node
-        elif isinstance(open_[-1][0], nodes.SequenceNode):
-            open_[-1][0].value.append(node)
-        elif open_[-1][1] is None:
-            open_[-1][1] = node
+            continue
+        top = open_[-1]
+        if type(top[0]) is sequence_node:
+            top[0].value.append(node)
+        elif top[1] is None:
+            top[1] = node
         else:
-            open_[-1][0].value.append((open_[-1][1], node))
-            open_[-1][1] = None
-    loader.get_event()  # document end
+            top[0].value.append((top[1], node))
+            top[1] = None
     if not loader.check_event(events.StreamEndEvent):
         raise YamlError("expected one document, found more", loader.peek_event().start_mark.line + 1)
     return root

@@ -46,20 +46,33 @@ def _operands() -> dict[str, list[Any]]:
 OPERANDS = _operands()
 
 
+def _values(kind: str, known: list[Any]) -> st.SearchStrategy[Any]:
+    """Values of a fact of ``kind``: the values rules compare it with, and others."""
+    if kind == "bool":
+        return st.booleans()
+    if kind == "str":
+        return st.sampled_from([*known, "other"]) if known else st.text(max_size=4)
+    if kind == "number":
+        return st.integers(-2, 100) | st.floats(allow_nan=False, allow_infinity=False)
+    if kind == "version":
+        return st.sampled_from([*KERNELS, *map(str, known)])
+    assert kind == "set", kind
+    return st.frozensets(st.sampled_from([*known, "other"]) if known else st.text(max_size=4), max_size=3)
+
+
+VALUES = {
+    name: _values(kind, [v for v in OPERANDS.get(name, []) if not isinstance(v, bool)])
+    for name, (kind, _) in FACTS.items()
+}
+"""Each registered fact's strategy, made once (making them for every example was most of the tests' time)."""
+
+
 @st.composite
 def fact_mappings(draw: st.DrawFn) -> dict[str, Any]:
     """Facts as any context could give them: each registered fact absent, or a value of its type (the values
     rules compare with, and others)."""
     facts: dict[str, Any] = {}
-    for name, (kind, _) in FACTS.items():
-        known = [v for v in OPERANDS.get(name, []) if not isinstance(v, bool)]
-        values = {
-            "bool": st.booleans(),
-            "str": st.sampled_from([*known, "other"]) if known else st.text(max_size=4),
-            "number": st.integers(-2, 100) | st.floats(allow_nan=False, allow_infinity=False),
-            "version": st.sampled_from([*KERNELS, *map(str, known)]),
-            "set": st.frozensets(st.sampled_from([*known, "other"]) if known else st.text(max_size=4), max_size=3),
-        }[kind]
+    for name, values in VALUES.items():
         if draw(st.booleans()):
             facts[name] = draw(values)
     return facts

@@ -5,7 +5,9 @@ raises. Whole-file damage is tested in test_probe_fuzz.py."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
+import os
 import shutil
 from pathlib import Path
 
@@ -29,6 +31,31 @@ JUNK = st.one_of(
                      "ELEVATOR_TUNE_DEVS=\"/sys/block/{sd,}*/queue/scheduler\"", "[disk_x]", "devices=!*",
                      "devices_udev_regex=(", "priority=x", "NAME KNAME RA", "/sys/block/../queue/scheduler:[x]"]),
 )  # fmt: skip
+
+
+@functools.cache
+def pristine(name: str) -> Path:
+    """A copy of capture ``name`` for this process, beside the examples' trees (in memory where the machine has
+    it), for each example to hard-link instead of copying every file again."""
+    holder = scratch()
+    _kept.append(holder)
+    root = Path(holder.name) / name
+    shutil.copytree(capture(name), root, symlinks=True)
+    return root
+
+
+_kept: list[object] = []
+"""The pristine copies' directories, removed when the process ends."""
+
+
+def linked_copy(name: str, destination: Path, damaged: str) -> Path:
+    """The tree of capture ``name`` at ``destination``, each file a hard link to the pristine copy but
+    ``damaged`` (relative), a file of its own, so that damaging it leaves the pristine copy as it was."""
+    shutil.copytree(pristine(name), destination, symlinks=True, copy_function=os.link)
+    path = destination / damaged
+    path.unlink()
+    shutil.copy2(pristine(name) / damaged, path)
+    return path
 
 
 def damage(text: str, edits: list[tuple[str, int, str]]) -> str:
@@ -61,8 +88,7 @@ def test_damaged_lines_of_any_capture_text_give_a_system_and_clean_lines(
     name, rel = text
     with scratch() as tmp:
         root = Path(tmp) / "root"
-        shutil.copytree(capture(name), root, symlinks=True)
-        path = root / rel
+        path = linked_copy(name, root, rel)
         path.write_text(damage(path.read_text(errors="replace"), edits))
         system = read_root(root)
         for line in system.missing:
