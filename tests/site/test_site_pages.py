@@ -139,7 +139,7 @@ def _decoded(data: dict, setting: str, hw: str, workload: str) -> dict | str:
 
 def test_advisor_data_is_what_advise_computes(kb, generated: dict[str, str]) -> None:
     data = json.loads(generated[advisor.DATA])
-    g = grid.build(kb)
+    g = grid.grid(kb)  # the one the pages were generated from (this session's KB)
     assert sorted(data["shown"]) == sorted(setting.key for setting in g.settings)
     kinds = {bool(setting.kernel) for setting in g.settings}
     assert kinds == {True} | ({False} if kb.section("distributions") else set())
@@ -185,7 +185,7 @@ def test_advisor_links_are_relative_and_named_in_the_kb(kb, generated: dict[str,
 
 
 def test_kernel_eras_merge_only_kernels_with_the_same_answers(kb) -> None:
-    g = grid.build(kb)
+    g = grid.grid(kb)  # the one the pages were generated from (this session's KB)
     eras = [s for s in g.settings if s.kernel]
     assert g.default in eras
     for older, newer in itertools.pairwise(eras):
