@@ -102,6 +102,7 @@ def test_every_generated_page_opens_with_its_title(generated: dict[str, str]) ->
             assert body.startswith("# "), page
 
 
+@pytest.mark.slow  # two more interpreters generate every page: seconds each
 def test_generated_pages_are_deterministic(generated: dict[str, str]) -> None:
     """Two fresh interpreters with different hash seeds write the same bytes as this one."""
     script = (
