@@ -32,6 +32,8 @@ from iosched.sitegen.pages import render_all
 from iosched.sitegen.shortcodes import SHORTCODE, UnknownId, expand
 from iosched.steps import kind_of as step_kind
 
+pytestmark = pytest.mark.xdist_group("sitegen")  # one worker generates the pages (and asks for every plan) once
+
 ID = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._=-]{0,79}", fullmatch=True)
 
 
