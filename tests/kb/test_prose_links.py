@@ -33,21 +33,35 @@ HARMLESS = [
 ]
 
 
-def _layer(tmp_path: Path, text: str) -> Path:
+def _layer(tmp_path: Path, texts: list[str]) -> Path:
+    """One overlay layer with a file per text (``case-N.yaml``, a topic whose summary and section say it): one
+    load checks every text, and each diagnostic names the file of its text."""
     layer = tmp_path / "layer"
     layer.mkdir(exist_ok=True)
-    topic = {"id": "local-topic", "title": "Local", "summary": text, "sources": ["linux-doc-queue-sysfs"],
-             "sections": [{"title": "More", "text": text}]}  # fmt: skip
-    (layer / "overlay.yaml").write_text(yaml.safe_dump({"topics": [topic]}, allow_unicode=True))
+    for n, text in enumerate(texts):
+        topic = {"id": f"local-topic-{n}", "title": "Local", "summary": text, "sources": ["linux-doc-queue-sysfs"],
+                 "sections": [{"title": "More", "text": text}]}  # fmt: skip
+        (layer / f"case-{n}.yaml").write_text(yaml.safe_dump({"topics": [topic]}, allow_unicode=True))
     return layer
 
 
-@pytest.mark.parametrize("text", HOSTILE)
-def test_kb_check_refuses_a_link_that_is_not_http_mailto_or_relative(tmp_path: Path, text: str, capsys) -> None:
-    _, diagnostics = load([bundled_kb(), _layer(tmp_path, text)])
-    assert diagnostics and all("only http(s), mailto and relative links" in d.message for d in diagnostics)
+def _by_case(diagnostics: list, texts: list[str]) -> dict[str, list]:
+    """Each text's diagnostics (those naming its file); a diagnostic of no case's file fails the test."""
+    found: dict[str, list] = {text: [] for text in texts}
+    for d in diagnostics:
+        cases = [n for n in range(len(texts)) if Path(d.file).name == f"case-{n}.yaml"]
+        assert cases, f"a diagnostic of no case: {d}"
+        found[texts[cases[0]]].append(d)
+    return found
+
+
+def test_kb_check_refuses_a_link_that_is_not_http_mailto_or_relative(tmp_path: Path, capsys) -> None:
+    _, diagnostics = load([bundled_kb(), _layer(tmp_path, HOSTILE)])
+    for text, found in _by_case(diagnostics, HOSTILE).items():
+        assert found and all("only http(s), mailto and relative links" in d.message for d in found), (text, found)
     assert main(["kb", "check", "--kb", str(tmp_path / "layer")]) == 1
-    assert "overlay.yaml" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert all(f"case-{n}.yaml" in said for n in range(len(HOSTILE))), said
 
 
 def test_a_rule_action_note_is_prose_too(tmp_path: Path) -> None:
@@ -67,9 +81,8 @@ def test_a_rule_action_note_is_prose_too(tmp_path: Path) -> None:
     assert load([bundled_kb(), layer])[1] == []
 
 
-@pytest.mark.parametrize("text", HARMLESS)
-def test_http_mailto_and_relative_links_pass(tmp_path: Path, text: str) -> None:
-    _, diagnostics = load([bundled_kb(), _layer(tmp_path, text)])
+def test_http_mailto_and_relative_links_pass(tmp_path: Path) -> None:
+    _, diagnostics = load([bundled_kb(), _layer(tmp_path, HARMLESS)])
     assert not diagnostics, diagnostics
 
 
@@ -92,13 +105,14 @@ AFTER_PARSING = [
 ]
 
 
-@pytest.mark.parametrize("text", AFTER_PARSING)
-def test_kb_check_reads_links_and_attributes_as_the_site_renders_them(tmp_path: Path, text: str, capsys) -> None:
+def test_kb_check_reads_links_and_attributes_as_the_site_renders_them(tmp_path: Path, capsys) -> None:
     """Forms a pattern on the source missed: the rendered page's href and every attribute are checked."""
-    _, diagnostics = load([bundled_kb(), _layer(tmp_path, text)])
-    assert diagnostics and all(("only http(s)" in d.message or "event handler" in d.message) for d in diagnostics)
+    _, diagnostics = load([bundled_kb(), _layer(tmp_path, AFTER_PARSING)])
+    for text, found in _by_case(diagnostics, AFTER_PARSING).items():
+        assert found and all(("only http(s)" in d.message or "event handler" in d.message) for d in found), text
     assert main(["kb", "check", "--kb", str(tmp_path / "layer")]) == 1
-    capsys.readouterr()
+    said = capsys.readouterr().out
+    assert all(f"case-{n}.yaml" in said for n in range(len(AFTER_PARSING))), said
 
 
 @pytest.mark.parametrize("text", AFTER_PARSING + HOSTILE)

@@ -10,6 +10,7 @@ import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -60,25 +61,35 @@ def served(built_site: Path) -> Iterator[str]:
         server.server_close()
 
 
-@pytest.fixture()
-def browser_page(served: str) -> Iterator[tuple[object, list[str]]]:
-    """A Chromium page and the URLs it requested; fails if any request left 127.0.0.1 or a script failed."""
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    """One headless Chromium for the session's browser tests (each test has a context of its own)."""
     from playwright.sync_api import sync_playwright
 
-    requests: list[str] = []
-    errors: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            context = browser.new_context()
-            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served.rstrip("/"))
-            context.on("request", lambda request: requests.append(request.url))
-            page = context.new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.set_default_timeout(20_000)
-            yield page, requests
+            yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture()
+def browser_page(chromium: Any, served: str) -> Iterator[tuple[object, list[str]]]:
+    """A Chromium page in a fresh context (no cookie, storage or cache from another test) and the URLs it
+    requested; fails if any request left 127.0.0.1 or a script failed."""
+    requests: list[str] = []
+    errors: list[str] = []
+    context = chromium.new_context()
+    try:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served.rstrip("/"))
+        context.on("request", lambda request: requests.append(request.url))
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_default_timeout(20_000)
+        yield page, requests
+    finally:
+        context.close()
     outside = [
         u for u in requests if urlsplit(u).scheme not in ("data", "blob") and urlsplit(u).hostname != "127.0.0.1"
     ]

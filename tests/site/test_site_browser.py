@@ -60,12 +60,16 @@ def test_opened_from_disk_every_page_says_how_to_serve_it(built_site, served: st
     page, _ = browser_page
     page.goto(served, wait_until="load")
     assert page.locator("[data-ios-from-disk]").count() == 0
-    disk = page.context.browser.new_context().new_page()
-    for html in ("index.html", "reference/advisor/index.html", "reference/sysctls/index.html"):
-        disk.goto((built_site / html).as_uri(), wait_until="load")
-        banner = disk.locator("[data-ios-from-disk]")
-        banner.wait_for(timeout=10_000)
-        assert "make serve" in banner.inner_text(), html
+    from_disk = page.context.browser.new_context()
+    try:
+        disk = from_disk.new_page()
+        for html in ("index.html", "reference/advisor/index.html", "reference/sysctls/index.html"):
+            disk.goto((built_site / html).as_uri(), wait_until="load")
+            banner = disk.locator("[data-ios-from-disk]")
+            banner.wait_for(timeout=10_000)
+            assert "make serve" in banner.inner_text(), html
+    finally:
+        from_disk.close()
 
 
 def _plan_links(served: str) -> list[str]:

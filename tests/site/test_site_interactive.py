@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from browser import MARKS
 
 from iosched.context import Context, ContextError
@@ -85,62 +84,39 @@ def _options(page: Any, select: str) -> list[dict[str, str | None]]:
     )  # fmt: skip
 
 
-@pytest.fixture()
-def matrix_page(kb, served: str, browser_page) -> Any:
-    page, _ = browser_page
-    page.set_viewport_size(VIEWPORT)
-    page.goto(served + page_url(matrix.PAGE), wait_until="networkidle")
-    return page
-
-
-def test_every_matrix_column_is_on_screen_and_no_cell_wraps(kb, matrix_page) -> None:
-    page = matrix_page
+def _columns_fit(kb: Any, option: dict[str, str | None], read: dict[str, Any]) -> None:
+    """Every matrix column is on screen and no cell wraps."""
     hardware = [h.id for h in kb.section("hardware")]
-    for option in _options(page, "#ios-matrix-setting"):
-        page.select_option("#ios-matrix-setting", option["value"])
-        read = page.evaluate(_READ_MATRIX)
-        assert read["tables"] == 1 and read["hws"] == hardware, option
-        assert read["width"] <= VIEWPORT["width"] and not read["scrolls"], option
-        assert len(read["cells"]) == len(hardware) * len(kb.section("workloads"))
-        for cell in (*read["heads"], *read["cells"]):
-            assert cell["box"]["left"] >= 0 and cell["box"]["right"] <= read["width"], (option, cell)
-            assert cell["lines"] == 1 and cell["oneLine"], (option, cell)
+    assert read["tables"] == 1 and read["hws"] == hardware, option
+    assert read["width"] <= VIEWPORT["width"] and not read["scrolls"], option
+    assert len(read["cells"]) == len(hardware) * len(kb.section("workloads"))
+    for cell in (*read["heads"], *read["cells"]):
+        assert cell["box"]["left"] >= 0 and cell["box"]["right"] <= read["width"], (option, cell)
+        assert cell["lines"] == 1 and cell["oneLine"], (option, cell)
 
 
-def test_legend_and_colours_follow_the_elevator(kb, matrix_page) -> None:
-    page = matrix_page
-    for option in _options(page, "#ios-matrix-setting"):
-        page.select_option("#ios-matrix-setting", option["value"])
-        cells = page.evaluate(_READ_MATRIX)["cells"]
-        colours: dict[str, set[str]] = {}
-        for cell in cells:
-            if cell["text"] not in (matrix.NO_ELEVATOR, matrix.NOT_ADVISED):
-                colours.setdefault(cell["text"], set()).add(cell["background"])
-        assert all(len(c) == 1 for c in colours.values()), colours
-        assert len({next(iter(c)) for c in colours.values()}) == len(colours), "two elevators share a colour"
-        legend = page.eval_on_selector_all("[data-ios-legend] li:not([hidden])", "ls => ls.map(l => l.dataset.key)")
-        assert set(legend) == {cell["text"] for cell in cells}, (option, legend)
-        for name in colours:
-            entry = page.locator(f"[data-ios-legend] li[data-key='{name}']")
-            assert entry.is_visible() and name in entry.inner_text()
+def _legend_and_colours_follow_the_elevator(page: Any, option: dict[str, str | None], read: dict[str, Any]) -> None:
+    cells = read["cells"]
+    colours: dict[str, set[str]] = {}
+    for cell in cells:
+        if cell["text"] not in (matrix.NO_ELEVATOR, matrix.NOT_ADVISED):
+            colours.setdefault(cell["text"], set()).add(cell["background"])
+    assert all(len(c) == 1 for c in colours.values()), colours
+    assert len({next(iter(c)) for c in colours.values()}) == len(colours), "two elevators share a colour"
+    legend = page.eval_on_selector_all("[data-ios-legend] li:not([hidden])", "ls => ls.map(l => l.dataset.key)")
+    assert set(legend) == {cell["text"] for cell in cells}, (option, legend)
+    for name in colours:
+        entry = page.locator(f"[data-ios-legend] li[data-key='{name}']")
+        assert entry.is_visible() and name in entry.inner_text()
 
 
-def test_the_selector_shows_what_the_engine_computes_for_each_era_and_distribution(kb, matrix_page) -> None:
-    page = matrix_page
-    options = _options(page, "#ios-matrix-setting")
-    assert any(o["kernel"] for o in options) and any(o["distro"] for o in options)
-    shown = set()
-    for option in options:
-        page.select_option("#ios-matrix-setting", option["value"])
-        read = page.evaluate(_READ_MATRIX)
-        assert read["tables"] == 1, option
-        for cell in read["cells"]:
-            name, rule_page = _expected(kb, _context(option, cell["hw"], cell["workload"]))
-            assert cell["text"] == name, (option, cell)
-            if rule_page is not None:
-                assert cell["href"].endswith(rule_page.removeprefix("reference/")), (option, cell)
-        shown.add(tuple(c["text"] for c in read["cells"]))
-    assert len(shown) > 1, "every kernel era and distribution shows the same answers"
+def _cells_show_what_the_engine_computes(kb: Any, option: dict[str, str | None], read: dict[str, Any]) -> None:
+    assert read["tables"] == 1, option
+    for cell in read["cells"]:
+        name, rule_page = _expected(kb, _context(option, cell["hw"], cell["workload"]))
+        assert cell["text"] == name, (option, cell)
+        if rule_page is not None:
+            assert cell["href"].endswith(rule_page.removeprefix("reference/")), (option, cell)
 
 
 _READ_DECIDED = """() => [...document.querySelectorAll("table[data-ios-table]:not([hidden]) td.ios-decided")]
@@ -153,26 +129,46 @@ _READ_DECIDED = """() => [...document.querySelectorAll("table[data-ios-table]:no
 }))"""
 
 
-def test_virtual_disks_show_what_the_queue_count_decides_and_the_rule_is_stated(kb, matrix_page) -> None:
-    """A virtual disk's elevator depends on its queue count, set where it runs: its cells name the fact that
-    decides, give each case's elevator and rule, and link to the rule stated once above the tables, never the
-    "no change" dash."""
-    page = matrix_page
+def _decided_cells_say_each_case(
+    kb: Any, page: Any, option: dict[str, str | None], read: dict[str, Any], varying: set[str]
+) -> set[str]:
+    """A virtual disk's cells name the fact that decides, give each case's elevator and rule, and link to the rule
+    stated once above the tables, never the "no change" dash; what they said."""
+    said: set[str] = set()
+    assert not [c for c in read["cells"] if c["hw"] in varying and c["text"] == matrix.NO_ELEVATOR], option
+    for cell in page.evaluate(_READ_DECIDED):
+        plan = advise(kb, _context(option, cell["hw"], cell["workload"]))
+        (decide,) = [st.decide for st in plan.steps if st.kind == "scheduler" and st.decide is not None]
+        for choice in decide.choices:
+            assert f"{choice.seen}: {choice.value}" in cell["title"], (option, cell)
+            assert all(rule in cell["title"] for rule in choice.because), (option, cell)
+            said |= {choice.value, *choice.because}
+        assert cell["rule"].endswith(f"#{matrix.QUEUE_RULE}"), cell
+    return said
+
+
+def test_the_matrix_for_each_era_and_distribution(kb, served: str, browser_page) -> None:
+    """For every choice of the selector (one page, each choice read once): every column is on screen and no cell
+    wraps; the legend and colours follow the elevator; each cell shows what the engine computes; a virtual
+    disk's elevator depends on its queue count, set where it runs, and its cells say so (the rule is stated
+    once above the tables)."""
+    page, _ = browser_page
+    page.set_viewport_size(VIEWPORT)
+    page.goto(served + page_url(matrix.PAGE), wait_until="networkidle")
     varying = {h for d in kb.section("device_classes") if d.queues_vary for h in d.hardware}
     assert varying, "the KB has no device class whose queue count varies"
-    said: set[str] = set()
-    for option in _options(page, "#ios-matrix-setting"):
+    options = _options(page, "#ios-matrix-setting")
+    assert any(o["kernel"] for o in options) and any(o["distro"] for o in options)
+    shown, said = set(), set()
+    for option in options:
         page.select_option("#ios-matrix-setting", option["value"])
         read = page.evaluate(_READ_MATRIX)
-        assert not [c for c in read["cells"] if c["hw"] in varying and c["text"] == matrix.NO_ELEVATOR], option
-        for cell in page.evaluate(_READ_DECIDED):
-            plan = advise(kb, _context(option, cell["hw"], cell["workload"]))
-            (decide,) = [st.decide for st in plan.steps if st.kind == "scheduler" and st.decide is not None]
-            for choice in decide.choices:
-                assert f"{choice.seen}: {choice.value}" in cell["title"], (option, cell)
-                assert all(rule in cell["title"] for rule in choice.because), (option, cell)
-                said |= {choice.value, *choice.because}
-            assert cell["rule"].endswith(f"#{matrix.QUEUE_RULE}"), cell
+        _columns_fit(kb, option, read)
+        _legend_and_colours_follow_the_elevator(page, option, read)
+        _cells_show_what_the_engine_computes(kb, option, read)
+        said |= _decided_cells_say_each_case(kb, page, option, read, varying)
+        shown.add(tuple(c["text"] for c in read["cells"]))
+    assert len(shown) > 1, "every kernel era and distribution shows the same answers"
     assert said, "no matrix cell is decided on the machine"
     stated = page.locator(f"[id='{matrix.QUEUE_RULE}']").locator("xpath=ancestor::p[1]/following-sibling::ul[1]")
     page.locator(f"[id='{matrix.QUEUE_RULE}']").scroll_into_view_if_needed()

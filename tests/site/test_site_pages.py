@@ -32,6 +32,8 @@ from iosched.sitegen.pages import render_all
 from iosched.sitegen.shortcodes import SHORTCODE, UnknownId, expand
 from iosched.steps import kind_of as step_kind
 
+pytestmark = pytest.mark.xdist_group("sitegen")  # one worker generates the pages (and asks for every plan) once
+
 ID = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._=-]{0,79}", fullmatch=True)
 
 
@@ -102,6 +104,7 @@ def test_every_generated_page_opens_with_its_title(generated: dict[str, str]) ->
             assert body.startswith("# "), page
 
 
+@pytest.mark.slow  # two more interpreters generate every page: seconds each
 def test_generated_pages_are_deterministic(generated: dict[str, str]) -> None:
     """Two fresh interpreters with different hash seeds write the same bytes as this one."""
     script = (
@@ -139,7 +142,7 @@ def _decoded(data: dict, setting: str, hw: str, workload: str) -> dict | str:
 
 def test_advisor_data_is_what_advise_computes(kb, generated: dict[str, str]) -> None:
     data = json.loads(generated[advisor.DATA])
-    g = grid.build(kb)
+    g = grid.grid(kb)  # the one the pages were generated from (this session's KB)
     assert sorted(data["shown"]) == sorted(setting.key for setting in g.settings)
     kinds = {bool(setting.kernel) for setting in g.settings}
     assert kinds == {True} | ({False} if kb.section("distributions") else set())
@@ -185,7 +188,7 @@ def test_advisor_links_are_relative_and_named_in_the_kb(kb, generated: dict[str,
 
 
 def test_kernel_eras_merge_only_kernels_with_the_same_answers(kb) -> None:
-    g = grid.build(kb)
+    g = grid.grid(kb)  # the one the pages were generated from (this session's KB)
     eras = [s for s in g.settings if s.kernel]
     assert g.default in eras
     for older, newer in itertools.pairwise(eras):
