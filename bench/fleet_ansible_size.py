@@ -37,9 +37,9 @@ def measure(files: list[Path]) -> tuple[int, int]:
 
 def playbook(cache: Path, workload: str) -> str:
     """The one playbook of every host's plans, as ``fleet --format ansible`` wrote it to stdout."""
-    from iosched.fleet import one_per_name, targetable
-    from iosched.fleet_pool import Request, run
-    from iosched.kbcache import load_checked
+    from iosched.fleet.pool import Request, run
+    from iosched.knowledge.kbcache import load_checked
+    from iosched.planning.fleetplan import one_per_name, targetable
     from iosched.render.plan_ansible import stream
 
     kb = load_checked(None)

@@ -1,9 +1,9 @@
 """``iosched fleet`` end to end from a jsonfile fact cache on disk, as ratios to one ``iosched advise`` process.
 
 Run: python bench/fleet_files.py [--hosts 1000 10000 100000] [--gather] [--serials] [--format jsonl]. Writes N
-fact-cache files into a temporary directory, from the real fact documents of tests/system/ansible/cache (and, with
+fact-cache files into a temporary directory, from the real fact documents of tests/fleet/ansible/cache (and, with
 --gather, this machine's own, gathered by ``ansible localhost -c local -m setup``), varied per host: name,
-distribution (the real distribution facts of tests/system/ansible/distribution), kernel patch level,
+distribution (the real distribution facts of tests/fleet/ansible/distribution), kernel patch level,
 elevators, rotational flags, extra disks and, on every host, the free space of its mounts (which differs
 between any two real hosts). Each run is a fresh ``iosched fleet`` process writing to a pipe;
 its wall time and peak memory (max RSS) are printed against an ``iosched advise`` process run just before it: the
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "tests/system/ansible"
+FIXTURES = ROOT / "tests/fleet/ansible"
 ELEVATORS = ("mq-deadline", "none", "bfq", "kyber", "cfq", "deadline", "noop")
 PLACEHOLDER = "HOST-NAME-PLACEHOLDER"
 FREE_PLACEHOLDER = 987654321987654

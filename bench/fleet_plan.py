@@ -17,12 +17,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def sample_systems():
-    from iosched.system.ansible import read_facts
-    from iosched.system.reader import read_root
+    from iosched.fleet.ansible_facts import read_facts
+    from iosched.observe.reader import read_root
 
-    systems = [f.system for d in ("cache", "tree", "console") for f in read_facts(ROOT / "tests/system/ansible" / d)
+    systems = [f.system for d in ("cache", "tree", "console") for f in read_facts(ROOT / "tests/fleet/ansible" / d)
                if f.system is not None]  # fmt: skip
-    systems += [read_root(p) for p in sorted((ROOT / "tests/system/captures").iterdir()) if p.is_dir()]
+    systems += [read_root(p) for p in sorted((ROOT / "tests/observe/captures").iterdir()) if p.is_dir()]
     return systems
 
 
@@ -38,9 +38,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hosts", type=int, nargs="+", default=[10_000, 100_000])
     args = parser.parse_args()
-    from iosched.context import Context
-    from iosched.fleet import Planner, outcome, plan_set, plan_set_key, summarise
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.context import Context
+    from iosched.knowledge.kbcache import load_checked
+    from iosched.planning.fleetplan import Planner, outcome, plan_set, plan_set_key, summarise
 
     kb = load_checked()
     systems = sample_systems()

@@ -1,7 +1,7 @@
 """Reading Ansible facts for ``iosched fleet``: hosts per second, and the share of the fleet budget it takes.
 
 Run: python bench/fleet_read.py [--hosts N] [--fixture FILE]. Writes N fact-cache files in a temporary directory,
-each a real fixture (tests/system/ansible/cache/x00scs00l373 by default) varied per host: hostname, kernel
+each a real fixture (tests/fleet/ansible/cache/x00scs00l373 by default) varied per host: hostname, kernel
 patch level, elevators, rotational flags and a number of extra disks. Then it times, in one process, the stages
 of ``read_facts``: listing and reading the files, JSON parsing (the whole document by the standard library, by
 orjson when installed, by msgspec; then only the facts iosched reads, as fleet does), and the whole conversion to
@@ -22,11 +22,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from iosched.system.ansible import fact_files, read_facts
-from iosched.system.ansible_docs import decode_json, read_regular, selected
+from iosched.fleet.ansible_docs import decode_json, read_regular, selected
+from iosched.fleet.ansible_facts import fact_files, read_facts
 
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURE = ROOT / "tests/system/ansible/cache/x00scs00l373"
+FIXTURE = ROOT / "tests/fleet/ansible/cache/x00scs00l373"
 FLEET_HOSTS = 100_000
 FLEET_BUDGET_CPU_S = 2 * 30.0
 ELEVATORS = ("mq-deadline", "none", "bfq", "kyber")

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-CAPTURES = Path(__file__).resolve().parents[1] / "tests/system/captures"
+CAPTURES = Path(__file__).resolve().parents[1] / "tests/observe/captures"
 
 
 def timed(argv: list[str], env: dict[str, str], runs: int) -> float:
@@ -28,7 +28,7 @@ def timed(argv: list[str], env: dict[str, str], runs: int) -> float:
 
 
 def reader_ms(root: Path, runs: int) -> float:
-    from iosched.system.reader import read_root
+    from iosched.observe.reader import read_root
 
     samples = []
     for _ in range(runs):

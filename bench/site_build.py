@@ -32,7 +32,7 @@ def timed(argv: list[str], runs: int, env: dict[str, str]) -> float:
 
 
 def generator_time(runs: int) -> tuple[float, int]:
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
     from iosched.sitegen.pages import render_all
 
     kb = load_checked()
@@ -45,7 +45,7 @@ def generator_time(runs: int) -> tuple[float, int]:
 
 
 def main() -> None:
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-CAPTURES = Path(__file__).parent / "system" / "captures"
+CAPTURES = Path(__file__).parent / "observe" / "captures"
 
 
 def copy_capture(name: str, dest: Path, **hw_queues: int) -> Path:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from iosched.kb import Kb
-from iosched.kbcache import load_checked
+from iosched.knowledge.base import Kb
+from iosched.knowledge.kbcache import load_checked
 
 ROOT = Path(__file__).resolve().parents[1]
 

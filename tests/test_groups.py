@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_tests_marked_root_run_in_their_group_on_one_worker() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup", "-v", "-m", "root",
-         "-k", "full_disk or read_only or already_as_assumed", "tests/engine/test_converge.py"],
+         "-k", "full_disk or read_only or already_as_assumed", "tests/planning/test_converge.py"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

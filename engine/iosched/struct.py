@@ -5,7 +5,7 @@ and type checkers read it as one (``dataclass_transform``): every constructor ca
 fields. Fields are keyword-only; a table of short rows may declare ``class Row(Struct, kw_only=False)`` to
 take them in declaration order.
 It costs no code generation at import and no validation at construction: the KB is validated once, at load
-time, by pydantic models derived from these very classes (:mod:`iosched.validate`), and the compiled cache
+time, by pydantic models derived from these very classes (:mod:`iosched.knowledge.validate`), and the compiled cache
 rebuilds instances from plain data without running any check again.
 
 Cross-field invariants live in ``check(self)`` methods; validation calls every ``check`` of the class's MRO.

@@ -105,7 +105,7 @@ def test_one_result_given_three_times_is_one_run(tmp_path: Path, capsys: pytest.
 
 
 def test_fairness_goal_is_judged_on_tail_latency(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
 
     goal = next(w.goal for w in load_checked().section("workloads") if w.id == "fileserver")
     assert goal == "fairness"

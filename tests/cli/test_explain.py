@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from iosched.cli import main
-from iosched.kinds import BY_SLUG as KINDS
+from iosched.knowledge.kinds import BY_SLUG as KINDS
 from iosched.render.links import absolute
 from iosched.render.reference import value_text
 
@@ -32,7 +32,7 @@ def test_without_a_site_url_output_has_plain_ids_and_no_local_links(kb, capsys, 
 
 
 def test_without_a_site_url_every_list_has_plain_ids(kb, capsys, monkeypatch) -> None:
-    from iosched.kinds import KINDS
+    from iosched.knowledge.kinds import KINDS
 
     monkeypatch.delenv("IOSCHED_SITE_URL")
     for kind in KINDS:

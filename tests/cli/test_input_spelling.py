@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.context import Context, ContextError, resolve
-from iosched.kb import Kb
-from iosched.normalise import workload_spellings
-from iosched.system.workloads import parse_workload_map
+from iosched.fleet.workloads import parse_workload_map
+from iosched.knowledge.base import Kb
+from iosched.knowledge.context import Context, ContextError, resolve
+from iosched.knowledge.normalise import workload_spellings
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

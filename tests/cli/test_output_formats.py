@@ -10,23 +10,23 @@ import pytest
 
 from captured import copy_capture
 from iosched.cli import build_parser, main
-from iosched.context import Context
 from iosched.diagnostics import CODES
-from iosched.engine import advise
-from iosched.host import Verification, plan_host, verify
+from iosched.knowledge.context import Context
+from iosched.observe.classify import classified
+from iosched.observe.reader import read_root
+from iosched.planning.engine import advise
+from iosched.planning.hostplan import Verification, plan_host, verify
 from iosched.render import formats
 from iosched.render.reproduce import host_command
-from iosched.system.classify import classified
-from iosched.system.reader import read_root
 
 TESTS = Path(__file__).resolve().parents[1]
-CAPTURE = TESTS / "system" / "captures" / "sos-rhel8-kvm-lvm"
+CAPTURE = TESTS / "observe" / "captures" / "sos-rhel8-kvm-lvm"
 OPTIONS = formats.Options()
 COMMANDS = {
     "advise": ((formats.PLAN, formats.HOST), ["--example", "nvme-db"]),
     "verify": ((formats.VERIFY,), ["--root", str(CAPTURE)]),
     "fleet": ((formats.FLEET,), [str(CAPTURE)]),
-    "diagnose": ((formats.DIAGNOSIS,), [str(TESTS / "diagnose" / "fixtures" / "burst" / "iostat-x.json")]),
+    "diagnose": ((formats.DIAGNOSIS,), [str(TESTS / "symptoms" / "fixtures" / "burst" / "iostat-x.json")]),
     "probe": ((formats.PROBE,), ["--root", str(CAPTURE)]),
     "list": ((formats.LISTING,), ["rules"]),
     "explain": ((formats.ENTRY, formats.CODE), ["mq-deadline.read_expire"]),

@@ -13,7 +13,7 @@ import pytest
 
 from captured import copy_capture
 from iosched.cli import main
-from iosched.system import sysctld, udev
+from iosched.mechanisms import sysctld, udev
 
 PLANS = {
     "sdb": ("--hw", "hdd", "--workload", "batch", "--distro", "sles12sp5", "--symptom", "dirty-stall"),
@@ -137,7 +137,7 @@ def test_a_second_plan_of_the_same_device_is_undone_to_the_first(tmp_path: Path,
     assert etc(root) == before
 
 
-TUNED_HOST = Path(__file__).parents[1] / "system" / "captures" / "sos-rhel8-kvm-lvm"
+TUNED_HOST = Path(__file__).parents[1] / "observe" / "captures" / "sos-rhel8-kvm-lvm"
 
 
 def test_two_plans_on_a_tuned_host_keep_both_disks_units_in_the_one_profile(tmp_path: Path, capsys) -> None:

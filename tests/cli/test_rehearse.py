@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.system.loops import UNATTACHED
+from iosched.observe.loops import UNATTACHED
 
-CAPTURES = Path(__file__).parents[1] / "system" / "captures"
+CAPTURES = Path(__file__).parents[1] / "observe" / "captures"
 REHEARSE = ("advise", "--device", "loop3", "--rehearse", "SSD", "--workload", "db")
 
 
@@ -161,6 +161,6 @@ def test_a_rehearsed_plan_is_applied_and_undone_on_a_loop_device(tmp_path: Path)
      ([f"loop{n}" for n in range(8)], "loop0-loop7")],
 )  # fmt: skip
 def test_loop_names_are_runs(devices: list[str], shown: str) -> None:
-    from iosched.system.loops import names
+    from iosched.observe.loops import names
 
     assert names(devices) == shown

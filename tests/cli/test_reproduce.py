@@ -12,7 +12,7 @@ import pytest
 
 from iosched.cli import main
 
-CAPTURES = Path(__file__).parents[1] / "system" / "captures"
+CAPTURES = Path(__file__).parents[1] / "observe" / "captures"
 FORMATS = ("sh", "markdown", "json", "ansible")
 FLAGS = ("--hw", "raid", "--workload", "db", "--distro", "sles12sp5", "--device", "sdc",
          "--wwn", "0x5000c500a1b2c3d4", "--cache", "battery-backed", "--fs", "ext4", "--mountpoint", "/srv/pg-data",

@@ -12,9 +12,9 @@ import termios
 
 import pytest
 
-from iosched.context import Context
-from iosched.engine import advise
+from iosched.knowledge.context import Context
 from iosched.persist import files
+from iosched.planning.engine import advise
 from iosched.steps import kind_of
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\x1b\]8;[^\x1b]*\x1b\\\\")
@@ -102,9 +102,9 @@ def test_list_shows_every_id_whole_at_80_columns(kb, kind: str) -> None:
 def test_probe_fits_80_columns_and_keeps_every_cell_whole(kb) -> None:
     from pathlib import Path
 
-    from iosched.system.reader import read_root
+    from iosched.observe.reader import read_root
 
-    root = Path(__file__).resolve().parents[1] / "system" / "captures" / "sos-rhel8-kvm-lvm"
+    root = Path(__file__).resolve().parents[1] / "observe" / "captures" / "sos-rhel8-kvm-lvm"
     screen = _on_a_terminal(["probe", "--root", str(root)], 80)
     lines = screen.splitlines()
     assert max(len(line.rstrip()) for line in lines) <= 80

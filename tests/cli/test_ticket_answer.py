@@ -1,4 +1,4 @@
-"""The ticket answer (iosched.answer), checked over every capture in tests/ and every KB example: each warning
+"""The ticket answer (iosched.planning.answer), checked over every capture in tests/ and every KB example: each warning
 once, only what concerns the host, only sources a customer can open, an undo that restores what was found."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.kb import Kb
+from iosched.knowledge.base import Kb
 
-CAPTURES = Path(__file__).parents[1] / "system" / "captures"
+CAPTURES = Path(__file__).parents[1] / "observe" / "captures"
 HOSTS = [("--root", str(p)) for p in sorted(CAPTURES.iterdir()) if p.is_dir()]
 FLAGS = [("--hw", "nvme", "--distro", "rhel9"), ("--hw", "virtual", "--distro", "ubuntu2204", "--workload", "db")]
 BARRIER_WARNINGS = {"IOS901", "IOS902", "write-barriers-data-loss"}
@@ -20,7 +20,7 @@ ELEVATOR_PARAM_WARNINGS = {"udev-rule-skipped-with-elevator-param", "elevator-pa
 
 
 def _examples() -> list[tuple[str, ...]]:
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
 
     return [("--example", e.id) for e in load_checked(None).section("examples")]
 

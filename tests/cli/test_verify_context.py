@@ -10,7 +10,7 @@ import pytest
 
 from iosched.cli import main
 
-CAPTURE = Path(__file__).resolve().parents[1] / "system" / "captures" / "sos-rhel8-kvm-lvm"
+CAPTURE = Path(__file__).resolve().parents[1] / "observe" / "captures" / "sos-rhel8-kvm-lvm"
 
 
 def _verify(capsys: pytest.CaptureFixture[str], root: Path, *argv: str) -> tuple[int, dict]:

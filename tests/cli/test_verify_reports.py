@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from iosched.cli import main
-from iosched.system.loops import UNATTACHED
+from iosched.observe.loops import UNATTACHED
 
-CAPTURES = Path(__file__).parents[1] / "system" / "captures"
+CAPTURES = Path(__file__).parents[1] / "observe" / "captures"
 DEBIAN = CAPTURES / "debian12-vm-live"
 
 

@@ -14,7 +14,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 def names() -> frozenset[str]:
     """The scheduler names of the bundled KB, as the CLI passes them."""
     from iosched.cli._results import scheduler_names
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
 
     return scheduler_names(load_checked())
 

@@ -8,12 +8,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from iosched.measure import MeasureError, benchstate
-from iosched.measure.bench import ROUNDS, reach, rotated
-from iosched.measure.device import HEAD_BYTES, SIGNATURES, check_name, fill, parse_schedulers, parse_size, signature
-from iosched.measure.fiojobs import WORKLOADS, command
-from iosched.measure.judge import ALPHA
-from iosched.measure.stats import runs_needed
+from iosched.measure import MeasureError
+from iosched.measure.bench import benchstate
+from iosched.measure.bench.device import (
+    HEAD_BYTES,
+    SIGNATURES,
+    check_name,
+    fill,
+    parse_schedulers,
+    parse_size,
+    signature,
+)
+from iosched.measure.bench.fiojobs import WORKLOADS, command
+from iosched.measure.bench.runner import ROUNDS, reach, rotated
+from iosched.measure.judging.judgement import ALPHA
+from iosched.measure.judging.stats import runs_needed
 
 
 @pytest.mark.parametrize("name", ["sda", "nvme0n1", "loop7", "/dev/vdb", "dm0", "dm-0"])

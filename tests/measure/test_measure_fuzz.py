@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from measure_helpers import FIXTURES, load_results
 
 from iosched.measure import MeasureError
-from iosched.measure.loader import FORMATS, detect, parse_text
+from iosched.measure.parsers.loader import FORMATS, detect, parse_text
 
 SAMPLES = sorted(p for p in FIXTURES.iterdir() if p.is_file() and p.suffix in (".json", ".txt", ".log"))
 

@@ -18,9 +18,10 @@ from measure_helpers import FIXTURES, load_results
 
 from iosched.cli import main
 from iosched.kbfiles import bundled_kb
-from iosched.measure import MeasureError, judge, load, manifest
-from iosched.measure.fio_json import parse
-from iosched.measure.jsontext import MAX_DEPTH
+from iosched.measure import MeasureError, judge, load
+from iosched.measure.bench import manifest
+from iosched.measure.parsers.boundedjson import MAX_DEPTH
+from iosched.measure.parsers.fio_json import parse
 from iosched.measure.schedulers import valid_name
 from iosched.render.verdict import text
 from iosched.vocab import GOALS
@@ -228,7 +229,7 @@ def test_every_goal_of_the_vocabulary_is_judged(goal: str) -> None:
 
 
 def test_fairness_follows_the_tail_not_the_mean() -> None:
-    from iosched.measure.model import Measurement
+    from iosched.measure.measurements import Measurement
 
     def runs(scheduler: str, test: str, metric: str, values: list[float]) -> list[Measurement]:
         return [Measurement(scheduler, test, metric, v, "us", "lower", run=i, round=i)
@@ -275,7 +276,7 @@ def test_a_full_device_as_stdout_is_one_line_and_exit_2(argv: list[str]) -> None
 
 
 def test_verdict_text_escapes_whatever_a_test_is_called() -> None:
-    from iosched.measure.model import Measurement
+    from iosched.measure.measurements import Measurement
 
     data = [Measurement(s, "job\x1b[31m\nname", "read_iops", v, "IOPS", "higher", run=i)
             for s, values in (("none", [1, 2, 3]), ("bfq", [4, 5, 6])) for i, v in enumerate(values, 1)]  # fmt: skip

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from measure_helpers import FIXTURES, load_results
 
 from iosched.measure import MeasureError, judge, points
-from iosched.measure.judge import ALPHA
-from iosched.measure.model import Measurement
-from iosched.measure.stats import bootstrap_ratio_ci, mann_whitney_p, runs_needed, sign_flip_p, smallest_p
+from iosched.measure.judging.judgement import ALPHA
+from iosched.measure.judging.stats import bootstrap_ratio_ci, mann_whitney_p, runs_needed, sign_flip_p, smallest_p
+from iosched.measure.measurements import Measurement
 
 
 def runs(scheduler: str, values: list[float], *, test: str = "randread", metric: str = "read_iops",
@@ -177,7 +177,7 @@ def test_same_samples_never_differ_and_scale_does_not_matter(sample: list[float]
 def test_a_judgement_and_its_records_are_structs_whose_json_is_every_field() -> None:
     """Like every record of the package (iosched.struct): frozen, compared by value, changed by replace, and
     a field a constructor does not have is refused."""
-    from iosched.measure.model import Judgement, Verdict
+    from iosched.measure.measurements import Judgement, Verdict
     from iosched.struct import Struct
 
     found = judge(runs("none", [100, 101, 99, 100]) + runs("bfq", [120, 121, 119, 120]), baseline="none")

@@ -10,7 +10,7 @@ import pytest
 from measure_helpers import FIXTURES, fixture_text, load_results, names
 
 from iosched.measure import MeasureError, load
-from iosched.measure.loader import detect, parse_text
+from iosched.measure.parsers.loader import detect, parse_text
 
 
 def values(name: str) -> dict[tuple[str, str], float]:

@@ -243,10 +243,10 @@ def _run(argv: Sequence[str] | None, stdout: _WatchedStdout) -> int:
     except (UsageError, SiteUrlError) as exc:
         return _error(exc)
     except ValueError as exc:
-        from iosched.measure.errors import MeasureError
+        from iosched.measure.failure import MeasureError
+        from iosched.mechanisms.tuned import TunedProfileError
         from iosched.persist import PersistError
         from iosched.render.plan_ansible import PlaybookError
-        from iosched.system.tuned import TunedProfileError
 
         if not isinstance(exc, MeasureError | PersistError | TunedProfileError | PlaybookError):
             raise

@@ -14,11 +14,11 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from iosched.context import Context
-    from iosched.evidence import Evidence
-    from iosched.host import HostPlan
-    from iosched.kb import Kb
-    from iosched.system.model import System
+    from iosched.knowledge.base import Kb
+    from iosched.knowledge.context import Context
+    from iosched.planning.hostplan import HostPlan
+    from iosched.records.evidence import Evidence
+    from iosched.records.system import System
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +49,7 @@ def probe_document(path: str | Path | None) -> System | None:
     """The System in a context file that is an ``iosched probe --format json`` document, else None."""
     if path is None:
         return None
-    from iosched.system.probejson import ProbeDocumentError, from_document, looks_like
+    from iosched.observe.probejson import ProbeDocumentError, from_document, looks_like
     from iosched.yamlsrc import YamlError
 
     try:
@@ -71,8 +71,8 @@ def wanted(args: argparse.Namespace) -> bool:
 
 def read(args: argparse.Namespace, kb: Kb) -> System | None:
     """The classified System the arguments name, or None when they name none."""
-    from iosched.system.classify import classified
-    from iosched.system.reader import ProbeError, read_root
+    from iosched.observe.classify import classified
+    from iosched.observe.reader import ProbeError, read_root
 
     system = probe_document(getattr(args, "context", None))
     if system is None and not (args.probe or args.root):
@@ -88,13 +88,13 @@ def read(args: argparse.Namespace, kb: Kb) -> System | None:
 def plan(args: argparse.Namespace, kb: Kb, ctx: Context, evidence: Evidence | None = None) -> tuple[System, HostPlan]:
     """The host plan of the observed system; ``--device`` narrows it to one device, and ``--hw`` with it names
     that device's preset when classification could not place it (an unusual controller, a test rig)."""
-    from iosched.host import plan_host
+    from iosched.planning.hostplan import plan_host
 
     system = read(args, kb)
     assert system is not None, "asked only when the arguments name a host (wanted)"
     names = [d.name for d in system.devices]
     if ctx.device is not None and ctx.device not in names:
-        from iosched.normalise import unknown
+        from iosched.knowledge.normalise import unknown
 
         where = system.host.hostname or system.source
         raise UsageError(unknown("device", ctx.device, names).replace("unknown device", f"no device on {where}:", 1))

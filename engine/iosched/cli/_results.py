@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from iosched.evidence import Evidence
-from iosched.kb import Kb
+from iosched.knowledge.base import Kb
+from iosched.records.evidence import Evidence
 
 
 def scheduler_names(kb: Kb) -> frozenset[str]:

@@ -12,7 +12,7 @@ Public API (used by ``iosched compare``, ``iosched bench`` and ``iosched advise 
     metric, and a recommendation: the baseline unless a candidate is significantly better beyond
     the noise on the goal's primary metrics and worse on none of its guard rails.
     ``Judgement.to_json()`` is the JSON contract of ``iosched compare --format json``.
-``evidence(measurements, *, goal, baseline, schedulers) -> iosched.evidence.Evidence``
+``evidence(measurements, *, goal, baseline, schedulers) -> iosched.records.evidence.Evidence``
     The judgement as evidence for ``advise``.
 ``points(measurements)``
     The seed's naive 2/1/0 points method, for showing side by side why it misleads.
@@ -27,12 +27,12 @@ name read from a file passes the same check as one from the command line (``sche
 
 from __future__ import annotations
 
-from iosched.measure.errors import MeasureError
-from iosched.measure.evidence import evidence
-from iosched.measure.judge import judge
-from iosched.measure.loader import Loaded, load
-from iosched.measure.model import Judgement, Measurement, Verdict
-from iosched.measure.points import Points, points
+from iosched.measure.failure import MeasureError
+from iosched.measure.judging.judgement import judge
+from iosched.measure.judging.measured import evidence
+from iosched.measure.judging.points import Points, points
+from iosched.measure.measurements import Judgement, Measurement, Verdict
+from iosched.measure.parsers.loader import Loaded, load
 
 __all__ = [
     "Judgement", "Loaded", "MeasureError", "Measurement", "Points", "Verdict", "evidence", "judge", "load", "points",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from iosched.measure.errors import MeasureError
+from iosched.measure.failure import MeasureError
 
 # Order of "fewer moving parts", the tie-break between equally good candidates.
 SIMPLICITY = ("none", "noop", "mq-deadline", "deadline", "kyber", "bfq", "cfq", "anticipatory")

@@ -1,6 +1,6 @@
 """Persistence: which mechanism keeps each of a plan's changes across reboots, which other tuner would win over
 it, and the files that keep them, with the commands that install, reload and remove them. Each mechanism is one
-module of :mod:`iosched.system` that reads and writes its files and knows its precedence (``udev``, ``sysctld``,
+module of :mod:`iosched.mechanisms` that reads and writes its files and knows its precedence (``udev``, ``sysctld``,
 ``tuned``, ``cmdline``, ``fstab``); this module puts them together: :func:`method_for` decides which mechanism keeps
 each step, :func:`overriding` which other tuner would win over it, :func:`files` composes the whole files of one or
 many plans, and :mod:`.shell` says how the sh script writes the files and undoes them.
@@ -22,22 +22,22 @@ udev's rules for it ran, so it wins over udev rules; its ``[sysctl]`` plugin the
 ``/run/sysctl.d`` and ``/etc/sysctl.conf`` again (``reapply_sysctl``, on by default), so those files win over
 a TuneD profile's sysctls. tuned 0.2's ktune init script (RHEL 6) writes its elevator at boot, after udev added
 the disks. saptune and sapconf apply their notes last. The probe lists the tuners in this
-order (:func:`iosched.system.reader.read_tuners`).
+order (:func:`iosched.observe.reader.read_tuners`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from iosched.plan import Plan, Step, TunedBase
+from iosched.mechanisms import sysctld, tuned, udev
+from iosched.records.plan import Plan, Step, TunedBase
 from iosched.steps import STEP_KINDS, kind_of
-from iosched.system import sysctld, tuned, udev
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from iosched.system.model import Tuner
+    from iosched.records.system import Tuner
 
 AUTO = "auto"
 NAMES = {"udev": "udev-rule", "tuned": "tuned-profile", "sysctl": "sysctl-d", "grub": "kernel-cmdline",
@@ -83,7 +83,7 @@ def _boot_loader(asked: Sequence[str], distro: Any, s390: bool) -> str:
     wanted = [m for m in asked if m in BOOT_LOADERS]
     if not wanted or native in wanted:
         return native
-    from iosched.system.cmdline import loader_for  # a plan without boot parameters asks no boot loader
+    from iosched.mechanisms.cmdline import loader_for  # a plan without boot parameters asks no boot loader
 
     if s390 and loader_for(distro, s390=True).kind == "grub2":
         return "kernel-cmdline"

@@ -9,7 +9,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from iosched.kb import Kb
+    from iosched.knowledge.base import Kb
 
 
 def find(kb: Kb, ident: str) -> Any | None:
@@ -23,6 +23,6 @@ def find(kb: Kb, ident: str) -> Any | None:
 
 def suggestions(kb: Kb, ident: str, n: int = 3) -> list[str]:
     """Close matches for an unknown id (ids and rule names)."""
-    from iosched.normalise import close_matches
+    from iosched.knowledge.normalise import close_matches
 
     return close_matches(ident, [*kb.index, *(r.name for r in kb.section("rules"))], n)

@@ -20,8 +20,8 @@ from typing import Any
 
 from iosched import __version__
 from iosched.escape import sh_comment
-from iosched.kb import Kb
-from iosched.plan import Plan
+from iosched.knowledge.base import Kb
+from iosched.records.plan import Plan
 from iosched.render.plan_ansible import (
     EVERY_KEY,
     RELOADS,

@@ -1,4 +1,4 @@
-"""An answer (:mod:`iosched.answer`) as Markdown: what a support desk pastes into a ticket.
+"""An answer (:mod:`iosched.planning.answer`) as Markdown: what a support desk pastes into a ticket.
 
 The headline, the device table, the checks to run first where values were assumed, each changing device's steps
 as one block of commands (apply, persist, verify, undo), each warning once with the devices it concerns, the
@@ -8,16 +8,16 @@ JSON.
 
 from __future__ import annotations
 
-from iosched.answer import Answer, Concern
 from iosched.escape import code_block, code_span, markdown_cell, markdown_text, one_line, sh_comment
-from iosched.kb import Kb
+from iosched.knowledge.base import Kb
+from iosched.mechanisms import fstab
 from iosched.persist import commands, files
-from iosched.plan import Plan, Step
+from iosched.planning.answer import Answer, Concern
+from iosched.records.plan import Plan, Step
+from iosched.records.runtime import KEEP
 from iosched.render.plan_markdown import check_lines, source_line
 from iosched.render.reference import Style, cli_style, ref
-from iosched.runtime import KEEP
 from iosched.steps import kind_of
-from iosched.system import fstab
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ each skipped device named by the key of its shared value; a host ``{"host", "dis
 "plan_set": N or null, "ids": {DEVICE: {"serial", "wwn"}}, "errors"}``; and last ``{"summary": {...}}``. A
 host's ``plans`` and ``skipped`` in the one document are those of its plan set with each key replaced by its
 value, where in the plan of each device of ``ids`` every ``@serial@`` and ``@wwn@`` in a string is that
-device's serial and WWN (:data:`iosched.fleet.TOKENS`). Hosts alike but for their disks' identifiers share a
+device's serial and WWN (:data:`iosched.planning.fleetplan.TOKENS`). Hosts alike but for their disks' identifiers share
+a
 plan set, and plan sets share the values they have in common (a warning's text, the sources, a file's content):
 each is written once for the fleet.
 """
@@ -25,10 +26,10 @@ import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import Any
 
-from iosched.fleet import Outcome, Planner, PlanSet, Summary
-from iosched.kb import Kb
+from iosched.knowledge.base import Kb
 from iosched.persist import files
-from iosched.plan import Plan
+from iosched.planning.fleetplan import Outcome, Planner, PlanSet, Summary
+from iosched.records.plan import Plan
 from iosched.render.plan_json import document
 
 NO_PLANS = '"plans": [], "skipped": []'
@@ -41,7 +42,8 @@ MAX_BODIES = 1024
 
 
 class Documents:
-    """:func:`iosched.render.plan_json.document` of the plans of one :class:`~iosched.fleet.Planner`: a plan it
+    """:func:`iosched.render.plan_json.document` of the plans of one :class:`~iosched.planning.fleetplan.Planner`: a
+    plan it
     copied for a host's own kernel release, serial and WWN from another gets the other's document with its own
     context, udev match and files, which are all that differ. A fleet of physical machines (whose disks all have
     serials) renders each kind of device plan once, not once per host."""

@@ -8,8 +8,8 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 
 from iosched.escape import code_span, markdown_cell, markdown_text, one_line
-from iosched.fleet import Outcome, PlanSet, Summary
-from iosched.system import loops
+from iosched.observe import loops
+from iosched.planning.fleetplan import Outcome, PlanSet, Summary
 
 SHOWN_HOSTS = 8
 SHOWN_UNPLANNED = 200

@@ -23,14 +23,14 @@ if TYPE_CHECKING:
     from typing import Any
 
     from iosched.diagnostics import Diagnostic
-    from iosched.fleet import Outcome, PlanSet, Summary
-    from iosched.host import HostPlan, Verification
-    from iosched.kb import Kb
-    from iosched.measure.model import Judgement
-    from iosched.plan import Plan
+    from iosched.knowledge.base import Kb
+    from iosched.measure.measurements import Judgement
+    from iosched.planning.fleetplan import Outcome, PlanSet, Summary
+    from iosched.planning.hostplan import HostPlan, Verification
+    from iosched.records.plan import Plan
+    from iosched.records.system import System
     from iosched.symptoms.diagnosis import DeviceDiagnosis
-    from iosched.symptoms.observe import Observed
-    from iosched.system.model import System
+    from iosched.symptoms.observations import Observed
 
 K = TypeVar("K")
 D = TypeVar("D")
@@ -46,7 +46,8 @@ class Options(Struct):
     reproduce: str | None = None
     """The command that gives a plan again (None: from its context); a host's plans carry their own."""
     detail: str = "answer"
-    """Markdown and text: ``answer`` (the ticket answer, :mod:`iosched.answer`) or ``full`` (every device's plan
+    """Markdown and text: ``answer`` (the ticket answer, :mod:`iosched.planning.answer`) or ``full`` (every device's
+    plan
     with its context, rules that did not apply and every file whole)."""
     terminal: int | None = None
     """The columns of the terminal the output goes to; None: a pipe or a file."""
@@ -174,7 +175,7 @@ def _plan_markdown(kb: Kb, plan: Plan, options: Options) -> str:
         from iosched.render.plan_markdown import render
 
         return render(kb, plan, cli_style(options.site_url, kb.version), options.reproduce)
-    from iosched import answer
+    from iosched.planning import answer
     from iosched.render import answer_markdown
 
     reproduce = options.reproduce if options.reproduce is not None else advise_command(plan.context)
@@ -212,7 +213,7 @@ def _host_markdown(kb: Kb, host: HostPlan, options: Options) -> str:
         from iosched.render.plan_markdown import render_host
 
         return render_host(kb, host.summarised(), cli_style(options.site_url, kb.version))
-    from iosched import answer
+    from iosched.planning import answer
     from iosched.render import answer_markdown
 
     return answer_markdown.render(kb, answer.of_host(kb, host.summarised()), cli_style(options.site_url, kb.version))
@@ -280,7 +281,7 @@ def _fleet_jsonl(kb: Kb, fleet: FleetPlans, options: Options) -> Rendered:
 @FLEET.register("ansible")
 def _fleet_ansible(kb: Kb, fleet: FleetPlans, options: Options) -> Rendered:
     from iosched.escape import untrusted
-    from iosched.fleet import targetable
+    from iosched.planning.fleetplan import targetable
     from iosched.render.ansible_role import tree
 
     hosts = [targetable(h) for h in fleet.hosts]
@@ -292,9 +293,9 @@ def _fleet_ansible(kb: Kb, fleet: FleetPlans, options: Options) -> Rendered:
 
 
 def _diagnosis_markdown(kb: Kb, found: Diagnosed, options: Options, charts: bool) -> str:
-    from iosched import answer
+    from iosched.planning import answer
     from iosched.render import answer_markdown
-    from iosched.render.diagnosis import render_markdown
+    from iosched.render.diagnosis_markdown import render_markdown
     from iosched.render.reference import cli_style
 
     style = cli_style(options.site_url, kb.version)
@@ -316,7 +317,7 @@ def _diagnosis_charted(kb: Kb, found: Diagnosed, options: Options) -> str:
 
 @DIAGNOSIS.register("json")
 def _diagnosis_json(kb: Kb, found: Diagnosed, options: Options) -> str:
-    from iosched.render.diagnosis import render_json
+    from iosched.render.diagnosis_markdown import render_json
     from iosched.render.plan_json import document
 
     plans = {device: plan if isinstance(plan, str) else document(kb, plan) for device, plan in found.plans.items()}
@@ -334,7 +335,7 @@ def _probe_text(kb: Kb, probed: Probed, options: Options) -> str:
 def _probe_json(kb: Kb, probed: Probed, options: Options) -> str:
     import json
 
-    from iosched.system.probejson import to_document
+    from iosched.observe.probejson import to_document
 
     return json.dumps(to_document(probed.system), indent=2, ensure_ascii=True)
 
@@ -345,7 +346,7 @@ def _probe_yaml(kb: Kb, probed: Probed, options: Options) -> str:
 
     import yaml
 
-    from iosched.system.probejson import to_document
+    from iosched.observe.probejson import to_document
 
     plain = json.loads(json.dumps(to_document(probed.system)))
     text: str = yaml.safe_dump(plain, sort_keys=False, allow_unicode=False, width=120)
@@ -370,8 +371,8 @@ def _listing_json(kb: Kb, kind: str, options: Options) -> str:
 def entry_document(entity: Any, base: str | None, version: str = "") -> dict[str, Any]:
     """One KB entry as ``explain --format json`` shows it (and ``list`` each of its entries), with its address
     on the site at ``base``."""
-    from iosched.export import export_entity, plain
-    from iosched.kb import TunableRef
+    from iosched.knowledge.base import TunableRef
+    from iosched.knowledge.export import export_entity, plain
     from iosched.render.links import absolute
 
     if isinstance(entity, TunableRef):
@@ -461,6 +462,6 @@ def _check_json(kb: Kb, checked: Checked, options: Options) -> str:
 def _export_json(kb: Kb, document: None, options: Options) -> str:
     import json
 
-    from iosched.export import export_kb
+    from iosched.knowledge.export import export_kb
 
     return json.dumps(export_kb(kb), indent=2, ensure_ascii=False)

@@ -8,7 +8,7 @@ import re
 
 from iosched.errors import SiteUrlError
 from iosched.grammar import URL, matches
-from iosched.kinds import kind_of
+from iosched.knowledge.kinds import kind_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

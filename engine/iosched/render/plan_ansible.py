@@ -70,12 +70,12 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from iosched import __version__
 from iosched.escape import one_line, sh_comment, terminal, untrusted
 from iosched.grammar import DEVICE, NAME, PATH, WORD, matches
-from iosched.kb import Kb
+from iosched.knowledge.base import Kb
+from iosched.mechanisms import sysctld, tuned, udev
 from iosched.persist import files, keeping, tuned_base
-from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
+from iosched.records.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 from iosched.steps.shell import LIBRARY
-from iosched.system import sysctld, tuned, udev
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

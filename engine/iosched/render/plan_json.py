@@ -10,9 +10,9 @@ planned one (the step checks the device and changes it only if it differs).
 from __future__ import annotations
 
 from iosched.jsontext import dumps
-from iosched.kb import Kb
+from iosched.knowledge.base import Kb
 from iosched.persist import files
-from iosched.plan import Plan
+from iosched.records.plan import Plan
 from iosched.render.reproduce import advise_command
 from iosched.steps import kind_of
 
@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from iosched.host import HostPlan
+    from iosched.planning.hostplan import HostPlan
 
 
 def document(kb: Kb, plan: Plan) -> dict[str, Any]:
@@ -39,7 +39,7 @@ def document(kb: Kb, plan: Plan) -> dict[str, Any]:
 
 def render(kb: Kb, plan: Plan, reproduce: str | None = None) -> str:
     """The plan's document with ``reproduce``, the command that gives it again (default: from its context)."""
-    from iosched.answer import of_plan
+    from iosched.planning.answer import of_plan
 
     reproduce = reproduce or advise_command(plan.context)
     data = {**document(kb, plan), "reproduce": reproduce, "answer": of_plan(kb, plan, reproduce).to_json()}
@@ -53,7 +53,7 @@ plan's: its own ``kind`` and version, each of its ``plans[]`` a plan document of
 
 
 def host_document(kb: Kb, host: HostPlan) -> dict[str, Any]:
-    from iosched.answer import of_host
+    from iosched.planning.answer import of_host
 
     return {
         "kind": HOST_KIND,

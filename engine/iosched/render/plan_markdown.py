@@ -9,23 +9,23 @@ plain.
 
 from __future__ import annotations
 
-from iosched.answer import public
 from iosched.escape import code_block, code_span, markdown_cell, markdown_text, one_line
-from iosched.kb import Kb
-from iosched.model import Caveat
+from iosched.knowledge.base import Kb
+from iosched.knowledge.schema import Caveat
+from iosched.mechanisms import fstab
 from iosched.persist import commands, files, keeping
-from iosched.plan import Decision, Notice, Plan, Step
+from iosched.planning.answer import public
+from iosched.records.plan import Decision, Notice, Plan, Step
+from iosched.records.runtime import KEEP
 from iosched.render.reference import Style, cli_style, ref
 from iosched.render.reproduce import advise_command
-from iosched.runtime import KEEP
 from iosched.steps import kind_of
-from iosched.system import fstab
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from iosched.host import HostPlan
+    from iosched.planning.hostplan import HostPlan
 
 PERSISTED_BY_FILE = ("udev-rule", "sysctl-d", "tuned-profile")
 

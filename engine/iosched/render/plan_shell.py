@@ -22,20 +22,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from iosched.escape import sh_comment, sh_word
-from iosched.kb import Kb
+from iosched.knowledge.base import Kb
+from iosched.mechanisms import tuned
 from iosched.persist import files, keeping, tuned_base
-from iosched.plan import Plan, Step, TunedBase, host_steps, unattended
+from iosched.records.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.reproduce import advise_command
 from iosched.steps import kind_of
 from iosched.steps.shell import LIBRARY
-from iosched.system import tuned
 
 # How the sh script writes the persistent files and how its undo journal takes them back, as sh functions.
 #
 # Apply keeps a copy of what it wrote beside the journal. Undo takes a file back only while it still holds what
 # this plan wrote: it restores what was there before (or removes the file it created); a file changed since (by
 # another plan of the same device, a later apply, or by hand) is left as it is, and undo says so. Plans of other
-# devices write other files (:mod:`iosched.system.udev`, :mod:`iosched.system.sysctld`), so undoing one, in any
+# devices write other files (:mod:`iosched.mechanisms.udev`, :mod:`iosched.mechanisms.sysctld`), so undoing one, in any
 # order, never touches another's.
 
 _WRITE = r"""write_file() {

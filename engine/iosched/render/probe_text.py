@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from iosched.system.model import Device, Host, System
+    from iosched.records.system import Device, Host, System
 
 
 def printable(value: Any) -> str:
     """One line of terminal-safe text: control characters dropped, tabs and newlines become spaces."""
-    from iosched.system.source import clean
+    from iosched.capture.source import clean
 
     return " ".join(clean(str(value)).split())
 
@@ -59,8 +59,8 @@ def _fill(lines: list[str], width: int | None, indent: int) -> list[str]:
 
 def _table(devices: Sequence[Device], width: int | None) -> str:
     """One row per device; the unattached loop devices in one line below."""
+    from iosched.observe import loops
     from iosched.render.table import text_table
-    from iosched.system import loops
 
     empty = [d.name for d in devices if loops.unattached(d)]
     header = ("DEVICE", "KIND", "HW", "SCHEDULER", "OFFERED", "PATH", "ROT", "HWQ", "ON", "HOLDERS", "MODEL")
@@ -82,7 +82,7 @@ def _table(devices: Sequence[Device], width: int | None) -> str:
 
 def _kb_release(host: Host) -> str:
     """How the KB knows the host's release: by its id, as the nearest release of its family, or not at all."""
-    from iosched.system.classify import listed
+    from iosched.observe.classify import listed
 
     if not host.distro:
         return " (not in the KB)"

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from iosched.diagnostics import CODES
 from iosched.escape import code_block, code_span, html_text
 from iosched.grammar import compiled
-from iosched.kinds import BY_SLUG, kind_of
+from iosched.knowledge.kinds import BY_SLUG, kind_of
 from iosched.render.links import absolute, anchor, site_base
 from iosched.struct import Struct
 from iosched.vocab import RISKS, Risk
@@ -20,9 +20,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from iosched.catalogue import CgroupFile, Disagreement, Evidence, PersistenceMethod, Topic, TunedProfile, VendorRule
-    from iosched.kb import Kb, TunableRef
-    from iosched.model import (
+    from iosched.knowledge.base import Kb, TunableRef
+    from iosched.knowledge.catalogue import (
+        CgroupFile,
+        Disagreement,
+        Evidence,
+        PersistenceMethod,
+        Topic,
+        TunedProfile,
+        VendorRule,
+    )
+    from iosched.knowledge.schema import (
         Assumption,
         BootParameter,
         Caveat,
@@ -73,7 +81,7 @@ RENDERERS: dict[str, Renderer] = {}
 
 
 def renders(slug: str) -> Callable[[Renderer], Renderer]:
-    """Register the renderer of the entity kind ``slug`` (one of :data:`iosched.kinds.KINDS`)."""
+    """Register the renderer of the entity kind ``slug`` (one of :data:`iosched.knowledge.kinds.KINDS`)."""
     if slug not in BY_SLUG:
         raise KeyError(f"no kind {slug!r} in iosched.kinds")
 
@@ -656,7 +664,7 @@ def _facts_table(facts: dict[str, Any]) -> str:
 
 @renders("hardware")
 def hardware_preset(kb: Kb, item: HardwarePreset, style: Style) -> str:
-    from iosched.system import udev  # only this page needs the udev mechanism
+    from iosched.mechanisms import udev  # only this page needs the udev mechanism
 
     defaults = getattr(item, "default_elevator", {}) or {}
     return join(

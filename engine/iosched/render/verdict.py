@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from iosched.escape import markdown_block, markdown_cell, one_line
 
 if TYPE_CHECKING:
-    from iosched.measure.model import Judgement
+    from iosched.measure.measurements import Judgement
 
 BAR_WIDTH = 24
 Row = tuple[str, float, str, int, str, str, str]  # scheduler, median, cv, runs, ratio, verdict, bar
@@ -23,7 +23,7 @@ Row = tuple[str, float, str, int, str, str, str]  # scheduler, median, cv, runs,
 
 def shown(judgement: Judgement, everything: bool) -> set[tuple[str, str]]:
     """The (test, metric) pairs to show: all, or per test the metrics that speak for any goal."""
-    from iosched.measure.judge import primary_metrics
+    from iosched.measure.judging.judgement import primary_metrics
     from iosched.vocab import GOALS
 
     metrics: dict[str, set[str]] = {}
@@ -42,8 +42,8 @@ def text_bars(row: dict[str, float], width: int = BAR_WIDTH) -> dict[str, str]:
 
 def _tables(judgement: Judgement, everything: bool) -> Iterator[tuple[tuple[str, str], tuple[str, str], list[Row]]]:
     """Per shown test and metric: the key, (unit, 'higher is better'), and the rows, baseline first."""
-    from iosched.measure.judge import better_word
-    from iosched.measure.stats import cv, medians
+    from iosched.measure.judging.judgement import better_word
+    from iosched.measure.judging.stats import cv, medians
 
     keep = shown(judgement, everything)
     verdicts = {(v.test, v.metric, v.scheduler): v for v in judgement.verdicts}

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from iosched.escape import markdown_cell
 
 if TYPE_CHECKING:
-    from iosched.host import Verification
+    from iosched.planning.hostplan import Verification
 
 
 def render_markdown(report: Verification) -> str:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from iosched.escape import html_text
-from iosched.kinds import kind_of
-from iosched.plan import Plan
+from iosched.knowledge.kinds import kind_of
+from iosched.records.plan import Plan
 from iosched.render import plan_json
 from iosched.render.links import page_url
 from iosched.render.reference import RISK_ADMONITION, RISK_LABEL, join
@@ -25,7 +25,7 @@ from iosched.sitegen.markup import choice_select, element, href, setting_select
 from iosched.steps import kind_of as step_kind
 
 if TYPE_CHECKING:
-    from iosched.kb import Kb
+    from iosched.knowledge.base import Kb
 
 PAGE = "reference/advisor.md"
 DATA = "reference/advisor.json"

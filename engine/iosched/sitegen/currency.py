@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from iosched.kb import TunableRef
-from iosched.kinds import Kind, kind_of
+from iosched.knowledge.base import TunableRef
+from iosched.knowledge.kinds import Kind, kind_of
 from iosched.render.reference import Style, ref
 
 if TYPE_CHECKING:
-    from iosched.kb import Kb
     from iosched.kernel import KernelVersion
+    from iosched.knowledge.base import Kb
 
 NAMED = frozenset({"elevators", "tunables", "queue-attributes", "sysctls", "boot-parameters", "distributions"})
 """Kinds whose pages are what a search for their name means (a rule's or cause's name is not)."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from iosched.context import Context, ContextError
-from iosched.engine import advise
 from iosched.kernel import KernelVersion
-from iosched.plan import Plan
+from iosched.knowledge.context import Context, ContextError
+from iosched.planning.engine import advise
+from iosched.records.plan import Plan
 
 if TYPE_CHECKING:
-    from iosched.kb import Kb
+    from iosched.knowledge.base import Kb
 
 ERA, DISTRIBUTION = "Kernel era (upstream defaults)", "Distribution (its kernel and defaults)"
 

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 from iosched.sitegen.pages import REFERENCE
 
 if TYPE_CHECKING:
-    from iosched.kb import Kb
+    from iosched.knowledge.base import Kb
 
 _kb: Kb | None = None
 _command = "build"
 
 
 def load_kb() -> Kb:
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
 
     layers = [Path(p) for p in os.environ.get("IOSCHED_KB_LAYERS", "").split(os.pathsep) if p]
     return load_checked(layers)

@@ -14,8 +14,8 @@ from iosched.sitegen.grid import Grid, Outcome, Setting, grid
 from iosched.sitegen.markup import element, link, setting_select
 
 if TYPE_CHECKING:
-    from iosched.kb import Kb
-    from iosched.plan import Decision, Plan
+    from iosched.knowledge.base import Kb
+    from iosched.records.plan import Decision, Plan
 
 PAGE = "reference/matrix.md"
 TITLE = "Recommendation matrix"

@@ -7,14 +7,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from iosched.kernel import KernelVersion
-from iosched.kinds import BY_SLUG, KINDS, Kind, kind_of
+from iosched.knowledge.kinds import BY_SLUG, KINDS, Kind, kind_of
 from iosched.render import reference
 from iosched.render.links import location, relative
 from iosched.render.reference import Style, bullets, code, diagnostic_codes, join, list_table, ref, table
 from iosched.sitegen import GENERATED
 
 if TYPE_CHECKING:
-    from iosched.kb import Kb
+    from iosched.knowledge.base import Kb
 
 REFERENCE = "reference"
 

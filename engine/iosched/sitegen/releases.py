@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from iosched.model import INHERITED, DefaultScheduler, inherited
+from iosched.knowledge.schema import INHERITED, DefaultScheduler, inherited
 from iosched.render.reference import (
     Style,
     boot_loader_block,
@@ -28,8 +28,8 @@ from iosched.render.reference import (
 )
 
 if TYPE_CHECKING:
-    from iosched.kb import Kb
-    from iosched.model import Distribution
+    from iosched.knowledge.base import Kb
+    from iosched.knowledge.schema import Distribution
 
 FAMILIES = {
     "sles": "SUSE Linux Enterprise Server", "opensuse": "openSUSE", "rhel": "Red Hat Enterprise Linux and rebuilds",
@@ -72,9 +72,9 @@ def _base(kb: Kb, distro: Distribution) -> Distribution | None:
 
 def distribution_tab(kb: Kb, distro: Distribution, style: Style) -> str:
     """Runtime and persistent commands for one distribution, built by the same step kind as ``iosched advise``."""
-    from iosched.plan import Step
+    from iosched.mechanisms import udev
+    from iosched.records.plan import Step
     from iosched.steps import STEP_KINDS
-    from iosched.system import udev
 
     elevator = next((d.elevator for d in distro.default_schedulers), "mq-deadline")
     methods = [m for m in (kb.get(i) for i in distro.persistence) if m is not None]

@@ -10,7 +10,7 @@ from iosched.render.links import relative
 from iosched.render.reference import one_line
 
 if TYPE_CHECKING:
-    from iosched.kb import Kb
+    from iosched.knowledge.base import Kb
 
 SHORTCODE = re.compile(r"<!--\s*kb:([^\s>]+)\s*-->")
 

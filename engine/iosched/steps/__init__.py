@@ -12,15 +12,15 @@ from __future__ import annotations
 import re
 
 from iosched.escape import sh_word
-from iosched.plan import Step
+from iosched.records.plan import Step
 from iosched.vocab import StepKindName
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
 
-    from iosched.system.cmdline import Loader
-    from iosched.system.model import System
+    from iosched.mechanisms.cmdline import Loader
+    from iosched.records.system import System
 
 _ACTIVE = r"\[([^\]]+)\]"
 MOUNTPOINT_HINT = "MNT=/path/to/mountpoint  # the file system's mount point: findmnt -t {fs} lists them"
@@ -288,12 +288,14 @@ class BootParameter(StepKind):
     by_hand = "it takes effect at the next boot"
 
     def _loader(self, step: Step, distro: Any) -> Loader:
-        from iosched.system.cmdline import loader_for  # a plan without boot parameters writes no boot loader command
+        from iosched.mechanisms.cmdline import (
+            loader_for,  # a plan without boot parameters writes no boot loader command
+        )
 
         return loader_for(distro, s390=step.persist_method == "zipl")
 
     def apply(self, step: Step, distro: Any = None) -> str:
-        from iosched.system.cmdline import add
+        from iosched.mechanisms.cmdline import add
 
         return add(parameter(step), self._loader(step, distro))
 
@@ -304,7 +306,7 @@ class BootParameter(StepKind):
         return parameter(step)
 
     def undo(self, step: Step, distro: Any = None) -> str | None:
-        from iosched.system.cmdline import remove
+        from iosched.mechanisms.cmdline import remove
 
         return remove(parameter(step), self._loader(step, distro))
 

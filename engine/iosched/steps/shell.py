@@ -26,7 +26,7 @@ in its text.
 
 from __future__ import annotations
 
-from iosched import runtime
+from iosched.records import runtime
 
 LIBRARY = r"""# iosched step library: read the value, change only what differs, keep what was there.
 value_of() {

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from iosched.symptoms.clock import shown
-from iosched.symptoms.observe import Observation, Observed, active_window, facts, host_facts, phases, restricted
+from iosched.symptoms.observations import Observation, Observed, active_window, facts, host_facts, phases, restricted
 
 HOST = "host"
 """The subject of a diagnosis made from host-wide inputs alone (a hung-task report, PSI), with no device measured."""

@@ -7,7 +7,7 @@ import argparse
 from iosched.cli import _observe as observe
 from iosched.cli import format_option, path_argument, write, write_rendered
 from iosched.errors import UsageError
-from iosched.normalise import option
+from iosched.knowledge.normalise import option
 from iosched.render import formats
 from iosched.render.reproduce import advise_command
 from iosched.vocab import CACHES, GOALS, IO_PATHS, SYMPTOMS
@@ -16,9 +16,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from iosched.context import Context
-    from iosched.kb import Kb
-    from iosched.model import Example
+    from iosched.knowledge.base import Kb
+    from iosched.knowledge.context import Context
+    from iosched.knowledge.schema import Example
 
 CONTEXT_FLAGS = ("hw", "workload", "kernel", "distro", "device", "serial", "wwn", "cache", "fs", "mountpoint",
                  "mount_options", "goal", "io_path", "hw_queues", "symptoms", "scheduler", "cgroup", "persist",
@@ -107,7 +107,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 
 
 def _read_context(path: str | Path) -> dict[str, object]:
-    from iosched.context import Context, ContextError
+    from iosched.knowledge.context import Context, ContextError
     from iosched.yamlsrc import YamlError, too_large
 
     try:
@@ -128,7 +128,7 @@ def _read_context(path: str | Path) -> dict[str, object]:
 def context_of(args: argparse.Namespace, kb: Kb) -> Context:
     """The context the arguments give: ``--example`` (from ``kb``), then ``--context``, then the flags; a
     command that has only some of these options (verify) gets the same context from those it has."""
-    from iosched.context import Context, ContextError
+    from iosched.knowledge.context import Context, ContextError
 
     data: dict[str, object] = {}
     if getattr(args, "example", None):
@@ -148,7 +148,7 @@ def context_of(args: argparse.Namespace, kb: Kb) -> Context:
 
 def example(kb: Kb, name: str) -> Example:
     """The KB's example ``name``; a usage error naming the examples when there is none."""
-    from iosched.model import Example
+    from iosched.knowledge.schema import Example
 
     found = kb.get(name)
     if not isinstance(found, Example):
@@ -157,9 +157,9 @@ def example(kb: Kb, name: str) -> Example:
 
 
 def cmd_advise(args: argparse.Namespace) -> int:
-    from iosched.context import ContextError, resolve
-    from iosched.engine import plan_resolved
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.context import ContextError, resolve
+    from iosched.knowledge.kbcache import load_checked
+    from iosched.planning.engine import plan_resolved
 
     kb = load_checked(args.kb)
     if args.list_examples:

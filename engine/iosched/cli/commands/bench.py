@@ -51,11 +51,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     from iosched.cli._results import load
     from iosched.escape import one_line
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
     from iosched.measure import judge
-    from iosched.measure.bench import ROUNDS, Config, run
-    from iosched.measure.device import parse_size
-    from iosched.measure.fiojobs import WORKLOADS
+    from iosched.measure.bench.device import parse_size
+    from iosched.measure.bench.fiojobs import WORKLOADS
+    from iosched.measure.bench.runner import ROUNDS, Config, run
     from iosched.render.verdict import text
 
     kb = load_checked(args.kb)

@@ -40,10 +40,10 @@ def cmd_collect(args: argparse.Namespace) -> int:
         write(str(install_hook(args.install_hook)))
         return 0
     from iosched.jsontext import dumps
-    from iosched.kbcache import load_checked
-    from iosched.system import capture
-    from iosched.system.classify import classified
-    from iosched.system.probejson import to_document
+    from iosched.knowledge.kbcache import load_checked
+    from iosched.observe import bundle as capture
+    from iosched.observe.classify import classified
+    from iosched.observe.probejson import to_document
 
     system, recorder = capture.record(Path("/"))
     kb = load_checked(args.kb)

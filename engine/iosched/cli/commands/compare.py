@@ -10,7 +10,7 @@ from iosched.render import formats
 from iosched.vocab import GOALS
 
 if TYPE_CHECKING:
-    from iosched.measure.loader import Loaded
+    from iosched.measure.parsers.loader import Loaded
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 def cmd_compare(args: argparse.Namespace) -> int:
     from iosched.cli._results import load
     from iosched.errors import UsageError
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
     from iosched.measure import judge, points
     from iosched.render import verdict
 

@@ -56,7 +56,7 @@ def write_charts(directory: Path, observed: Any, devices: list[str]) -> None:
     and ``-`` become ``_``: a device name read from an input is untrusted)."""
     import re
 
-    from iosched.render import diagnosis as rd
+    from iosched.render import diagnosis_markdown as rd
 
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -83,8 +83,8 @@ def readings(args: argparse.Namespace, stack: ExitStack) -> tuple[list[Any], Any
         found.append(read_bytes(data, str(path)))
     src = None
     if args.root is not None:
-        from iosched.symptoms.capture import from_source
-        from iosched.system.reader import ProbeError, open_source, root_directory
+        from iosched.observe.reader import ProbeError, open_source, root_directory
+        from iosched.symptoms.gather import from_source
 
         try:
             src = open_source(stack.enter_context(root_directory(args.root)))
@@ -94,14 +94,14 @@ def readings(args: argparse.Namespace, stack: ExitStack) -> tuple[list[Any], Any
     if args.probe:
         import time
 
-        from iosched.symptoms.capture import sample
+        from iosched.symptoms.gather import sample
 
         def read(rel: str) -> str:
             with open(f"/{rel}", encoding="utf-8", errors="replace") as f:
                 return f.read()
 
         found += sample(args.seconds or DEFAULT_SECONDS, read, time.time, time.sleep)
-        from iosched.system.reader import open_source
+        from iosched.observe.reader import open_source
 
         src = open_source(path_argument("/"))  # this machine's sysfs: schedulers, stacking, vm.dirty_ratio
     if not found:
@@ -114,8 +114,8 @@ def loop_disk(src: Any, name: str, parents: dict[str, str]) -> str | None:
     holds the file (``/proc/mounts``), its partition's disk; None when the capture does not say."""
     import posixpath
 
-    from iosched.symptoms.observe import disk_of
-    from iosched.system.mounts import read_mounts
+    from iosched.observe.mounts import read_mounts
+    from iosched.symptoms.observations import disk_of
 
     backing = src.value(f"sys/block/{name}/loop/backing_file")
     if not backing or not backing.startswith("/"):
@@ -134,7 +134,7 @@ def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str
     disks under each stacked device (dm on a partition is on that partition's disk), and vm.dirty_ratio."""
     if src is None:
         return {}, {}, {}, None
-    from iosched.system.blockdevs import read_devices
+    from iosched.observe.blockdevs import read_devices
 
     devices, _ = read_devices(src)
     facts = {d.name: {k: v for k, v in (("scheduler.now", d.scheduler), ("hw.rotational", d.rotational),
@@ -149,8 +149,8 @@ def device_knowledge(src: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str
 
 def plans(kb: Any, diagnoses: list[Any], hw: str | None) -> dict[str, Any]:
     """Each device's plan for the context its causes give: the plan itself with --hw, else the command."""
-    from iosched.context import Context, ContextError
-    from iosched.engine import advise
+    from iosched.knowledge.context import Context, ContextError
+    from iosched.planning.engine import advise
 
     out: dict[str, Any] = {}
     for d in diagnoses:
@@ -175,7 +175,7 @@ def symptom_context(kb: Any, paths: list[Any], data: dict[str, Any]) -> dict[str
     """``advise --symptoms``: the context ``data`` with what the causes found in ``paths`` imply; what the user
     said wins, symptoms add up. The device is the one named, else the only one with a cause."""
     from iosched.symptoms.diagnosis import diagnose
-    from iosched.symptoms.observe import observe
+    from iosched.symptoms.observations import observe
 
     found, _ = readings(argparse.Namespace(files=paths, root=None, probe=False, seconds=None), ExitStack())
     observed = observe(found)
@@ -198,9 +198,9 @@ def symptom_context(kb: Any, paths: list[Any], data: dict[str, Any]) -> dict[str
 
 
 def cmd_diagnose(args: argparse.Namespace) -> int:
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
     from iosched.symptoms.diagnosis import diagnose
-    from iosched.symptoms.observe import observe
+    from iosched.symptoms.observations import observe
 
     if args.seconds is not None and not args.probe:
         raise UsageError("--seconds goes with --probe")

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 
 def cmd_explain(args: argparse.Namespace) -> int:
     from iosched.errors import UsageError
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
     from iosched.render import find, suggestions
 
     options = formats.Options(site_url=args.site_url)

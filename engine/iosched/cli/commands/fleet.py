@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from iosched.cli import format_option, path_argument, write_rendered
 from iosched.cli.commands.advise import PERSIST_HELP, persist_option
 from iosched.errors import UsageError
-from iosched.normalise import option
+from iosched.knowledge.normalise import option
 from iosched.render import formats
 from iosched.vocab import CACHES, GOALS
 
@@ -62,10 +62,10 @@ def _progress() -> Any:
 
 
 def cmd_fleet(args: argparse.Namespace) -> int:
-    from iosched.fleet import one_per_name, summarise
-    from iosched.fleet_pool import LOST, PoolLost, Request, run
-    from iosched.kbcache import load_checked
-    from iosched.normalise import spelt, unknown, workload_spellings
+    from iosched.fleet.pool import LOST, PoolLost, Request, run
+    from iosched.knowledge.kbcache import load_checked
+    from iosched.knowledge.normalise import spelt, unknown, workload_spellings
+    from iosched.planning.fleetplan import one_per_name, summarise
 
     if (args.format == "ansible") != (args.out is not None):
         raise UsageError("--format ansible writes a directory: give it --out DIR (and --out only with it)")
@@ -73,8 +73,8 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     spellings = workload_spellings(kb.section("workloads"))
     mapping = None
     if args.workloads:
-        from iosched.system.inventory import InventoryError
-        from iosched.system.workloads import WorkloadMapError, read_workload_map
+        from iosched.fleet.inventory import InventoryError
+        from iosched.fleet.workloads import WorkloadMapError, read_workload_map
 
         try:
             mapping = read_workload_map(args.workloads, spellings)
@@ -155,7 +155,7 @@ def _write_tree(out: Path, notes: Iterable[str], files: Iterable[tuple[str, str]
 
 def _report_lost(workers: int, hosts: int) -> int:
     """One line when worker processes ended without their results; exit status 1 when hosts were not planned
-    for it (they are in the output with the error :data:`~iosched.fleet_pool.LOST`), else 0."""
+    for it (they are in the output with the error :data:`~iosched.fleet.pool.LOST`), else 0."""
     if not workers:
         return 0
     lost = f"{workers} worker process{'es' if workers > 1 else ''} ended without a result (killed: out of memory?)"

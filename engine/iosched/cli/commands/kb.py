@@ -28,9 +28,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from iosched import kbcache, kbcompile
     from iosched.errors import UsageError
     from iosched.kbfiles import display
+    from iosched.knowledge import kbcache, kbcompile
 
     if args.directory is not None and not args.directory.is_dir():
         raise UsageError(f"not a directory: {args.directory}")
@@ -39,7 +39,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     kb = kbcache.read(path, lambda: kbcache.rebuild(directories, path))  # only a checked KB is ever cached
     diagnostics: list[Diagnostic] = []
     if kb is None:
-        from iosched.kbload import load
+        from iosched.knowledge.kbload import load
 
         kb, diagnostics = load(directories)
         if not diagnostics:
@@ -51,14 +51,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
 
     write_rendered(formats.KB_EXPORT.render(load_checked(args.kb), None, args.format, formats.Options()), args.format)
     return 0
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from iosched.validate import kb_file_schema
+    from iosched.knowledge.validate import kb_file_schema
 
     write(json.dumps(kb_file_schema(), indent=2))
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from iosched.cli import format_option, write_rendered
-from iosched.kinds import BY_SLUG
+from iosched.knowledge.kinds import BY_SLUG
 from iosched.render import formats
 
 
@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
 
     kb = load_checked(args.kb)
     options = formats.Options(site_url=args.site_url)

@@ -18,10 +18,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
+    from iosched.observe.classify import classified
+    from iosched.observe.reader import ProbeError, layout, read_root
     from iosched.render.probe_text import printable
-    from iosched.system.classify import classified
-    from iosched.system.reader import ProbeError, layout, read_root
 
     try:
         system = read_root(args.root)

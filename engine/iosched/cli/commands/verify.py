@@ -28,8 +28,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: a
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from iosched.host import Verification, verify
-    from iosched.kbcache import load_checked
+    from iosched.knowledge.kbcache import load_checked
+    from iosched.planning.hostplan import Verification, verify
 
     if not observe.wanted(args):
         raise UsageError(

@@ -1,0 +1,1 @@
+"""Judging schedulers from measurements: statistics, verdicts, the points method, evidence."""

@@ -1,0 +1,156 @@
+"""The fleet's variables tree run by ansible-playbook with the installed role: hosts with identical plans share a
+group, a host with another plan gets its own, the play reaches no host that was not planned, and each host's own
+plan is checked, applied, journalled and undone on a copy of its captured system."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from captured import copy_capture
+from iosched.cli import main
+from iosched.steps import STEP_KINDS
+
+CAPTURES = Path(__file__).parents[1] / "observe" / "captures"
+BIN = Path(sys.executable).parent
+GUEST = "sos-rhel8-kvm-lvm"  # vdb: none -> mq-deadline, once it shows its hardware queue
+DISKS = "sos-rhel7-physical-hdd"  # sda, sdb: deadline -> noop
+SCHEDULER = STEP_KINDS["scheduler"]
+HOSTS = {"db1": GUEST, "db2": GUEST, "db3": GUEST, "hdd1": DISKS, "hdd2": DISKS}
+NOOP = {"hdd2": "sdb"}  # a disk that already has the elevator its plan wants: another plan, the same tasks
+
+
+class _Loader(yaml.SafeLoader):
+    """Ansible's view of the data: ``!unsafe`` marks a plain string."""
+
+
+_Loader.add_constructor("!unsafe", lambda loader, node: loader.construct_scalar(node))
+
+
+def documents(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Path]:
+    """Each host's probe document (its capture copied, probed, and given the host's name) and its copy."""
+    roots = {}
+    for name, capture in HOSTS.items():
+        roots[name] = copy_capture(capture, tmp_path / "sys" / name, vdb=1)
+        if name in NOOP:
+            (roots[name] / "sys/block" / NOOP[name] / "queue/scheduler").write_text("[noop] deadline cfq\n")
+        assert main(["probe", "--root", str(roots[name]), "--format", "json"]) == 0
+        document = json.loads(capsys.readouterr().out)
+        document["host"]["hostname"] = name
+        (tmp_path / "docs").mkdir(exist_ok=True)
+        (tmp_path / "docs" / f"{name}.json").write_text(json.dumps(document))
+    return roots
+
+
+def state(root: Path) -> dict[str, str]:
+    """What the playbook may change on a host: its queue settings (a scheduler as the active one)."""
+    return {str(p.relative_to(root)): SCHEDULER.read(p.read_text()) if p.name == "scheduler" else p.read_text()
+            for p in sorted(root.glob("sys/block/*/queue/**/*")) if p.is_file()}  # fmt: skip
+
+
+def tree(out: Path) -> tuple[dict[str, list[str]], dict[str, dict]]:
+    """The plan groups of a fleet tree's inventory (INI) and each group's variables."""
+    groups: dict[str, list[str]] = {}
+    for line in (out / "inventory/hosts.ini").read_text().splitlines():
+        if line.startswith("[") and not line.endswith(":children]"):
+            current = groups.setdefault(line.strip("[]"), [])
+        elif line and not line.startswith("#") and groups:
+            current.append(line)
+    data = {p.stem: yaml.load(p.read_text(), Loader=_Loader) for p in (out / "inventory/group_vars").glob("*.yml")}
+    return groups, data
+
+
+@pytest.mark.ansible
+@pytest.mark.slow
+def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undoes_each_with_the_role(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], collection: dict[str, str]
+) -> None:
+    roots = documents(tmp_path, capsys)
+    docs = [str(tmp_path / "docs" / f"{name}.json") for name in HOSTS]
+    out = tmp_path / "plans"
+    (out / "inventory/group_vars").mkdir(parents=True)
+    (out / "inventory/group_vars/iosched_plan_9.yml").write_text("iosched_host: {}\n")  # left by an earlier run
+    code = main(["fleet", *docs, "--workload", "db", "--format", "ansible", "--out", str(out)])
+    _, err = capsys.readouterr()
+    assert code == 0, err
+    groups, data = tree(out)
+    assert list(groups.values()) == [["db1", "db2", "db3"], ["hdd1"], ["hdd2"]]
+    assert sorted(data) == ["iosched", *groups]  # each distinct plan once; the stale group's file is gone
+    assert data["iosched_plan_2"]["iosched_host"] != data["iosched_plan_3"]["iosched_host"]
+    texts = data["iosched"]
+    for plan in (data[g]["iosched_host"] for g in groups):  # every text a plan names is there, once for all
+        assert all(f[k] in texts["iosched_contents"] for f in plan["files"] for k in ("every", "recommended"))
+        assert all(w["notice"] in texts["iosched_notices"] for w in plan["warnings"])
+
+    # The user's inventory: connection and roots per host, a host planned nowhere, a group of theirs.
+    roots["intruder"] = copy_capture(GUEST, tmp_path / "sys" / "intruder", vdb=1)
+    etc = {name: tmp_path / "etc" / name for name in roots}
+    line = "{} ansible_connection=local iosched_root={} iosched_sys_root={}"
+    hosts = [line.format(name, etc[name], roots[name]) for name in roots]
+    (tmp_path / "hosts.ini").write_text("\n".join([*hosts, "[web]", "intruder", "hdd1"]) + "\n")
+
+    def play(*args: str) -> str:
+        done = subprocess.run([BIN / "ansible-playbook", "-i", f"{tmp_path}/hosts.ini", "-i", str(out / "inventory"),
+                               str(out / "iosched.yml"), "-e", "ansible_become=false", *args], env=collection,
+                              cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "WARNING" not in done.stderr, done.stderr
+        return done.stdout
+
+    listed = play("--list-hosts")
+    assert set(listed.split("hosts (")[1].split(":", 1)[1].split()) == set(HOSTS)  # never the intruder
+
+    # db2's vdb changed since its facts were read: its play still converges it, and journals what it found
+    (roots["db2"] / "sys/block/vdb/queue/scheduler").write_text("none mq-deadline [kyber] bfq\n")
+    before = {name: state(root) for name, root in roots.items()}
+    assert before["db1"]["sys/block/vdb/queue/scheduler"] == "none"
+    play("--check", "--diff")
+    assert {name: state(root) for name, root in roots.items()} == before
+
+    assert "intruder" not in play().split("PLAY RECAP")[1]
+    after = {name: state(root) for name, root in roots.items()}
+    changed = {name: {f for f in before[name] if after[name][f] != before[name][f]} for name in roots}
+    assert changed["db1"] == changed["db2"] == changed["db3"] == {"sys/block/vdb/queue/scheduler"}
+    assert {after[n]["sys/block/vdb/queue/scheduler"] for n in ("db1", "db2", "db3")} == {"mq-deadline"}
+    assert changed["hdd1"] == {"sys/block/sda/queue/scheduler", "sys/block/sdb/queue/scheduler"}
+    assert {after["hdd1"][f] for f in changed["hdd1"]} == {"noop"}
+    assert (
+        changed["hdd2"] == {"sys/block/sda/queue/scheduler"}
+        and after["hdd2"]["sys/block/sdb/queue/scheduler"] == "noop"
+    )
+    assert not changed["intruder"] and not etc["intruder"].exists()
+    for name in ("db1", "db2"):  # each host keeps its own value before iosched, in its own journal
+        kept = etc[name] / "var/lib/iosched/previous/sys/block/vdb/queue/scheduler"
+        assert kept.read_text().strip() == before[name]["sys/block/vdb/queue/scheduler"]
+    again = play("--tags", "all,verify")  # converged: nothing to change, and every value reads back as planned
+    assert "Verify each scheduler]" in again
+    assert all(re.search(rf"{name}\s*: ok=\d+\s+changed=0 ", again) for name in HOSTS), again
+
+    play("--tags", "undo")
+    assert {name: state(root) for name, root in roots.items()} == before
+    assert not [p for p in etc["db1"].rglob("*") if p.is_file()]
+
+
+def test_the_tree_is_the_same_whatever_the_order_of_the_documents(tmp_path: Path) -> None:
+    facts = [str(Path(__file__).parent / "ansible" / name) for name in ("cache", "console", "yaml-cache")]
+    trees = []
+    for index, paths in enumerate((facts, facts[::-1])):
+        out = tmp_path / str(index)
+        assert main(["fleet", *paths, "--workload", "db", "--format", "ansible", "--out", str(out)]) == 0
+        trees.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()})
+    assert trees[0] == trees[1]
+    groups, _ = tree(tmp_path / "0")
+    firsts = [names[0] for names in groups.values()]
+    assert len(groups) > 2 and firsts == sorted(firsts) and all(names == sorted(names) for names in groups.values())
+
+
+@pytest.mark.parametrize("args", [["--format", "ansible"], ["--format", "json", "--out", "x"]])
+def test_the_ansible_format_and_out_go_together(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fleet", str(Path(__file__).parent / "ansible" / "cache"), "--workload", "db", *args]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

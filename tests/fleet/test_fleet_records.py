@@ -1,0 +1,112 @@
+"""``iosched fleet --format jsonl``: JSON Lines that state each plan set once and each host as its number and its
+disks' own serials and WWNs. A reader of that contract (below) rebuilds from it the one document ``--format json``
+writes, to the byte, for hosts whose serials and WWNs are valid, absent or refused (quotes, shell and udev
+metacharacters, the tokens themselves)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from iosched.cli import main
+from iosched.planning.fleetplan import TOKENS
+
+CACHE = Path(__file__).parent / "ansible" / "cache"
+SERIALS = ["S1", "WD-WCC4N0:1.2_x", "Z9", None, "S'1\"", "$(reboot)", "a b;c", 'x\\"y', "`id`", "@serial@", "é1"]
+WWNS = [None, "0x5000c500a1b2c3d4", "naa.600508b1", "@wwn@", "0x1;rm"]
+DISKS = ("sd", "vd", "xvd", "nvme", "hd")
+
+
+def read_records(text: str) -> dict[str, Any]:
+    """The one document of ``--format json`` from the JSON Lines of ``--format jsonl``, as the contract says: a
+    host's plans are those of its plan set, each shared value's key replaced by the value, with each device's
+    ``@serial@`` and ``@wwn@`` its own."""
+    shared: dict[int, Any] = {}
+    sets: dict[int, dict[str, Any]] = {}
+    hosts: list[dict[str, Any]] = []
+    summary = None
+    for line in text.splitlines():
+        record = json.loads(line)
+        if "summary" in record:
+            summary = record["summary"]
+        elif "shared" in record:
+            assert record["shared"] not in shared and list(record) == ["shared", "value"]
+            shared[record["shared"]] = record["value"]
+        elif "host" in record:
+            found = sets[record["plan_set"]] if record["plan_set"] is not None else {"plans": [], "skipped": []}
+            plans = [_with_ids(plan, record["ids"].get(plan["device"], {})) for plan in found["plans"]]
+            head = {k: record[k] for k in ("host", "distro", "kernel", "workload")}
+            hosts.append({**head, "plans": plans, "skipped": found["skipped"], "errors": record["errors"]})
+        else:
+            assert record["plan_set"] not in sets and list(record) == ["plan_set", "plans", "skipped"]
+            plans = [{member: shared[key] for member, key in plan.items()} for plan in record["plans"]]
+            sets[record["plan_set"]] = {"plans": plans, "skipped": [shared[key] for key in record["skipped"]]}
+    return {"hosts": hosts, "summary": summary}
+
+
+def _with_ids(value: Any, ids: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        for token, field in zip(TOKENS, ("serial", "wwn"), strict=True):
+            value = value.replace(token, ids.get(field, token))
+        return value
+    if isinstance(value, list):
+        return [_with_ids(v, ids) for v in value]
+    if isinstance(value, dict):
+        return {k: _with_ids(v, ids) for k, v in value.items()}
+    return value
+
+
+def _fleet(directory: Path, copies: int) -> Path:
+    """``copies`` hosts of each real fact document, their disks with serials and WWNs of their own."""
+    directory.mkdir()
+    n = 0
+    for path in sorted(CACHE.iterdir()):
+        facts = json.loads(path.read_bytes())
+        for copy in range(copies):
+            for name, device in (facts.get("ansible_devices") or {}).items():
+                if name.startswith(DISKS):
+                    n += 1
+                    device["serial"] = SERIALS[n % len(SERIALS)] and f"{SERIALS[n % len(SERIALS)]}{copy}"
+                    device["wwn"] = WWNS[n % len(WWNS)] and f"{WWNS[n % len(WWNS)]}{copy}"
+            (directory / f"{path.name}-{copy}").write_text(json.dumps(facts))
+    return directory
+
+
+def _out(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def test_json_lines_state_each_plan_set_once_and_read_back_as_the_one_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fleet = str(_fleet(tmp_path / "fleet", 4))
+    whole = _out(capsys, "fleet", fleet, "--workload", "db", "--format", "json")
+    lines = _out(capsys, "fleet", fleet, "--workload", "db", "--format", "jsonl")
+    document = json.loads(whole)
+    assert json.dumps(read_records(lines), ensure_ascii=False) == json.dumps(document, ensure_ascii=False)
+    records = [json.loads(line) for line in lines.splitlines()]  # each line a document of its own
+    hosts = [r for r in records if "host" in r]
+    sets = [r for r in records if "plans" in r]
+    assert len(hosts) == len(document["hosts"]) and len(sets) < len(hosts)
+    values = [json.dumps(r["value"], ensure_ascii=False) for r in records if "shared" in r]
+    named_values = [key for s in sets for plan in s["plans"] for key in plan.values()]
+    assert len(set(values)) == len(values) and len(set(named_values)) < len(named_values) / 2  # each once, shared
+    named = [ids for h in hosts for ids in h["ids"].values()]
+    assert {"serial", "wwn"} <= {k for ids in named for k in ids}  # hosts that share a set differ in these
+    assert all(t not in json.dumps(h) for h in document["hosts"] for t in TOKENS)
+    refused = ("'", '"', "$", ";", "`", " ", "@", "é")
+    assert not any(c in v for ids in named for v in ids.values() for c in refused)
+
+
+def test_a_pool_writes_the_json_lines_one_process_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from iosched.fleet.pool import POOL_MIN_UNITS
+
+    fleet = _fleet(tmp_path / "fleet", 1 + POOL_MIN_UNITS // sum(1 for _ in CACHE.iterdir()))
+    assert sum(1 for _ in fleet.iterdir()) >= POOL_MIN_UNITS
+    alone = _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", "jsonl", "--jobs", "1")
+    pooled = _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", "jsonl", "--jobs", "2")
+    assert pooled == alone
