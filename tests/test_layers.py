@@ -126,20 +126,8 @@ def test_no_module_imports_from_a_layer_above_its_own(path: Path) -> None:
         f"line {line}: {module} ({_layer(module)})"
         for line, module in _imports(path)
         if (_layer(module) == ENTRY or LAYER[_layer(module)] > LAYER[own])
-        and (path.relative_to(ENGINE).as_posix(), module) not in UPWARD
     ]
     assert not upward, f"{path.relative_to(ENGINE)} ({own}) imports from above: {upward}"
-
-
-UPWARD = {("planning/fleetplan.py", "iosched.render.plan_ansible")}
-"""The imports that still go up, to be cut (the test below fails when one no longer exists, so the set only
-shrinks): a fleet's plans ask the playbook renderer which host names a play may name (``host_problem``), a
-grammar that belongs below both."""
-
-
-def test_the_imports_that_still_go_up_exist() -> None:
-    for where, module in UPWARD:
-        assert module in [m for _, m in _imports(ENGINE / where)], f"{where} no longer imports {module}: drop it"
 
 
 def test_no_module_name_repeats() -> None:

@@ -211,3 +211,33 @@ def _checked_by(check: Callable[[str], str | None]) -> Callable[[str], str]:
         return value
 
     return validate
+
+
+HOST = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
+"""An inventory hostname the playbook accepts: none of the characters Ansible's host patterns give a meaning
+(``, : ! & * ? [ ] ~``, white space, Jinja's braces)."""
+ANSIBLE_NAMES = {
+    "all": "Ansible's group of every inventory host",
+    "ungrouped": "Ansible's group of the hosts no other group lists",
+    "localhost": "Ansible's implicit name for the machine that runs the playbook",
+    "127.0.0.1": "Ansible's implicit name for the machine that runs the playbook",
+}
+"""Names a host pattern never reads as one inventory host (ansible-core lib/ansible/inventory/manager.py,
+``_enumerate_matches``: a pattern matches groups first, ``all`` and ``ungrouped`` among them, and a name in
+``C.LOCALHOST`` that no inventory lists is the control node)."""
+
+
+def host_problem(name: object) -> str | None:
+    """Why a play for ``name`` could reach more than the inventory host of that name, or None when it cannot.
+
+    ansible-core (lib/ansible/inventory/manager.py) splits ``hosts:`` on ``,`` and ``:``
+    (``split_host_pattern``), strips white space, reads a leading ``!`` or ``&`` as exclusion or intersection
+    (``order_patterns``), a leading ``~`` as a regular expression, ``*``, ``?`` and ``[`` as a glob and
+    ``[a:b]`` as a subscript (``_match_one_pattern``), and matches group names before host names
+    (``_enumerate_matches``). A name in :data:`HOST` has none of that syntax; :data:`ANSIBLE_NAMES` are the
+    group and host names Ansible gives itself."""
+    if not isinstance(name, str) or not HOST.fullmatch(name):
+        return "not an inventory hostname of letters, digits, '.', '-', '_' (Ansible reads the rest as patterns)"
+    if name in ANSIBLE_NAMES:
+        return ANSIBLE_NAMES[name]
+    return None

@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from test_plan_ansible import DIRTY_RATIO, KB, _Loader, disk_plan, fleets, load, loop_device, loop_plan, recap, sysfs
 
 from ansible_collection import SOURCE
+from iosched import grammar
 from iosched.persist import files
-from iosched.render import ansible_role, plan_ansible
+from iosched.render import ansible_role
 from iosched.steps import STEP_KINDS
 
 BIN = Path(sys.executable).parent
@@ -58,7 +59,7 @@ def test_a_tree_gives_each_host_its_plans_files_and_values_once_and_its_inventor
         if line.startswith("[iosched_plan_"):
             group = line.strip("[]")
         elif line and not line.startswith(("#", "[")) and not line.startswith("iosched_plan_"):
-            assert plan_ansible.host_problem(line) is None and line not in group_of
+            assert grammar.host_problem(line) is None and line not in group_of
             group_of[line] = group
     assert sorted(group_of) == sorted(name for name, _ in fleet)
     assert len(written) == len(set(group_of.values()))  # a plan's variables once, whatever its hosts

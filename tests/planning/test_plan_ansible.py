@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine_strategies import KB, contexts
+from iosched import grammar
 from iosched.cli import main
 from iosched.kernel import KernelVersion
 from iosched.knowledge.context import Context, ContextError
@@ -115,14 +116,14 @@ def plan_or_none(ctx: Context) -> Plan | None:
 
 
 HOST_NAME = r"[A-Za-z0-9][A-Za-z0-9._-]{0,40}"
-"""Inventory hostnames as the playbook accepts them (plan_ansible.HOST), of a length DNS names have."""
+"""Inventory hostnames as the playbook accepts them (grammar.HOST), of a length DNS names have."""
 
 
 @st.composite
 def fleets(draw: st.DrawFn) -> list[tuple[str, list[Plan]]]:
     """One host with every kind of step, and up to three hosts of advised plans."""
     names = draw(st.lists(st.from_regex(HOST_NAME, fullmatch=True), min_size=2, max_size=4, unique=True))
-    assume(not any(map(plan_ansible.host_problem, names)))
+    assume(not any(map(grammar.host_problem, names)))
     plans = [plan_or_none(draw(contexts())) for _ in names[1:]]
     assume(all(plans))
     return [(names[0], [every_kind_plan()]), *((name, [plan]) for name, plan in zip(names[1:], plans, strict=True))]

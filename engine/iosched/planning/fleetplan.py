@@ -390,7 +390,7 @@ def outcome(host: FleetHost, plans: Hashable | None, ids: Ids = NO_IDS) -> Outco
 
 def targetable(host: Outcome) -> Outcome:
     """``host``, or, when a playbook could not target its name safely, ``host`` reported with the reason."""
-    from iosched.render.plan_ansible import host_problem
+    from iosched.grammar import host_problem
 
     problem = host_problem(host.name) if host.plans is not None else None
     if problem is None:

@@ -101,6 +101,6 @@ def library() -> str:
         for f in FACTS.values()
     )
     return (
-        "# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in\n"
+        "# a value decided on the machine (iosched.records.runtime): FACT:VALUE:VALUE -> the case the device is in\n"
         f"decided() {{\n  case $2 in\n{arms}    *) printf '%s' \"$2\" ;;\n  esac\n}}\n"
     )

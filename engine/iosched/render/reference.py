@@ -83,7 +83,7 @@ RENDERERS: dict[str, Renderer] = {}
 def renders(slug: str) -> Callable[[Renderer], Renderer]:
     """Register the renderer of the entity kind ``slug`` (one of :data:`iosched.knowledge.kinds.KINDS`)."""
     if slug not in BY_SLUG:
-        raise KeyError(f"no kind {slug!r} in iosched.kinds")
+        raise KeyError(f"no kind {slug!r} in iosched.knowledge.kinds")
 
     def register(function: Renderer) -> Renderer:
         RENDERERS[slug] = function

@@ -16,12 +16,13 @@ import pytest
 import yaml
 from test_fleet_playbook import tree
 
+from iosched import grammar
 from iosched.cli import main
 from iosched.knowledge.base import Kb
 from iosched.knowledge.kbcache import load_checked
 from iosched.render import plan_ansible
 
-ANSIBLE = Path(__file__).parents[1] / "fleet" / "ansible"
+ANSIBLE = Path(__file__).parent / "ansible"
 BIN = Path(sys.executable).parent
 # a fact cache file of a host that plans (from ansible-core's own fact samples; see ansible/README.md)
 SAMPLE = ANSIBLE / "cache" / "debian.dev.local"
@@ -68,7 +69,7 @@ def test_a_host_named_like_a_pattern_or_a_reserved_name_is_reported_and_the_rest
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_the_playbook_refuses_every_name_ansible_reads_as_more_than_one_host(name: str) -> None:
-    assert plan_ansible.host_problem(name) is not None
+    assert grammar.host_problem(name) is not None
     with pytest.raises(plan_ansible.PlaybookError, match="refusing host name"):
         plan_ansible.render(kb(), [(name, [])])
 
@@ -122,7 +123,7 @@ def test_a_play_for_a_name_the_inventory_gives_a_group_runs_on_none_of_its_hosts
     assert not (tmp_path / "root").exists()
 
 
-CAPTURES = Path(__file__).parent / "captures"
+CAPTURES = Path(__file__).parents[1] / "observe" / "captures"
 
 
 def claiming(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> Path:
