@@ -40,7 +40,7 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+# a value decided on the machine (iosched.records.runtime): FACT:VALUE:VALUE -> the case the device is in
 decided() {
   case $2 in
     queues:*)
@@ -210,7 +210,7 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+# a value decided on the machine (iosched.records.runtime): FACT:VALUE:VALUE -> the case the device is in
 decided() {
   case $2 in
     queues:*)

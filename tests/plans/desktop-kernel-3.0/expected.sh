@@ -38,7 +38,7 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+# a value decided on the machine (iosched.records.runtime): FACT:VALUE:VALUE -> the case the device is in
 decided() {
   case $2 in
     queues:*)
@@ -208,7 +208,7 @@ value_of() {
   fi
   printf '%s' "$value"
 }
-# a value decided on the machine (iosched.runtime): FACT:VALUE:VALUE -> the case the device is in
+# a value decided on the machine (iosched.records.runtime): FACT:VALUE:VALUE -> the case the device is in
 decided() {
   case $2 in
     queues:*)
