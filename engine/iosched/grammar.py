@@ -213,7 +213,7 @@ def _checked_by(check: Callable[[str], str | None]) -> Callable[[str], str]:
     return validate
 
 
-HOST = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
+INVENTORY_HOST = r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}"
 """An inventory hostname the playbook accepts: none of the characters Ansible's host patterns give a meaning
 (``, : ! & * ? [ ] ~``, white space, Jinja's braces)."""
 ANSIBLE_NAMES = {
@@ -234,9 +234,9 @@ def host_problem(name: object) -> str | None:
     (``split_host_pattern``), strips white space, reads a leading ``!`` or ``&`` as exclusion or intersection
     (``order_patterns``), a leading ``~`` as a regular expression, ``*``, ``?`` and ``[`` as a glob and
     ``[a:b]`` as a subscript (``_match_one_pattern``), and matches group names before host names
-    (``_enumerate_matches``). A name in :data:`HOST` has none of that syntax; :data:`ANSIBLE_NAMES` are the
+    (``_enumerate_matches``). A name in :data:`INVENTORY_HOST` has none of that syntax; :data:`ANSIBLE_NAMES` are the
     group and host names Ansible gives itself."""
-    if not isinstance(name, str) or not HOST.fullmatch(name):
+    if not matches(INVENTORY_HOST, name):
         return "not an inventory hostname of letters, digits, '.', '-', '_' (Ansible reads the rest as patterns)"
     if name in ANSIBLE_NAMES:
         return ANSIBLE_NAMES[name]

@@ -116,7 +116,7 @@ def plan_or_none(ctx: Context) -> Plan | None:
 
 
 HOST_NAME = r"[A-Za-z0-9][A-Za-z0-9._-]{0,40}"
-"""Inventory hostnames as the playbook accepts them (grammar.HOST), of a length DNS names have."""
+"""Inventory hostnames as the playbook accepts them (grammar.INVENTORY_HOST), of a length DNS names have."""
 
 
 @st.composite

@@ -92,7 +92,7 @@ def tree(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]], r
             f"{len(groups)} distinct.", *([f"# reproduce: {sh_comment(reproduce)}"] if reproduce else [])]  # fmt: skip
     yield PLAYBOOK, _playbook(head)
     inventory = [*head, f"[{GROUP}:children]", *names]
-    for name, group in zip(names, groups, strict=True):  # names and hosts: grammar.HOST, nothing INI reads
+    for name, group in zip(names, groups, strict=True):  # names and hosts: grammar.INVENTORY_HOST, nothing INI reads
         inventory += ["", f"[{name}]", *group.names]
     yield f"{INVENTORY}/hosts.ini", "\n".join(inventory) + "\n"
     texts: dict[str, dict[str, Any]] = {name: {} for name in TEXTS}

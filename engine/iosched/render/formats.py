@@ -12,7 +12,7 @@ Every format names the command that gives a plan again, and it runs as written (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 
 from iosched.hints import Generic, TypeVar
 from iosched.render.reproduce import advise_command
@@ -22,15 +22,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from iosched.diagnostics import Diagnostic
     from iosched.knowledge.base import Kb
-    from iosched.measure.measurements import Judgement
-    from iosched.planning.fleetplan import Outcome, PlanSet, Summary
     from iosched.planning.hostplan import HostPlan, Verification
     from iosched.records.plan import Plan
-    from iosched.records.system import System
-    from iosched.symptoms.diagnosis import DeviceDiagnosis
-    from iosched.symptoms.observations import Observed
+    from iosched.render.documents import Checked, Compared, Diagnosed, FleetPlans, Probed
 
 K = TypeVar("K")
 D = TypeVar("D")
@@ -96,48 +91,6 @@ class Formats(Generic[K, D]):
         render, markdown = self._by_name[fmt]
         text = render(kb, document, options)
         return Rendered(text=text, markdown=markdown) if isinstance(text, str) else text
-
-
-class Probed(Struct):
-    """A host as ``iosched probe`` read it."""
-
-    system: System
-    layout: str
-    """What was read (``live``, ``sosreport``, ``supportconfig`` ...)."""
-
-
-class Diagnosed(Struct):
-    """What ``iosched diagnose`` found in its readings."""
-
-    observed: Observed
-    diagnoses: Sequence[DeviceDiagnosis]
-    plans: Mapping[str, Plan | str]
-    """Device -> the plan for the context its causes give, or a line saying how to get one."""
-
-
-class FleetPlans(Struct):
-    """The hosts ``iosched fleet`` planned, one per name, and their distinct plan sets."""
-
-    hosts: Sequence[Outcome]
-    sets: Mapping[Hashable, PlanSet]
-    summary: Summary
-
-
-class Compared(Struct):
-    """The verdict of ``iosched compare``: the judgement, the naive points (``--points``), and whether every
-    metric is shown (``--all-metrics``)."""
-
-    judgement: Judgement
-    tally: Any = None
-    everything: bool = False
-
-
-class Checked(Struct):
-    """What ``iosched kb check`` found in the KB directories ``where`` (as the user named them)."""
-
-    diagnostics: Sequence[Diagnostic]
-    where: str
-    entries: int
 
 
 PLAN: Formats[Kb, Plan] = Formats("plan")

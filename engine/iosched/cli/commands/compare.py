@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from iosched.cli import format_option, path_argument, stdout_columns, write_rendered
-from iosched.render import formats
+from iosched.render import documents, formats
 from iosched.vocab import GOALS
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             args.chart.write_text(verdict.chart(judgement, everything=args.all_metrics), encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write {args.chart}: {exc.strerror or exc}") from None
-    compared = formats.Compared(judgement=judgement, tally=tally, everything=args.all_metrics)
+    compared = documents.Compared(judgement=judgement, tally=tally, everything=args.all_metrics)
     options = formats.Options(terminal=stdout_columns())
     write_rendered(formats.COMPARISON.render(kb, compared, args.format, options), args.format)
     return 0

@@ -10,7 +10,7 @@ from typing import Any
 
 from iosched.cli import format_option, path_argument, write_rendered
 from iosched.errors import UsageError
-from iosched.render import formats
+from iosched.render import documents, formats
 
 MAX_SECONDS = 3600
 DEFAULT_SECONDS = 10
@@ -216,7 +216,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     diagnoses = diagnose(kb, observed, facts, ratio, kb.get(args.hw) if args.hw else None)
     if args.chart is not None:
         write_charts(args.chart, observed, [d.device for d in diagnoses])
-    diagnosed = formats.Diagnosed(observed=observed, diagnoses=diagnoses, plans=plans(kb, diagnoses, args.hw))
+    diagnosed = documents.Diagnosed(observed=observed, diagnoses=diagnoses, plans=plans(kb, diagnoses, args.hw))
     options = formats.Options(site_url=args.site_url)
     write_rendered(formats.DIAGNOSIS.render(kb, diagnosed, args.format, options), args.format)
     return 0

@@ -10,7 +10,7 @@ from iosched.cli import format_option, path_argument, write_rendered
 from iosched.cli.commands.advise import PERSIST_HELP, persist_option
 from iosched.errors import UsageError
 from iosched.knowledge.normalise import option
-from iosched.render import formats
+from iosched.render import documents, formats
 from iosched.vocab import CACHES, GOALS
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def cmd_fleet(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.stop()
     hosts = one_per_name(found, sets)
-    planned = formats.FleetPlans(hosts=hosts, sets=sets, summary=summarise(hosts, sets))
+    planned = documents.FleetPlans(hosts=hosts, sets=sets, summary=summarise(hosts, sets))
     options = formats.Options(encoding=sys.stdout.encoding, errors=sys.stdout.errors or "strict")
     rendered = formats.FLEET.render(kb, planned, args.format, options)
     if rendered.files is not None:

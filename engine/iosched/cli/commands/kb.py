@@ -6,7 +6,7 @@ import argparse
 import json
 
 from iosched.cli import format_option, path_argument, write, write_rendered
-from iosched.render import formats
+from iosched.render import documents, formats
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if not diagnostics:
             kbcompile.write(path, kb)
     where = ", ".join(display(d) for d in directories)
-    checked = formats.Checked(diagnostics=diagnostics, where=where, entries=sum(len(v) for v in kb.sections.values()))
+    checked = documents.Checked(diagnostics=diagnostics, where=where, entries=sum(len(v) for v in kb.sections.values()))
     write_rendered(formats.KB_CHECK.render(kb, checked, args.format, formats.Options()), args.format)
     return 1 if diagnostics else 0
 

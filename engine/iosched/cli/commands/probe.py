@@ -6,7 +6,7 @@ import argparse
 
 from iosched.cli import format_option, path_argument, stdout_columns, write_rendered
 from iosched.errors import UsageError
-from iosched.render import formats
+from iosched.render import documents, formats
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
@@ -34,6 +34,6 @@ def cmd_probe(args: argparse.Namespace) -> int:
         {h.id for h in kb.section("hardware")},
     )
     options = formats.Options(terminal=stdout_columns())
-    write_rendered(formats.PROBE.render(kb, formats.Probed(system=system, layout=layout(args.root)), args.format,
+    write_rendered(formats.PROBE.render(kb, documents.Probed(system=system, layout=layout(args.root)), args.format,
                                         options), args.format)  # fmt: skip
     return 0
