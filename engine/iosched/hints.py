@@ -5,8 +5,8 @@ together, and the package needs its forms outside annotations (which are never e
 closed vocabularies and the KB's constrained strings: ``Goal = Literal["latency", ...]``,
 ``Id = Annotated[str, Constrain(ID)]``. At run time these stand-ins record what they were given (a
 ``Literal`` is the tuple of its values, as ``get_args`` gives them); :func:`real` turns that back into
-``typing``'s own forms when the KB is validated (:mod:`iosched.knowledge.validate`). Type checkers read ``typing``'s
-own.
+``typing``'s own forms when the KB is validated (:mod:`iosched.knowledge.validate`). Type checkers read
+``typing``'s own.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """The files of a KB: where the bundled KB and the compiled-KB cache live, which files a KB directory has, how
 to name them, and a hash of their content (plain strings and os.scandir: pathlib costs start-up time); the
 layout of a cache file, which its writer (:mod:`iosched.knowledge.kbcompile`) and its reader
-(:mod:`iosched.knowledge.kbcache`)
-share, and which cache files are trusted."""
+(:mod:`iosched.knowledge.kbcache`) share, and which cache files are trusted."""
 
 from __future__ import annotations
 

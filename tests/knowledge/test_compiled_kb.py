@@ -105,7 +105,6 @@ def test_a_plan_from_flags_imports_no_reader_of_host_files(tmp_path) -> None:
 
 def test_a_plan_without_measurements_or_boot_parameters_loads_neither(tmp_path) -> None:
     """Measured evidence (iosched.records.evidence) and the boot loader's commands (iosched.mechanisms.cmdline) are
-    loaded
-    only by the plans that have them."""
+    loaded only by the plans that have them."""
     commands = [["advise", "--hw", "ssd", "--workload", "db", "--format", "json"]]
     assert _imported(str(tmp_path), commands, ("iosched.records.evidence", "iosched.mechanisms.cmdline")) == []

@@ -7,8 +7,7 @@ console output). Worker processes, forked with the checked KB already loaded, do
   per host its name, workload and the digest of its shape and workload, and the shapes this worker meets first;
 - plan shapes, with the worker's own memoising :class:`~iosched.planning.fleetplan.Planner`: send back the
   :class:`~iosched.planning.fleetplan.Outcome` of each and the :class:`~iosched.planning.fleetplan.PlanSet` the first
-  time the worker
-  makes one (for the JSON output, with its compressed text instead of its plans).
+  time the worker makes one (for the JSON output, with its compressed text instead of its plans).
 
 This process hands out both, shapes to plan first, and has each shape planned once, by one worker, however many
 hosts and workers meet it. It holds a small record per host, each shape's outcome and each distinct plan set

@@ -2,9 +2,9 @@
 rules, evidence, disagreements, topics and the causes ``iosched diagnose`` names.
 
 The reference pages, ``kb check`` and ``diagnose`` read them; :mod:`iosched.knowledge.schema` holds the rest of the
-schema.
-They are kept apart so that a command that plans does not create their classes: :data:`iosched.knowledge.kinds.KINDS`
-names each kind's class, and this module is imported when one of these is first read.
+schema. They are kept apart so that a command that plans does not create their classes:
+:data:`iosched.knowledge.kinds.KINDS` names each kind's class, and this module is imported when one of these is first
+read.
 """
 
 from __future__ import annotations

@@ -269,8 +269,8 @@ def _check_reachable(kb: Kb, nested: Nested) -> Iterator[Diagnostic]:
 
 
 def _check_synonyms(kb: Kb) -> Iterator[Diagnostic]:
-    """Each spelling of a workload (its id, its synonyms, as :mod:`iosched.knowledge.normalise` compares them) names
-    one."""
+    """Each spelling of a workload (its id, its synonyms, as :mod:`iosched.knowledge.normalise` compares them)
+    names one."""
     from iosched.knowledge.normalise import squash
 
     owner = {squash(w.id): w.id for w in kb.section("workloads")}

@@ -89,9 +89,8 @@ def head(index: str) -> str:
 
 
 def _rules(kb: Kb) -> list[list[Any]]:
-    """Each rule's id, name and guard (:func:`iosched.knowledge.rules.guard`, as ``[fact, operator, operand]`` lists),
-    in KB
-    order."""
+    """Each rule's id, name and guard (:func:`iosched.knowledge.rules.guard`, as ``[fact, operator, operand]``
+    lists), in KB order."""
     return [[rule.id, rule.name, [[c.fact, *to_plain(c.operation)] for c in guard(rule.when)]]
             for rule in kb.section("rules")]  # fmt: skip
 

@@ -2,8 +2,7 @@
 
 The loader, ``iosched list``/``explain``, links, the export, the site's pages and its navigation are all
 derived from :data:`KINDS`; adding a kind is one Struct in :mod:`iosched.knowledge.schema` (or
-:mod:`iosched.knowledge.catalogue`,
-for a kind no plan is made of), one entry here, a renderer registered with
+:mod:`iosched.knowledge.catalogue`, for a kind no plan is made of), one entry here, a renderer registered with
 :func:`iosched.render.reference.renders`, and YAML.
 """
 

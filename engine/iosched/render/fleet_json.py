@@ -10,11 +10,10 @@ line is not a document): ``{"hosts": [{host, distro, kernel, workload, plans, sk
 [{MEMBER: K, ...}, ...], "skipped": [K, ...]}`` before the first host that has it, each member of each plan and
 each skipped device named by the key of its shared value; a host ``{"host", "distro", "kernel", "workload",
 "plan_set": N or null, "ids": {DEVICE: {"serial", "wwn"}}, "errors"}``; and last ``{"summary": {...}}``. A
-host's ``plans`` and ``skipped`` in the one document are those of its plan set with each key replaced by its
-value, where in the plan of each device of ``ids`` every ``@serial@`` and ``@wwn@`` in a string is that
-device's serial and WWN (:data:`iosched.planning.fleetplan.TOKENS`). Hosts alike but for their disks' identifiers share
-a
-plan set, and plan sets share the values they have in common (a warning's text, the sources, a file's content):
+host's ``plans`` and ``skipped`` in the one document are those of its plan set with each key replaced by its value,
+where in the plan of each device of ``ids`` every ``@serial@`` and ``@wwn@`` in a string is that device's serial and WWN
+(:data:`iosched.planning.fleetplan.TOKENS`). Hosts alike but for their disks' identifiers share a plan set, and plan
+sets share the values they have in common (a warning's text, the sources, a file's content):
 each is written once for the fleet.
 """
 
@@ -43,8 +42,7 @@ MAX_BODIES = 1024
 
 class Documents:
     """:func:`iosched.render.plan_json.document` of the plans of one :class:`~iosched.planning.fleetplan.Planner`: a
-    plan it
-    copied for a host's own kernel release, serial and WWN from another gets the other's document with its own
+    plan it copied for a host's own kernel release, serial and WWN from another gets the other's document with its own
     context, udev match and files, which are all that differ. A fleet of physical machines (whose disks all have
     serials) renders each kind of device plan once, not once per host."""
 

@@ -42,8 +42,7 @@ class Options(Struct):
     """The command that gives a plan again (None: from its context); a host's plans carry their own."""
     detail: str = "answer"
     """Markdown and text: ``answer`` (the ticket answer, :mod:`iosched.planning.answer`) or ``full`` (every device's
-    plan
-    with its context, rules that did not apply and every file whole)."""
+    plan with its context, rules that did not apply and every file whole)."""
     terminal: int | None = None
     """The columns of the terminal the output goes to; None: a pipe or a file."""
     encoding: str = "utf-8"
@@ -119,6 +118,11 @@ KB_EXPORT: Formats[Kb, None] = Formats("kb export")
 """The whole KB as one document (``iosched kb export``)."""
 
 
+def _reproduce(plan: Plan, options: Options) -> str:
+    """The command the output names to give ``plan`` again: the caller's, else ``advise`` with its context."""
+    return options.reproduce if options.reproduce is not None else advise_command(plan.context)
+
+
 @PLAN.register("markdown", markdown=True)
 @PLAN.register("text", markdown=True)
 def _plan_markdown(kb: Kb, plan: Plan, options: Options) -> str:
@@ -131,8 +135,8 @@ def _plan_markdown(kb: Kb, plan: Plan, options: Options) -> str:
     from iosched.planning import answer
     from iosched.render import answer_markdown
 
-    reproduce = options.reproduce if options.reproduce is not None else advise_command(plan.context)
-    return answer_markdown.render(kb, answer.of_plan(kb, plan, reproduce), cli_style(options.site_url, kb.version))
+    found = answer.of_plan(kb, plan, _reproduce(plan, options))
+    return answer_markdown.render(kb, found, cli_style(options.site_url, kb.version))
 
 
 @PLAN.register("json")
@@ -153,8 +157,7 @@ def _plan_sh(kb: Kb, plan: Plan, options: Options) -> str:
 def _plan_ansible(kb: Kb, plan: Plan, options: Options) -> str:
     from iosched.render.plan_ansible import EVERY_HOST, render
 
-    reproduce = options.reproduce if options.reproduce is not None else advise_command(plan.context)
-    return render(kb, [(options.host or EVERY_HOST, [plan])], reproduce)
+    return render(kb, [(options.host or EVERY_HOST, [plan])], _reproduce(plan, options))
 
 
 @HOST.register("markdown", markdown=True)
