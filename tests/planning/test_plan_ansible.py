@@ -234,8 +234,8 @@ def script() -> str:
 
 def run_script(mode: str, kind: str, lines: str, sys_root: Path, saved: Path) -> subprocess.CompletedProcess:
     env = {"PATH": os.environ["PATH"], "IOSCHED_MODE": mode, "IOSCHED_KIND": kind, "IOSCHED_SYS": str(sys_root),
-           "IOSCHED_SAVED": str(saved)}  # fmt: skip
-    return subprocess.run(["sh", "-c", script()], input=lines, env=env, capture_output=True, text=True)
+           "IOSCHED_SAVED": str(saved), "IOSCHED_LINES": lines.rstrip("\n")}  # fmt: skip
+    return subprocess.run(["sh", "-c", script()], env=env, capture_output=True, text=True)
 
 
 ELEVATORS = sorted(KB.elevators)
@@ -347,6 +347,28 @@ def test_the_script_refuses_a_scheduler_the_device_does_not_offer(tmp_path: Path
     done = run_script("apply", "scheduler", "/sys/block/sdq/queue/scheduler bfq\n", root, tmp_path / "saved")
     assert done.returncode == 1 and "offers [none] mq-deadline, not bfq" in done.stderr
     assert (root / "sys/block/sdq/queue/scheduler").read_text() == "[none] mq-deadline\n"
+
+
+@pytest.mark.ansible
+def test_a_line_of_shell_syntax_reaches_the_script_as_data_and_never_runs(ansible_env, tmp_path: Path) -> None:
+    """The values reach the ``raw`` task's shell quoted: a line made of quotes, command substitutions and a
+    separator (which no grammar would let into a plan, so it is written into the playbook's data here) arrives
+    as the very value the script refuses, and nothing in it runs."""
+    root = tmp_path / "root"
+    fake_sys(root, "[none] mq-deadline", {}, {})
+    pwned = tmp_path / "pwned"
+    value = f"bfq'$(touch {pwned})\"`touch {pwned}`\";touch {pwned};'"
+    playbook = plan_ansible.render(KB, [(plan_ansible.EVERY_HOST, [disk_plan("sdq")])])
+    planned = "'/sys/block/sdq/queue/scheduler mq-deadline'"
+    assert planned in playbook
+    hostile = "/sys/block/sdq/queue/scheduler " + value
+    (tmp_path / "iosched.yml").write_text(playbook.replace(planned, "'" + hostile.replace("'", "''") + "'"))
+    done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "localhost,", "iosched.yml", "--tags",
+                           "scheduler", "-e", "ansible_become=false", "-e", f"iosched_root={root}"],
+                          env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 2 and recap(done.stdout)["failed"] == 1, done.stdout + done.stderr
+    assert f"offers [none] mq-deadline, not {value.split()[0]}" in done.stdout.replace("\\\\", "\\")
+    assert not pwned.exists() and (root / "sys/block/sdq/queue/scheduler").read_text() == "[none] mq-deadline\n"
 
 
 # ------------------------------------------------------------------------------------------------ refusals

@@ -14,7 +14,9 @@ where it first appears and aliased after, so each distinct plan adds little more
 
 Values. Scheduler, elevator tunables, queue attributes and sysctls are set by the shell library the sh script runs
 too (:mod:`iosched.steps.shell`) and a small driver, run once per kind with the host's ``FILE VALUE
-[COUPLED_FILE]...`` lines on stdin. Each value is read first (as :meth:`~iosched.steps.StepKind.read` does)
+[COUPLED_FILE]...`` lines in ``IOSCHED_LINES``. It runs as a ``raw`` task, which needs only ``/bin/sh`` on the
+host: a ``command`` task would start Python there for each run, about 0.4 s of CPU, which was most of what a
+play cost a host. Each value is read first (as :meth:`~iosched.steps.StepKind.read` does)
 and written only where it differs; each says ``iosched: ok: ...`` or ``iosched: changed: FILE: OLD -> NEW`` (which
 ``changed_when`` reads) or fails. Before it first changes a value it keeps the value it really found under
 ``/var/lib/iosched/previous/<path>`` (for a scheduler, also every tunable of the elevator it replaces, which the
@@ -57,7 +59,10 @@ and it is never given with named hosts.
 Safety. Every value and path has its grammar (:mod:`iosched.grammar`); anything else, and a host name
 :func:`host_problem` refuses, raises :class:`PlaybookError`. Plan data
 reaches the YAML only through PyYAML's safe dumper, tagged ``!unsafe`` so Ansible never evaluates a
-template in it, and reaches the script only on stdin, never in its text.
+template in it, and reaches the script only in its environment, each variable one word of the ``raw`` command
+quoted by Ansible's ``quote`` filter, never in the script's text. Over SSH with ``become`` a ``raw`` task runs on
+a terminal, which joins the script's stderr to its stdout: a failed run's message is its stderr, or else all it
+printed.
 """
 
 from __future__ import annotations
@@ -106,7 +111,7 @@ def reload_of(path: str) -> str:
     raise PlaybookError(f"refusing file {path!r} in a playbook: not a udev rules, sysctl.d or TuneD profile file")
 
 
-DRIVER = r"""# Sets, verifies or restores one kind of value; stdin: one "FILE VALUE [COUPLED_FILE]..." line per value.
+DRIVER = r"""# Sets, verifies or restores one kind of value; IOSCHED_LINES: "FILE VALUE [COUPLED_FILE]..." lines.
 MODE=$IOSCHED_MODE kind=$IOSCHED_KIND SYS=$IOSCHED_SYS saved=$IOSCHED_SAVED failed=0
 problem() { printf 'iosched: failed: %s\n' "$*" >&2; failed=$((failed + 1)); }
 remember() {
@@ -188,7 +193,9 @@ while read -r path value coupled; do
       for other in "$@"; do set -- "$@" "$SYS$other"; shift; done
       converge "$kind" "$SYS$path" "$value" "$@" ;;
   esac
-done
+done <<EOF
+$IOSCHED_LINES
+EOF
 [ "$failed" -eq 0 ] || { echo "iosched: $failed value(s) not as planned" >&2; exit 1; }
 """
 SCRIPT = LIBRARY + DRIVER
@@ -432,16 +439,22 @@ def _words(kind: str) -> str:
     return kind.replace("-", " ")
 
 
+_RUN = (
+    "IOSCHED_SYS={{ iosched_sys | quote }} IOSCHED_SAVED={{ (iosched_etc ~ '" + SAVED + "') | quote }} "
+    "IOSCHED_LINES={{ iosched_lines | join('\n') | quote }} /bin/sh -c {{ iosched_script | quote }} iosched"
+)
+"""The end of every script task's ``raw`` command: the roots, the lines of values (task var ``iosched_lines``) and
+the script, each one quoted word (a real newline joins the lines, as in :data:`_JOINED`)."""
+
+
 def _script_tasks(kind: str, mode: str, names: tuple[str, str], tags: list[str], lines: dict[str, str],
                   result: str, *, changes: bool = True) -> list[dict[str, Any]]:  # fmt: skip
     """Run the script once over this host's values of one kind (its output registered as ``result``), then
     fail naming every value that is not as planned (the script's stderr), or, in diff mode, list the changes."""
     return [{
         "name": names[0],
-        "ansible.builtin.command": {"argv": ["/bin/sh", "-c", "{{ iosched_script }}", "iosched"],
-                                    "stdin": _JOINED, "stdin_add_newline": False},
-        "environment": {"IOSCHED_MODE": mode, "IOSCHED_KIND": kind, "IOSCHED_SYS": "{{ iosched_sys }}",
-                        "IOSCHED_SAVED": "{{ iosched_etc }}" + SAVED},
+        "ansible.builtin.raw": _Quoted(f"IOSCHED_MODE={mode} IOSCHED_KIND={kind} {_RUN}"),
+        "args": {"executable": "/bin/sh"},
         "vars": lines,
         "when": "iosched_lines | length > 0",
         "check_mode": False,
@@ -451,7 +464,8 @@ def _script_tasks(kind: str, mode: str, names: tuple[str, str], tags: list[str],
         "tags": tags,
     }, {
         "name": names[1],
-        "ansible.builtin.assert": {"that": f"{result}.rc == 0", "fail_msg": f"{{{{ {result}.stderr_lines }}}}",
+        "ansible.builtin.assert": {"that": f"{result}.rc == 0",
+                                   "fail_msg": f"{{{{ {result}.stderr_lines or {result}.stdout_lines }}}}",
                                    "success_msg": f"{{{{ {result}.stdout_lines }}}}",
                                    "quiet": "{{ not ansible_diff_mode }}"},
         "when": f"{result} is not skipped",
