@@ -1,7 +1,8 @@
 """Build time of the whole reference site, as a ratio to a one-page site with the same theme.
 
-Run: python bench/site_build.py [--runs N]. Each build is a fresh ``mkdocs build --strict`` process into a
-temporary directory; the KB cache is warmed first. Also shows the time of the page generator alone.
+Run: python bench/site_build.py [--runs N] [--keep DIR]. Each build is a fresh ``mkdocs build --strict`` process
+into a temporary directory (the last full build into DIR with ``--keep``: the test suite builds its one site this
+way); the KB cache is warmed first. Also shows the time of the page generator alone.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ plugins: [search]
 
 
 def timed(argv: list[str], runs: int, env: dict[str, str]) -> float:
+    """Median seconds of ``runs`` runs of ``argv``; a failed run ends the script with its output."""
     samples = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(argv, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True)
         samples.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(argv)} failed:\n{done.stdout[-2000:]}{done.stderr[-4000:]}")
     return statistics.median(samples)
 
 
@@ -49,6 +53,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--keep", metavar="DIR", help="build the full site into DIR and leave it there")
     args = parser.parse_args()
     mkdocs = str(Path(sys.executable).with_name("mkdocs"))
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -57,10 +62,11 @@ def main() -> None:
         (base / "docs").mkdir(parents=True)
         (base / "docs" / "index.md").write_text("# Baseline\n\nOne page.\n")
         (base / "mkdocs.yml").write_text(BASELINE)
-        out = str(Path(tmp) / "out")
+        out = args.keep or str(Path(tmp) / "out")
         full_cmd = [mkdocs, "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", out]
         load_checked()  # the compiled-KB cache the site's build reads, written as a first command would write it
-        baseline = timed([mkdocs, "build", "-q", "-f", str(base / "mkdocs.yml"), "-d", out], args.runs, env)
+        baseline = timed([mkdocs, "build", "-q", "-f", str(base / "mkdocs.yml"), "-d", str(base / "out")], args.runs,
+                         env)  # fmt: skip
         full = timed(full_cmd, args.runs, env)
         pages = sum(1 for _ in Path(out).rglob("*.html"))
     generate, generated = generator_time(args.runs)

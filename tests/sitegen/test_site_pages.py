@@ -104,20 +104,20 @@ def test_every_generated_page_opens_with_its_title(generated: dict[str, str]) ->
             assert body.startswith("# "), page
 
 
-@pytest.mark.slow  # two more interpreters generate every page: seconds each
+@pytest.mark.slow  # another interpreter generates every page: seconds
 def test_generated_pages_are_deterministic(generated: dict[str, str]) -> None:
-    """Two fresh interpreters with different hash seeds write the same bytes as this one."""
+    """A fresh interpreter with another hash seed than this one's writes the same bytes."""
     script = (
         "import hashlib, json; from iosched.knowledge.kbload import load; from iosched.kbfiles import bundled_kb; "
         "from iosched.sitegen.pages import render_all; kb, _ = load([bundled_kb()]); "
         "print(hashlib.sha256(json.dumps(render_all(kb), sort_keys=True).encode()).hexdigest())"
     )
     ours = hashlib.sha256(json.dumps(generated, sort_keys=True).encode()).hexdigest()
-    for seed in ("1", "2"):
-        env = {**os.environ, "PYTHONHASHSEED": seed}
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
-        assert out.returncode == 0, out.stderr[-2000:]
-        assert out.stdout.strip() == ours, f"PYTHONHASHSEED={seed} wrote different pages"
+    seed = "1" if os.environ.get("PYTHONHASHSEED") == "0" else "0"  # this one's is random, or the one it was given
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == ours, f"PYTHONHASHSEED={seed} wrote different pages"
 
 
 def _decoded(data: dict, setting: str, hw: str, workload: str) -> dict | str:
