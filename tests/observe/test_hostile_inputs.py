@@ -278,6 +278,38 @@ def test_a_refused_file_is_refused_under_each_of_its_names(tmp_path: Path) -> No
     assert source.refused == ["a: binary", "b: binary"]
 
 
+@functools.cache
+def linked_tree(root: Path) -> Path:
+    """Directories, files and links of every kind: relative and absolute, up and out of the tree, to a link, in a
+    loop, and dangling."""
+    for directory in ("a/b/c", "d"):
+        (root / directory).mkdir(parents=True)
+    (root / "a/b/c/f").write_text("1\n")
+    for link, target in {"a/up": "..", "a/b/back": "../../d", "d/out": "../..", "d/abs": str(root / "a/b"),
+                         "d/etc": "/etc", "a/b/c/self": ".", "loop1": "loop2", "loop2": "loop1", "gone": "nowhere",
+                         "d/chain": "../a/up"}.items():  # fmt: skip
+        (root / link).symlink_to(target)
+    return root
+
+
+NAMES = ["a", "b", "c", "d", "f", "up", "back", "out", "abs", "etc", "self", "loop1", "gone", "chain", "..", ".", ""]
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(st.sampled_from(NAMES), min_size=1, max_size=6))
+def test_a_path_resolves_as_realpath_resolves_it_and_only_inside_is_read(parts, tmp_path_factory) -> None:
+    """Each directory of a capture is resolved once, and every path still resolves exactly as
+    ``os.path.realpath`` resolves it: a path that leads outside the root is refused."""
+    from iosched.capture.source import TreeSource
+
+    root = linked_tree(tmp_path_factory.getbasetemp() / "linked")
+    source = TreeSource(root)
+    for rel in ("/".join(parts), "/".join(parts[:-1])):  # a path, then its parent again from the cache
+        real = os.path.realpath(os.path.join(root, rel.lstrip("/")))  # a reader may name a path from /
+        inside = real == str(root) or real.startswith(f"{root}/")
+        assert source._inside(rel) == (real if inside else None), rel
+
+
 def test_the_bytes_read_from_one_capture_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from iosched.capture.source import MAX_BYTES, MAX_TOTAL_BYTES
 

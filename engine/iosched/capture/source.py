@@ -133,6 +133,8 @@ class TreeSource(Source):
         self.root = os.path.realpath(root)
         self._prefix = self.root.rstrip("/") + "/"
         self._sos: dict[str, str] | None = None
+        self._real_dirs: dict[str, str] = {}
+        """The real path of each directory a path was resolved in, by its path under the root."""
         self._texts: dict[tuple[int, int, int, bool], tuple[str | None, str]] = {}
         """Each file read, by inode, limit and ``head``: its text, or why it is refused."""
         self._spent = 0
@@ -141,11 +143,23 @@ class TreeSource(Source):
     def _inside(self, rel: str) -> str | None:
         """The real path of ``rel`` when it stays inside the root."""
         rel = rel.lstrip("/")
-        full = os.path.realpath(os.path.join(self.root, rel))
+        full = self._real(rel)
         if full == self.root or full.startswith(self._prefix):
             return full
         self.refuse(rel, "leads outside the capture")
         return None
+
+    def _real(self, rel: str) -> str:
+        """``os.path.realpath`` of ``rel`` under the root, each directory resolved once: a reader reads many
+        files of one directory, and resolving a path again costs a system call for each of its parts."""
+        parent, _, name = rel.rpartition("/")
+        if not parent or name in ("", ".", ".."):
+            return os.path.realpath(os.path.join(self.root, rel))
+        real_parent = self._real_dirs.get(parent)
+        if real_parent is None:
+            real_parent = self._real_dirs[parent] = self._real(parent)
+        full = os.path.join(real_parent, name)
+        return os.path.realpath(full) if os.path.islink(full) else full
 
     def text(self, rel: str, limit: int = MAX_BYTES, head: bool = False) -> str | None:
         full = self._inside(rel)
