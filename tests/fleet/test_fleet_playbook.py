@@ -22,7 +22,7 @@ BIN = Path(sys.executable).parent
 GUEST = "sos-rhel8-kvm-lvm"  # vdb: none -> mq-deadline, once it shows its hardware queue
 DISKS = "sos-rhel7-physical-hdd"  # sda, sdb: deadline -> noop
 SCHEDULER = STEP_KINDS["scheduler"]
-HOSTS = {"db1": GUEST, "db2": GUEST, "db3": GUEST, "hdd1": DISKS, "hdd2": DISKS}
+HOSTS = {"db1": GUEST, "db2": GUEST, "hdd1": DISKS, "hdd2": DISKS}  # db1 and db2 share a plan
 NOOP = {"hdd2": "sdb"}  # a disk that already has the elevator its plan wants: another plan, the same tasks
 
 
@@ -80,7 +80,7 @@ def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undo
     _, err = capsys.readouterr()
     assert code == 0, err
     groups, data = tree(out)
-    assert list(groups.values()) == [["db1", "db2", "db3"], ["hdd1"], ["hdd2"]]
+    assert list(groups.values()) == [["db1", "db2"], ["hdd1"], ["hdd2"]]
     assert sorted(data) == ["iosched", *groups]  # each distinct plan once; the stale group's file is gone
     assert data["iosched_plan_2"]["iosched_host"] != data["iosched_plan_3"]["iosched_host"]
     texts = data["iosched"]
@@ -116,8 +116,8 @@ def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undo
     assert "intruder" not in play().split("PLAY RECAP")[1]
     after = {name: state(root) for name, root in roots.items()}
     changed = {name: {f for f in before[name] if after[name][f] != before[name][f]} for name in roots}
-    assert changed["db1"] == changed["db2"] == changed["db3"] == {"sys/block/vdb/queue/scheduler"}
-    assert {after[n]["sys/block/vdb/queue/scheduler"] for n in ("db1", "db2", "db3")} == {"mq-deadline"}
+    assert changed["db1"] == changed["db2"] == {"sys/block/vdb/queue/scheduler"}
+    assert {after[n]["sys/block/vdb/queue/scheduler"] for n in ("db1", "db2")} == {"mq-deadline"}
     assert changed["hdd1"] == {"sys/block/sda/queue/scheduler", "sys/block/sdb/queue/scheduler"}
     assert {after["hdd1"][f] for f in changed["hdd1"]} == {"noop"}
     assert (

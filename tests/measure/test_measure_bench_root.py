@@ -49,6 +49,11 @@ def current(name: str) -> str:
     return next(w.strip("[]") for w in sysfs(name, "scheduler").read_text().split() if w.startswith("["))
 
 
+TWO = ("--scheduler", "none", "--scheduler", "mq-deadline")
+"""The baseline (mq-deadline) and one other: what a test of switching, keeping and restoring needs, without every
+elevator's run (a second each)."""
+
+
 def bench_loops() -> set[str]:
     listed = subprocess.run(["losetup", "-a"], capture_output=True, text=True, check=False).stdout
     return {line for line in listed.splitlines() if "iosched-bench-" in line}
@@ -58,7 +63,7 @@ def test_loop_bench_writes_results_and_detaches(tmp_path, capsys) -> None:
     out = tmp_path / "out"
     before = bench_loops()  # another bench may be running on this machine
     code = main(["bench", "--loop", "64M", "--runtime", "1", "--rounds", "1", "--workload", "randread",
-                 "--output", str(out)])  # fmt: skip
+                 *TWO, "--output", str(out)])  # fmt: skip
     stdout, stderr = capsys.readouterr()
     assert code == 0, stderr
     doc = json.loads((out / "manifest.json").read_text())
@@ -79,7 +84,7 @@ def test_device_bench_restores_scheduler_and_tunables(tmp_path, capsys) -> None:
         sysfs(name, "scheduler").write_text("mq-deadline")
         sysfs(name, "iosched", "read_expire").write_text("123")  # not the default (500)
         tuned = sysfs(name, "iosched", "read_expire").read_text().strip()  # as the kernel rounded it to jiffies
-        code = main(["bench", name, "--runtime", "1", "--rounds", "1", "--workload", "seqwrite",
+        code = main(["bench", name, "--runtime", "1", "--rounds", "1", "--workload", "seqwrite", *TWO,
                      "--output", str(tmp_path / "out")])  # fmt: skip
         assert code == 0, capsys.readouterr().err
         assert current(name) == "mq-deadline"
@@ -162,7 +167,7 @@ def test_sigkill_leaves_state_that_the_next_bench_undoes(tmp_path: Path) -> None
     proc.wait(timeout=30)
     assert image.is_file()  # killed outright: nothing was cleaned up ...
     wait_for(lambda: not fio_of(out), 2)  # ... but fio died with it, long before its 5 s were up
-    rerun = main(["bench", "--loop", "64M", "--runtime", "1", "--rounds", "1", "--workload", "randread",
+    rerun = main(["bench", "--loop", "64M", "--runtime", "1", "--rounds", "1", "--workload", "randread", *TWO,
                   "--output", str(tmp_path / "again")])  # fmt: skip
     assert rerun == 0
     assert not image.parent.exists()
@@ -190,7 +195,7 @@ def test_sigkill_on_a_device_restores_its_original_scheduler_next_time(tmp_path:
         proc.wait(timeout=30)
         assert current(name) != "mq-deadline"  # what a killed bench leaves behind
         again = tmp_path / "again"
-        code = main(["bench", name, "--runtime", "1", "--rounds", "1", "--workload", "randread",
+        code = main(["bench", name, "--runtime", "1", "--rounds", "1", "--workload", "randread", *TWO,
                      "--output", str(again)])  # fmt: skip
         err = capsys.readouterr().err
         assert code == 0, err
