@@ -305,7 +305,8 @@ def test_a_path_resolves_as_realpath_resolves_it_and_only_inside_is_read(parts, 
     root = linked_tree(tmp_path_factory.getbasetemp() / "linked")
     source = TreeSource(root)
     for rel in ("/".join(parts), "/".join(parts[:-1])):  # a path, then its parent again from the cache
-        real = os.path.realpath(os.path.join(root, rel.lstrip("/")))  # a reader may name a path from /
+        as_posix = "/".join(filter(None, rel.split("/")))  # a//b is a/b (realpath makes /b of loop//b)
+        real = os.path.realpath(os.path.join(root, as_posix))
         inside = real == str(root) or real.startswith(f"{root}/")
         assert source._inside(rel) == (real if inside else None), rel
 

@@ -143,15 +143,15 @@ class TreeSource(Source):
     def _inside(self, rel: str) -> str | None:
         """The real path of ``rel`` when it stays inside the root."""
         rel = rel.lstrip("/")
-        full = self._real(rel)
+        full = self._real("/".join(filter(None, rel.split("/"))))  # a//b is a/b
         if full == self.root or full.startswith(self._prefix):
             return full
         self.refuse(rel, "leads outside the capture")
         return None
 
     def _real(self, rel: str) -> str:
-        """``os.path.realpath`` of ``rel`` under the root, each directory resolved once: a reader reads many
-        files of one directory, and resolving a path again costs a system call for each of its parts."""
+        """``os.path.realpath`` of ``rel`` (no empty part) under the root, each directory resolved once: a reader
+        reads many files of one directory, and resolving a path again costs a system call for each of its parts."""
         parent, _, name = rel.rpartition("/")
         if not parent or name in ("", ".", ".."):
             return os.path.realpath(os.path.join(self.root, rel))
