@@ -129,8 +129,8 @@ def _results(page: Any, query: str) -> list[str]:
     links = page.locator(".md-search-result__item > .md-search-result__link")
     for _ in range(5):
         search.click()
-        search.fill("")
-        search.press_sequentially(query, delay=30)
+        search.fill(query[:-1])  # no keyup: the search does not run for it
+        search.press(query[-1])  # one keyup, one search
         with contextlib.suppress(PlaywrightTimeout):
             links.first.wait_for(timeout=4_000)
             return [urlsplit(h).path.lstrip("/") for h in _settled(page, links)]
@@ -138,12 +138,12 @@ def _results(page: Any, query: str) -> list[str]:
 
 
 def _settled(page: Any, links: Any) -> list[str]:
-    """The results' hrefs once two reads half a second apart agree: the worker answers each keystroke, the
-    last one late on a busy machine."""
+    """The results' hrefs once two reads a quarter of a second apart agree: the list may still be drawn when
+    the first result shows."""
     script = "ls => ls.map(l => l.href)"
     before, after = None, links.evaluate_all(script)
     while after != before:
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(250)
         before, after = after, links.evaluate_all(script)
     return list(after)
 
