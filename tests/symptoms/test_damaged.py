@@ -53,6 +53,13 @@ def test_interleaved_lines(a: str, b: str, every: int) -> None:
     _check("\n".join(mixed))
 
 
+def test_a_vmstat_header_without_its_wa_column_is_said_not_read() -> None:
+    """A damaged header that still begins as vmstat's does (the property above found a ``wa`` changed to ``w0``)."""
+    text = next(t for t in TEXTS if " wa " in t and t.lstrip().startswith("procs"))
+    reading = read_text(text.replace(" wa ", " w0 ", 1), "damaged")
+    assert not reading.host and any("no wa column" in line for line in reading.missing), reading.missing
+
+
 @given(st.binary(max_size=2000))
 def test_any_bytes(data: bytes) -> None:
     reading = read_bytes(data, "random")

@@ -23,6 +23,9 @@ def read(text: str, source: str) -> Reading:
     for n, line in enumerate(text.splitlines(), 1):
         if _HEADER.match(line):
             header = line.split()
+            if "wa" not in header:  # the header matched on its first columns only
+                host.say("header", f"line {n}: the header has no wa column; the samples under it are left out")
+                header = None
             continue
         if header is None or not line.strip() or line.lstrip().startswith("procs"):
             continue
