@@ -103,11 +103,15 @@ def _legend_and_colours_follow_the_elevator(page: Any, option: dict[str, str | N
             colours.setdefault(cell["text"], set()).add(cell["background"])
     assert all(len(c) == 1 for c in colours.values()), colours
     assert len({next(iter(c)) for c in colours.values()}) == len(colours), "two elevators share a colour"
-    legend = page.eval_on_selector_all("[data-ios-legend] li:not([hidden])", "ls => ls.map(l => l.dataset.key)")
-    assert set(legend) == {cell["text"] for cell in cells}, (option, legend)
-    for name in colours:
-        entry = page.locator(f"[data-ios-legend] li[data-key='{name}']")
-        assert entry.is_visible() and name in entry.inner_text()
+    legend = page.eval_on_selector_all("[data-ios-legend] li:not([hidden])", _READ_LEGEND)
+    assert {entry["key"] for entry in legend} == {cell["text"] for cell in cells}, (option, legend)
+    shown = {entry["key"]: entry for entry in legend}
+    for name in colours:  # on screen (as Playwright's is_visible judges it) and naming its elevator
+        assert shown[name]["visible"] and name in shown[name]["text"], (option, shown[name])
+
+
+_READ_LEGEND = """ls => ls.map(l => ({key: l.dataset.key, text: l.innerText,
+  visible: l.getClientRects().length > 0 && getComputedStyle(l).visibility !== "hidden"}))"""
 
 
 def _cells_show_what_the_engine_computes(kb: Any, option: dict[str, str | None], read: dict[str, Any]) -> None:
