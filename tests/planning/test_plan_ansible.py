@@ -371,6 +371,28 @@ def test_a_line_of_shell_syntax_reaches_the_script_as_data_and_never_runs(ansibl
     assert not pwned.exists() and (root / "sys/block/sdq/queue/scheduler").read_text() == "[none] mq-deadline\n"
 
 
+@pytest.mark.ansible
+def test_a_host_with_more_values_of_a_kind_than_a_run_takes_gets_them_all(ansible_env, tmp_path: Path) -> None:
+    """A ``raw`` run is one argument of a shell, which Linux bounds: a host's values of one kind go in runs of
+    :data:`~iosched.render.plan_ansible.BATCH`, and every one of them is set."""
+    root = tmp_path / "root"
+    names = [f"sd{a}{b}" for a in "abcdefgh" for b in "abcdefghijklmnopqrstuvwxyz"][: plan_ansible.BATCH + 3]
+    for name in names:
+        queue = root / "sys/block" / name / "queue"
+        queue.mkdir(parents=True)
+        (queue / "scheduler").write_text("[none] mq-deadline\n")
+    plans = [disk_plan(name) for name in names]
+    assert {p.scheduler for p in plans} == {"mq-deadline"}
+    (tmp_path / "iosched.yml").write_text(plan_ansible.render(KB, [(plan_ansible.EVERY_HOST, plans)]))
+    done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "localhost,", "iosched.yml", "--tags",
+                           "scheduler", "-e", "ansible_become=false", "-e", f"iosched_root={root}"],
+                          env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"(item={plan_ansible.BATCH} value(s))" in done.stdout and "(item=3 value(s))" in done.stdout
+    read = {name: (root / "sys/block" / name / "queue/scheduler").read_text() for name in names}
+    assert set(read.values()) == {"mq-deadline\n"}
+
+
 # ------------------------------------------------------------------------------------------------ refusals
 
 

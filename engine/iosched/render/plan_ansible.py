@@ -441,22 +441,30 @@ def _words(kind: str) -> str:
 
 _RUN = (
     "IOSCHED_SYS={{ iosched_sys | quote }} IOSCHED_SAVED={{ (iosched_etc ~ '" + SAVED + "') | quote }} "
-    "IOSCHED_LINES={{ iosched_lines | join('\n') | quote }} /bin/sh -c {{ iosched_script | quote }} iosched"
+    "IOSCHED_LINES={{ item | join('\n') | quote }} /bin/sh -c {{ iosched_script | quote }} iosched"
 )
-"""The end of every script task's ``raw`` command: the roots, the lines of values (task var ``iosched_lines``) and
-the script, each one quoted word (a real newline joins the lines, as in :data:`_JOINED`)."""
+"""The end of every script task's ``raw`` command: the roots, one batch of lines of values (the loop's ``item``)
+and the script, each one quoted word (a real newline joins the lines, as in :data:`_JOINED`)."""
+BATCH = 100
+"""Values a ``raw`` run is given at most. Its command is one argument of the shell that runs it, which Linux
+bounds at 128 KiB (``MAX_ARG_STRLEN``). A line is a sysfs or procfs path built from a device name and a KB id,
+a value and its coupled paths, a few hundred bytes at most; 100 of them and the script stay well under the
+bound, and a host with more values of one kind is given them in several runs."""
 
 
 def _script_tasks(kind: str, mode: str, names: tuple[str, str], tags: list[str], lines: dict[str, str],
                   result: str, *, changes: bool = True) -> list[dict[str, Any]]:  # fmt: skip
-    """Run the script once over this host's values of one kind (its output registered as ``result``), then
-    fail naming every value that is not as planned (the script's stderr), or, in diff mode, list the changes."""
+    """Run the script over this host's values of one kind, a run for each :data:`BATCH` of them (their outputs
+    registered as ``result``), then fail naming every value that is not as planned (the script's stderr), or, in
+    diff mode, list the changes."""
+    runs = f"{result}.results"
     return [{
         "name": names[0],
         "ansible.builtin.raw": _Quoted(f"IOSCHED_MODE={mode} IOSCHED_KIND={kind} {_RUN}"),
         "args": {"executable": "/bin/sh"},
+        "loop": f"{{{{ iosched_lines | batch({BATCH}) | list }}}}",
+        "loop_control": {"label": "{{ item | length }} value(s)"},
         "vars": lines,
-        "when": "iosched_lines | length > 0",
         "check_mode": False,
         "register": result,
         "changed_when": f"'iosched: changed: ' in {result}.stdout" if changes else False,
@@ -464,9 +472,10 @@ def _script_tasks(kind: str, mode: str, names: tuple[str, str], tags: list[str],
         "tags": tags,
     }, {
         "name": names[1],
-        "ansible.builtin.assert": {"that": f"{result}.rc == 0",
-                                   "fail_msg": f"{{{{ {result}.stderr_lines or {result}.stdout_lines }}}}",
-                                   "success_msg": f"{{{{ {result}.stdout_lines }}}}",
+        "ansible.builtin.assert": {"that": f"{runs} | map(attribute='rc') | select('!=', 0) | list | length == 0",
+                                   "fail_msg": f"{{{{ {runs} | map(attribute='stderr_lines') | flatten or {runs} | "
+                                               "map(attribute='stdout_lines') | flatten }}",
+                                   "success_msg": f"{{{{ {runs} | map(attribute='stdout_lines') | flatten }}}}",
                                    "quiet": "{{ not ansible_diff_mode }}"},
         "when": f"{result} is not skipped",
         "tags": tags,
@@ -499,7 +508,8 @@ def _changes(kinds: Sequence[str]) -> str:
     """What this run's set tasks changed (their output), for files needed only where a value was found
     otherwise."""
     results = ", ".join(f"{_set_result(k)} | default({{}})" for k in kinds if k in RUNTIME_KINDS)
-    return f"{{{{ [{results}] | map(attribute='stdout', default='') | join(' ') }}}}"
+    return (f"{{{{ [{results}] | map(attribute='results', default=[]) | flatten(levels=1) | "
+            "map(attribute='stdout', default='') | join(' ') }}")  # fmt: skip
 
 
 def _needed(plans: Sequence[Plan], path: str, keep: Any) -> list[_Unsafe]:
