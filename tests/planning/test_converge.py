@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_plan_ansible import BIN, ansible_env, loop_device, recap, sysfs  # noqa: F401 - a fixture
+from test_plan_ansible import ansible_env, loop_device, recap, run_playbook, sysfs  # noqa: F401 - a fixture
 
 from engine_strategies import KB
 from iosched.cli import main
@@ -365,9 +365,9 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         playbook.write_text(plan_ansible.render(KB, [("scratch01", [plan])]))
 
         def play(*args: str) -> tuple[dict[str, int], str]:
-            done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "scratch01,", str(playbook),
-                                   "-e", "ansible_become=false", "-e", f"iosched_root={etc}", "-e", "iosched_sys_root=",
-                                   *args], env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+            done = run_playbook(
+                ansible_env, tmp_path, playbook, etc, "-e", "iosched_sys_root=", *args, host="scratch01"
+            )
             assert done.returncode == 0, done.stdout + done.stderr
             return recap(done.stdout), done.stdout
 
@@ -415,9 +415,9 @@ def test_the_playbook_undo_leaves_a_value_and_a_file_changed_since_and_names_the
         playbook.write_text(plan_ansible.render(KB, [("scratch01", [plan])]))
 
         def play(*args: str) -> subprocess.CompletedProcess[str]:
-            return subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "scratch01,", str(playbook),
-                                   "-e", "ansible_become=false", "-e", f"iosched_root={etc}", "-e", "iosched_sys_root=",
-                                   *args], env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+            return run_playbook(
+                ansible_env, tmp_path, playbook, etc, "-e", "iosched_sys_root=", *args, host="scratch01"
+            )
 
         assert play().returncode == 0
         rule = etc / udev.path(device).lstrip("/")

@@ -363,9 +363,7 @@ def test_a_line_of_shell_syntax_reaches_the_script_as_data_and_never_runs(ansibl
     assert planned in playbook
     hostile = "/sys/block/sdq/queue/scheduler " + value
     (tmp_path / "iosched.yml").write_text(playbook.replace(planned, "'" + hostile.replace("'", "''") + "'"))
-    done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "localhost,", "iosched.yml", "--tags",
-                           "scheduler", "-e", "ansible_become=false", "-e", f"iosched_root={root}"],
-                          env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+    done = run_playbook(ansible_env, tmp_path, "iosched.yml", root, "--tags", "scheduler")
     assert done.returncode == 2 and recap(done.stdout)["failed"] == 1, done.stdout + done.stderr
     assert f"offers [none] mq-deadline, not {value.split()[0]}" in done.stdout.replace("\\\\", "\\")
     assert not pwned.exists() and (root / "sys/block/sdq/queue/scheduler").read_text() == "[none] mq-deadline\n"
@@ -384,9 +382,7 @@ def test_a_host_with_more_values_of_a_kind_than_a_run_takes_gets_them_all(ansibl
     plans = [disk_plan(name) for name in names]
     assert {p.scheduler for p in plans} == {"mq-deadline"}
     (tmp_path / "iosched.yml").write_text(plan_ansible.render(KB, [(plan_ansible.EVERY_HOST, plans)]))
-    done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "localhost,", "iosched.yml", "--tags",
-                           "scheduler", "-e", "ansible_become=false", "-e", f"iosched_root={root}"],
-                          env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+    done = run_playbook(ansible_env, tmp_path, "iosched.yml", root, "--tags", "scheduler")
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"(item={plan_ansible.BATCH} value(s))" in done.stdout and "(item=3 value(s))" in done.stdout
     read = {name: (root / "sys/block" / name / "queue/scheduler").read_text() for name in names}
@@ -488,6 +484,15 @@ def loop_plan(device: str) -> Plan:
                        "warnings": (template,)})  # fmt: skip
 
 
+def run_playbook(env: dict[str, str], cwd: Path, playbook: Path | str, root: Path, *args: str,
+                 host: str = "localhost") -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """``ansible-playbook`` of ``playbook`` on ``host`` over the local connection, as root without sudo, the files
+    it writes under ``root``."""
+    return subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", f"{host},", str(playbook), "-e",
+                           "ansible_become=false", "-e", f"iosched_root={root}", *args], env=env, cwd=cwd,
+                          capture_output=True, text=True)  # fmt: skip
+
+
 def recap(out: str) -> dict[str, int]:
     found = re.search(r"ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", out)
     assert found, out
@@ -511,9 +516,7 @@ def test_the_playbook_applies_verifies_stays_idempotent_checks_and_undoes_on_a_l
         playbook.write_text(plan_ansible.render(KB, [(plan_ansible.EVERY_HOST, [plan])]))
 
         def play(*args: str) -> tuple[dict[str, int], str]:
-            done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "localhost,", str(playbook),
-                                   "-e", "ansible_become=false", "-e", f"iosched_root={etc}", "-e", "iosched_sys_root=",
-                                   *args], env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+            done = run_playbook(ansible_env, tmp_path, playbook, etc, "-e", "iosched_sys_root=", *args)
             assert done.returncode == 0, done.stdout + done.stderr
             return recap(done.stdout), done.stdout
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from test_converge import linked_root, run
-from test_plan_ansible import BIN, ansible_env, loop_device, recap, sysfs  # noqa: F401 - a fixture
+from test_plan_ansible import ansible_env, loop_device, recap, run_playbook, sysfs  # noqa: F401 - a fixture
 
 from engine_strategies import KB
 from iosched.knowledge.context import Context
@@ -185,9 +185,7 @@ def test_the_playbook_decides_on_a_real_single_queue_device(
         playbook.write_text(plan_ansible.render(KB, [(plan_ansible.EVERY_HOST, [plan])]))
 
         def play(*args: str) -> dict[str, int]:
-            done = subprocess.run([BIN / "ansible-playbook", "-c", "local", "-i", "localhost,", str(playbook),
-                                   "-e", "ansible_become=false", "-e", f"iosched_root={etc}", "-e", "iosched_sys_root=",
-                                   *args], env=ansible_env, cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+            done = run_playbook(ansible_env, tmp_path, playbook, etc, "-e", "iosched_sys_root=", *args)
             assert done.returncode == 0, done.stdout + done.stderr
             return recap(done.stdout)
 

@@ -13,28 +13,28 @@ plays have in common (the script, the handlers, the guard, the tasks of the same
 where it first appears and aliased after, so each distinct plan adds little more than its own data.
 
 Values. Scheduler, elevator tunables, queue attributes and sysctls are set by the shell library the sh script runs
-too (:mod:`iosched.steps.shell`) and a small driver, run once per kind with the host's ``FILE VALUE
-[COUPLED_FILE]...`` lines in ``IOSCHED_LINES``. It runs as a ``raw`` task, which needs only ``/bin/sh`` on the
-host: a ``command`` task would start Python there for each run, about 0.4 s of CPU, which was most of what a
-play cost a host. Each value is read first (as :meth:`~iosched.steps.StepKind.read` does)
-and written only where it differs; each says ``iosched: ok: ...`` or ``iosched: changed: FILE: OLD -> NEW`` (which
-``changed_when`` reads) or fails. Before it first changes a value it keeps the value it really found under
+too (:mod:`iosched.steps.shell`) and a small driver, run for each kind with the host's ``FILE VALUE
+[COUPLED_FILE]...`` lines in ``IOSCHED_LINES`` (at most :data:`BATCH` of them a run). It runs as a ``raw`` task,
+which needs only ``/bin/sh`` on the host: a ``command`` task would start Python there for each run, about 0.4 s of
+CPU, which was most of what a play cost a host. Each value is read first (as :meth:`~iosched.steps.StepKind.read`
+does) and written only where it differs; each says ``iosched: ok: ...`` or ``iosched: changed: FILE: OLD -> NEW``
+(which ``changed_when`` reads) or fails. Before it first changes a value it keeps the value it really found under
 ``/var/lib/iosched/previous/<path>`` (for a scheduler, also every tunable of the elevator it replaces, which the
 switch resets; for ``vm.dirty_ratio`` also ``vm.dirty_bytes``, which the kernel zeroes); undo writes those back,
 scheduler first, a coupled pair as a group, and removes them, so it restores what the host had, not what the KB
 assumed. Beside each value it changes it keeps the value it set and the device's identity (``previous.set/<path>``,
-``previous.identity/<path>``): undo restores a value only on the same device and while it still holds what
-iosched set, and otherwise leaves it (and what was kept, for a later undo) and fails the task naming it. It
-refuses a scheduler the device does not offer, goes on past a value it cannot set and fails the task
-naming all of them. ``ansible.builtin.copy`` with ``unsafe_writes: true`` can write a sysfs file, but it cannot
-read the scheduler file (which lists every elevator), cannot keep the value it replaces, and the ``mode``
-ansible-lint asks of it lands on the sysfs file itself (``mode: preserve`` left a loop device's ``read_ahead_kb``
-at 0600), so the script is both safer and simpler. One run per kind, not per value, also keeps a host with many
-disks fast. The persistent files (:func:`iosched.persist.files`) are written by ``copy``, whose handlers reload
-udev, load the sysctl.d file and switch TuneD to iosched's profile (which includes the ones the host ran,
+``previous.identity/<path>``): undo restores a value only on the same device and while it still holds what iosched
+set, and otherwise leaves it (and what was kept, for a later undo) and fails the task naming it. It refuses a
+scheduler the device does not offer, goes on past a value it cannot set and fails the task naming all of them.
+``ansible.builtin.copy`` with ``unsafe_writes: true`` can write a sysfs file, but it cannot read the scheduler file
+(which lists every elevator), cannot keep the value it replaces, and the ``mode`` ansible-lint asks of it lands on
+the sysfs file itself (``mode: preserve`` left a loop device's ``read_ahead_kb`` at 0600), so the script is both
+safer and simpler. One run per kind (per :data:`BATCH` values), not per value, also keeps a host with many disks
+fast. The persistent files (:func:`iosched.persist.files`) are written by ``copy``, whose handlers reload udev, load
+the sysctl.d file and switch TuneD to iosched's profile (which includes the ones the host ran,
 ``iosched_host.tuned``); a file that only pins values the plan expected the host to have already is written only
-when this run changed one of them (each file's ``needed``, read from the set tasks' output) and is not read back
-by ``verify``; undo switches TuneD back before it removes it.
+when this run changed one of them (each file's ``needed``, read from the set tasks' output) and is not read back by
+``verify``; undo switches TuneD back before it removes it.
 
 Modes and tags. Under ``--check`` the script reads and reports but never writes; with ``--diff`` a report
 task lists each value that would change and ``copy`` shows each file's diff. ``--tags verify`` reads every
