@@ -50,13 +50,23 @@ class _Table:
         return [json.loads(text) for text in self.index]
 
 
+class _Strings(_Table):
+    """Each distinct string once, keyed by itself (as its JSON text would be, without writing that)."""
+
+    def __call__(self, value: str) -> int:
+        return self.index.setdefault(value, len(self.index))
+
+    def values(self) -> list[Any]:
+        return list(self.index)
+
+
 PLAN_FIELDS = ("scheduler", "rules", "kernel", "path", "device", "steps", "warnings", "advice", "unchanged")
 """A plan in the JSON is a list in this order; steps and notices are indexes into their own tables."""
 
 
 @dataclass
 class _Tables:
-    strings: _Table = field(default_factory=_Table)
+    strings: _Table = field(default_factory=_Strings)
     steps: _Table = field(default_factory=_Table)
     notices: _Table = field(default_factory=_Table)
     plans: _Table = field(default_factory=_Table)

@@ -7,7 +7,9 @@ layers local KB directories over the bundled one, like ``--kb``.
 
 from __future__ import annotations
 
+import logging
 import os
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +20,9 @@ if TYPE_CHECKING:
 
 _kb: Kb | None = None
 _command = "build"
+log = logging.getLogger("mkdocs.plugins.iosched")
+GENERATED_LOG = "iosched: %d reference pages generated from the KB in %.0f ms"
+"""The build's INFO line on the page generator (bench/site_build.py reads its time from it)."""
 
 
 def load_kb() -> Kb:
@@ -92,7 +97,10 @@ def on_pre_build(config: Any) -> None:
         shown = "\n".join(str(d) for d in exc.diagnostics[:10])
         raise PluginError(f"{shown}\nthe KB has {len(exc.diagnostics)} problem(s); see 'iosched kb check'") from exc
     config["extra"]["iosched"]["kb"] = _kb.version
-    write_changed(Path(config["docs_dir"]), render_all(_kb))
+    start = time.perf_counter()
+    pages = render_all(_kb)
+    log.info(GENERATED_LOG, len(pages), (time.perf_counter() - start) * 1000)
+    write_changed(Path(config["docs_dir"]), pages)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
