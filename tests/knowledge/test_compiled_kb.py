@@ -73,8 +73,8 @@ def _imported(cache: str, commands: list[list[str]], modules: tuple[str, ...]) -
 
 def test_everyday_commands_do_not_import_what_start_up_cannot_afford(tmp_path) -> None:
     """pydantic and yaml are for loading the KB, rich for a terminal; pathlib, dataclasses, inspect, html,
-    typing and json (whose import compiles six regular expressions) each cost a noticeable share of a command's
-    start-up."""
+    typing, json (whose import compiles six regular expressions) and importlib (``__import__`` does what a
+    command needs of it) each cost a noticeable share of a command's start-up."""
     commands = [
         ["advise", "--hw", "ssd", "--workload", "db", "--format", "json"],
         ["advise", "--hw", "hdd", "--workload", "db", "--format", "markdown"],
@@ -82,7 +82,7 @@ def test_everyday_commands_do_not_import_what_start_up_cannot_afford(tmp_path) -
         ["explain", "mq-deadline.read_expire", "--format", "markdown"],
         ["list", "elevators", "--format", "json"],
     ]
-    heavy = ("pydantic", "yaml", "rich", "pathlib", "dataclasses", "inspect", "html", "typing", "json")
+    heavy = ("pydantic", "yaml", "rich", "pathlib", "dataclasses", "inspect", "html", "typing", "json", "importlib")
     assert _imported(str(tmp_path), commands, heavy) == []
 
 

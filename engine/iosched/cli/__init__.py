@@ -103,8 +103,6 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(command: str | None = None) -> _Parser:
     """The whole command line, or only ``command``'s part of it when that names a command: a run needs just
     its own command, and every command module imported costs start-up time."""
-    from importlib import import_module
-
     _translate_once()
     common = _Parser(add_help=False)
     common.add_argument(
@@ -120,7 +118,7 @@ def build_parser(command: str | None = None) -> _Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     names = command_names()
     for name in [command] if command in names else names:
-        import_module(f"iosched.cli.commands.{name}").register(sub, common)
+        __import__(f"iosched.cli.commands.{name}", fromlist=["register"]).register(sub, common)
     return parser
 
 

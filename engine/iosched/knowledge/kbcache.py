@@ -15,7 +15,6 @@ import os
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from importlib import import_module
 
 from iosched import __version__
 from iosched.errors import KbInvalid
@@ -169,7 +168,7 @@ def _reviver() -> Callable[[dict[str, Any]], Any]:
                 name not in schema
             ):  # a class of a schema module no command had imported yet (iosched.knowledge.catalogue)
                 for module in SCHEMA_MODULES:
-                    import_module(module)
+                    __import__(module)
                 schema.update(classes())
             cls, required, fields = schema[name]
             if not required <= obj.keys() <= fields:
