@@ -113,7 +113,8 @@ def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undo
     play("--check", "--diff")
     assert {name: state(root) for name, root in roots.items()} == before
 
-    assert "intruder" not in play().split("PLAY RECAP")[1]
+    applied = play()
+    assert "intruder" not in applied.split("PLAY RECAP")[1]
     after = {name: state(root) for name, root in roots.items()}
     changed = {name: {f for f in before[name] if after[name][f] != before[name][f]} for name in roots}
     assert changed["db1"] == changed["db2"] == {"sys/block/vdb/queue/scheduler"}
@@ -128,6 +129,13 @@ def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undo
     for name in ("db1", "db2"):  # each host keeps its own value before iosched, in its own journal
         kept = etc[name] / "var/lib/iosched/previous/sys/block/vdb/queue/scheduler"
         assert kept.read_text().strip() == before[name]["sys/block/vdb/queue/scheduler"]
+    # the directory task creates each directory a host writes a file in, once (tests/planning: several files)
+    task = applied.split("Create the directories of the persistent files]")[1].split("TASK [")[0]
+    created = re.findall(r"^(?:ok|changed): \[(\S+)\] => \(item=(\S+)\)$", task, re.MULTILINE)
+    assert len(created) == len(set(created)), task
+    for name in HOSTS:
+        files = [p.relative_to(etc[name]) for p in etc[name].glob("etc/**/*") if p.is_file()]
+        assert {d for host, d in created if host == name} == {f"/{f.parent.as_posix()}" for f in files}, task
     again = play("--tags", "all,verify")  # converged: nothing to change, and every value reads back as planned
     assert "Verify each scheduler]" in again
     assert all(re.search(rf"{name}\s*: ok=\d+\s+changed=0 ", again) for name in HOSTS), again

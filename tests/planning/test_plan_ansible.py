@@ -7,6 +7,7 @@ import contextlib
 import functools
 import os
 import platform
+import posixpath
 import re
 import subprocess
 import sys
@@ -191,6 +192,17 @@ def test_playbooks_pass_syntax_check_and_lint_and_carry_the_plans(ansible_env, t
 
 def disk_plan(device: str) -> Plan:
     return advise(KB, Context(hw="hdd", workload="db", kernel="6.12", device=device))
+
+
+def test_a_host_creates_each_directory_of_its_files_once() -> None:
+    """A file module run a directory, not a file: three disks' rules files share udev's directory, which the
+    play creates once (tests/fleet/test_fleet_playbook.py runs the task)."""
+    play = load(plan_ansible.render(KB, [("db1", [disk_plan(name) for name in ("sda", "sdb", "sdc")])]))[0]
+    host, contents = play["vars"]["iosched_host"], play["vars"]["iosched_contents"]
+    assert [f["path"] for f in host["files"]] == [udev.path(name) for name in ("sda", "sdb", "sdc")]
+    for pick in ("every", "recommended"):
+        written = {posixpath.dirname(f["path"]) for f in host["files"] if contents[f[pick]]}
+        assert sorted(host["directories"][pick]) == sorted(written) == [udev.DIRECTORY.rstrip("/")]
 
 
 def test_hosts_whose_plans_render_alike_share_a_play_and_a_device_name_keeps_them_apart() -> None:

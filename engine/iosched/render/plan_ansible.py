@@ -68,6 +68,7 @@ printed.
 from __future__ import annotations
 
 import json
+import posixpath
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 
@@ -357,8 +358,10 @@ def _key(text: Any) -> str:
 
 def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The plan data of a play's hosts (``iosched_host``): value lines by kind, each file's content (by key),
-    what to do by hand, the warnings (each text by key, with the devices it concerns). Every kind of value is
-    there, empty when the plans have none. Then the texts the keys name (:data:`TEXTS`)."""
+    the directories of the files that have content (each once: a host with a rules file per disk creates
+    /etc/udev/rules.d with one module run), what to do by hand, the warnings (each text by key, with the devices
+    it concerns). Every kind of value is there, empty when the plans have none. Then the texts the keys name
+    (:data:`TEXTS`)."""
     steps = host_steps(plans)
     distro_id = next((p.context.get("distro") for p in plans if p.context.get("distro")), None)
     distro = kb.get(str(distro_id)) if distro_id else None
@@ -382,12 +385,18 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> tuple[dic
             notices.setdefault(_key(notice), notice)
             concerned.setdefault(_key(notice), []).append(str(plan.device))
     base = tuned_base(plans)
+    written: list[dict[str, Any]] = [
+        {"path": _Unsafe(p), "reload": reload_of(p), "every": content(every.get(p)),
+         "recommended": content(recommended.get(p)),
+         "needed": {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}}
+        for p in paths
+    ]  # fmt: skip
+    directories = {pick: dict.fromkeys(posixpath.dirname(f["path"]) for f in written if contents[f[pick]])
+                   for pick in ("every", "recommended")}  # fmt: skip
     data = {
         "settings": settings,
-        "files": [{"path": _Unsafe(p), "reload": reload_of(p), "every": content(every.get(p)),
-                   "recommended": content(recommended.get(p)),
-                   "needed": {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}}
-                  for p in paths],
+        "files": written,
+        "directories": {pick: [_Unsafe(d) for d in found] for pick, found in directories.items()},
         "by_hand": {kind: [_by_hand(s, distro) for s in steps if s.kind == kind]
                     for kind in STEP_ORDER if not STEP_KINDS[kind].runtime},
         "warnings": [{"devices": _Unsafe(", ".join(dict.fromkeys(devices))), "notice": key}
@@ -565,10 +574,8 @@ def apply_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, 
     if reloads:
         tasks.append({
             "name": "Create the directories of the persistent files",
-            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item.path | dirname }}", "state": "directory",
-                                     "mode": "0755"},
-            **_each_file("iosched_host.files"),
-            "when": "iosched_contents[item[iosched_pick]] | length > 0",
+            "ansible.builtin.file": {"path": "{{ iosched_etc }}{{ item }}", "state": "directory", "mode": "0755"},
+            "loop": "{{ iosched_host.directories[iosched_pick] }}",
             "tags": ["persist"],
         })  # fmt: skip
     for reload in reloads:
