@@ -27,7 +27,7 @@ order (:func:`iosched.observe.reader.read_tuners`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from iosched.mechanisms import sysctld, tuned, udev
 from iosched.records.plan import Plan, Step, TunedBase
@@ -274,6 +274,16 @@ def location(method: str, base: TunedBase | None, device: str) -> str | None:
     return {"udev-rule": udev.path(device), "sysctl-d": sysctld.path(device)}.get(method)
 
 
-def keeping(plans: Sequence[Plan], path: str) -> list[Step]:
-    """The steps of ``plans`` that the file ``path`` of :func:`files` keeps."""
-    return [step for plan in plans for step in plan.steps if path in files(plans, step.__eq__)]
+def kept_by(plans: Sequence[Plan]) -> dict[str, list[Step]]:
+    """The steps of ``plans`` that each file of :func:`files` keeps, by its path: the files a step is in when it
+    is the one kept (with the steps equal to it). Each distinct step is placed once, so a host's plans cost
+    steps x steps, not that again for every file (a host with a hundred disks has a hundred rules files)."""
+    placed: dict[Step, Iterable[str]] = {}
+    kept: dict[str, list[Step]] = {}
+    for plan in plans:
+        for step in plan.steps:
+            if step not in placed:
+                placed[step] = files(plans, step.__eq__).keys()
+            for path in placed[step]:
+                kept.setdefault(path, []).append(step)
+    return kept

@@ -77,7 +77,7 @@ from iosched.escape import one_line, sh_comment, terminal, untrusted
 from iosched.grammar import DEVICE, NAME, PATH, WORD, host_problem, matches
 from iosched.knowledge.base import Kb
 from iosched.mechanisms import sysctld, tuned, udev
-from iosched.persist import files, keeping, tuned_base
+from iosched.persist import files, kept_by, tuned_base
 from iosched.records.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 from iosched.steps.shell import LIBRARY
@@ -385,10 +385,11 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> tuple[dic
             notices.setdefault(_key(notice), notice)
             concerned.setdefault(_key(notice), []).append(str(plan.device))
     base = tuned_base(plans)
+    kept, picks = kept_by(plans), {"every": lambda s: True, "recommended": unattended}
     written: list[dict[str, Any]] = [
         {"path": _Unsafe(p), "reload": reload_of(p), "every": content(every.get(p)),
          "recommended": content(recommended.get(p)),
-         "needed": {"every": _needed(plans, p, lambda s: True), "recommended": _needed(plans, p, unattended)}}
+         "needed": {pick: _needed(kept.get(p, []), keep) for pick, keep in picks.items()}}
         for p in paths
     ]  # fmt: skip
     directories = {pick: dict.fromkeys(posixpath.dirname(f["path"]) for f in written if contents[f[pick]])
@@ -521,10 +522,11 @@ def _changes(kinds: Sequence[str]) -> str:
             "map(attribute='stdout', default='') | join(' ') }}")  # fmt: skip
 
 
-def _needed(plans: Sequence[Plan], path: str, keep: Any) -> list[_Unsafe]:
-    """When a file is written: always (an empty list) when a kept step in it changes what the device gets at
-    boot; else only when this run changed one of the values it pins, which the set task's output names."""
-    own = [s for s in keeping(plans, path) if keep(s)]
+def _needed(steps: Sequence[Step], keep: Any) -> list[_Unsafe]:
+    """When a file that keeps ``steps`` is written: always (an empty list) when a kept step in it changes what the
+    device gets at boot; else only when this run changed one of the values it pins, which the set task's output
+    names."""
+    own = [s for s in steps if keep(s)]
     if any(not s.expected_already for s in own):
         return []
     return [_Unsafe(f"iosched: changed: {kind_of(s).path(s)}:") for s in dict.fromkeys(own) if kind_of(s).runtime]

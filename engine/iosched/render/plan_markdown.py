@@ -13,7 +13,7 @@ from iosched.escape import code_block, code_span, markdown_cell, markdown_text, 
 from iosched.knowledge.base import Kb
 from iosched.knowledge.schema import Caveat
 from iosched.mechanisms import fstab
-from iosched.persist import commands, files, keeping
+from iosched.persist import commands, files, kept_by
 from iosched.planning.answer import public
 from iosched.records.plan import Decision, Notice, Plan, Step
 from iosched.records.runtime import KEEP
@@ -92,7 +92,7 @@ def _with_value(step: Step, value: str) -> Step:
 
 def _only_expected(plan: Plan, path: str) -> bool:
     """Whether every step a persistent file keeps is one the device is expected to have already."""
-    own = keeping([plan], path)
+    own = kept_by([plan]).get(path, [])
     return bool(own) and all(s.expected_already for s in own)
 
 

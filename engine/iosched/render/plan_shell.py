@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from iosched.escape import sh_comment, sh_word
 from iosched.knowledge.base import Kb
 from iosched.mechanisms import tuned
-from iosched.persist import files, keeping, tuned_base
+from iosched.persist import files, kept_by, tuned_base
 from iosched.records.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.render.reproduce import advise_command
 from iosched.steps import kind_of
@@ -280,8 +280,9 @@ def _variant(plans: Sequence[Plan], keep: Callable[[Step], bool],
     changes what the device gets at boot; else (every step in it was expected to be there already) the
     variables that say one of them was found otherwise."""
     conditions: dict[str, list[str] | None] = {}
+    kept = kept_by(plans)
     for path in files(plans, keep):
-        own = [s for s in keeping(plans, path) if keep(s)]
+        own = [s for s in kept.get(path, []) if keep(s)]
         if any(not s.expected_already for s in own):
             conditions[path] = None
         else:

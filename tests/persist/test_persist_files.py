@@ -1,0 +1,50 @@
+"""Which steps each persistent file keeps: what the sh and Ansible renderers ask of every file of a host, with
+work that grows with the host's steps, not with its steps times its files (a storage server has a rules file
+per disk)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from engine_strategies import KB, contexts
+from iosched import persist
+from iosched.knowledge.context import Context, ContextError
+from iosched.planning.engine import advise
+from iosched.records.plan import Plan
+from iosched.render import plan_ansible, plan_shell
+
+
+@given(st.lists(contexts(), min_size=1, max_size=4))
+def test_a_file_keeps_the_steps_that_alone_would_be_written_to_it(found: list[Context]) -> None:
+    """The definition, step by step: a step is kept by the files it is written to when it is the one kept."""
+    try:
+        plans = [advise(KB, context) for context in found]
+        every = persist.files(plans)
+    except (ContextError, persist.PersistError):
+        assume(False)
+    kept = persist.kept_by(plans)
+    for path in {*every, *kept}:
+        alone = [step for plan in plans for step in plan.steps if path in persist.files(plans, step.__eq__)]
+        assert kept.get(path, []) == alone, path
+
+
+def disks(count: int) -> list[Plan]:
+    names = [f"sd{a}{b}" for a in "abc" for b in "abcdefghijklmnopqrstuvwxyz"][:count]
+    return [advise(KB, Context(hw="hdd", workload="db", kernel="6.12", device=name)) for name in names]
+
+
+@pytest.mark.parametrize("render", [plan_shell.render, lambda kb, plans: plan_ansible.render(kb, [("db1", plans)])])
+def test_rendering_a_host_places_each_step_once(render, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twice the disks, twice the placing: it was four times (each file asked where every step goes), which made
+    the script or playbook of a host with a hundred disks take ten seconds to render."""
+    calls = []
+    files = persist.files
+    monkeypatch.setattr(persist, "files", lambda *args: calls.append(1) or files(*args))
+    made = {}
+    for count in (10, 20):
+        calls.clear()
+        render(KB, disks(count))
+        made[count] = len(calls)
+    assert made[10] >= 10 and made[20] <= 2 * made[10] + 2, made
