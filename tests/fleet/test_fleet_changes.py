@@ -13,7 +13,7 @@ from iosched.planning.engine import advise
 from iosched.planning.fleetplan import FleetHost, change_lines, outcome, plan_set, plan_set_key, summarise
 from iosched.planning.hostplan import HostPlan, Skipped
 from iosched.render import fleet_json
-from iosched.render.fleet_markdown import render
+from iosched.render.fleet_markdown import SHOWN_HOSTS, render
 from iosched.render.plan_json import document as plan_document
 
 CONTEXTS = [Context(hw=hw, workload=w) for hw in ("nvme", "ssd", "hdd", "virtual", "raid") for w in ("db", "streaming")]
@@ -65,9 +65,34 @@ def test_markdown_has_a_section_per_distinct_change_set_listing_every_one_of_its
     assert len(sections) == len(summary.groups) < len(hosts)
     for n, (group, section) in enumerate(zip(summary.groups, sections, strict=True), 1):
         assert section.startswith(f"Plan {n}: {group.count} host(s)\n")
-        assert all(f"- `{change}`" in section for change in group.changes)
+        for line in group.changes:  # each change once: with its device, or with every device it is made on
+            change = line.partition(" ")[2]
+            on = [other.partition(" ")[0] for other in group.changes if other.partition(" ")[2] == change]
+            assert f"- `{line}`" in section if len(on) == 1 else f"- `{change}` on {len(on)} devices: " in section
         listed = section.split("Hosts: ")[1].split("\n")[0]
         assert listed == markdown_text(", ".join(sorted(group.hosts)))
     assert "odd\\*name\\_" in text and "odd*name_" not in text
     assert summary.groups[0].count == 14 and "db0, db1, db10, db11, db2, db3" in sections[0]  # and host0, alike
     assert text.count("`sr0`") == 1 and "`sr0` on 25 host(s)" in text
+
+
+def test_a_change_made_on_many_disks_of_a_host_is_said_once_with_its_disks() -> None:
+    """A storage host's disks alike: the table names the change once with the first disks and how many, its
+    section names every disk; a change on one disk reads as before (``sda scheduler ...``)."""
+    names = [f"sd{a}" for a in "abcdefghijkl"]
+    plans = tuple(advise(KB, Context(hw="hdd", workload="db", kernel="6.12", device=name)) for name in names)
+    hosts = [FleetHost(name="storage1", plan=HostPlan(host={}, plans=plans, skipped=())),
+             FleetHost(name="db1", plan=HostPlan(host={}, plans=plans[:1], skipped=()))]  # fmt: skip
+    sets = {plan_set_key(h.plan): plan_set(h.plan) for h in hosts if h.plan is not None}
+    outcomes = [outcome(h, plan_set_key(h.plan) if h.plan is not None else None) for h in hosts]
+    text = render(outcomes, sets, summarise(outcomes, sets))
+    lines = change_lines(hosts[0].plan)  # type: ignore[arg-type]
+    changes = {line.partition(" ")[2] for line in lines}
+    assert len(lines) == len(names) * len(changes)  # the same changes on every disk
+    table, *sections = text.split("\n### ")
+    of = {section.split("Hosts: ")[1].split("\n")[0]: section for section in sections}
+    for change in changes:
+        shown = f"{markdown_text(change)} on {len(names)} devices: {', '.join(names[:SHOWN_HOSTS])} and "
+        assert table.count(markdown_text(change)) == 2 and shown in table  # once a plan: storage1's, db1's
+        assert f"- `{change}` on {len(names)} devices: {', '.join(names)}\n" in of["storage1"]
+        assert f"- `sda {change}`" in of["db1"]

@@ -21,17 +21,31 @@ def _hosts(names: Sequence[str]) -> str:
     return shown + (f" and {len(names) - SHOWN_HOSTS} more" if len(names) > SHOWN_HOSTS else "")
 
 
+def _by_change(lines: Sequence[str]) -> dict[str, list[str]]:
+    """A plan set's changes, each with the devices it is made on: lines that differ only in their first word,
+    the device (:func:`~iosched.planning.fleetplan.change_lines`), are one change, said once."""
+    found: dict[str, list[str]] = {}
+    for line in lines:
+        device, _, change = line.partition(" ")
+        found.setdefault(change, []).append(device)
+    return found
+
+
 def _plans(summary: Summary) -> list[str]:
-    """The table of change sets, then a section for each: its changes and all of its hosts."""
+    """The table of change sets, then a section for each: its changes (each once, with its devices) and all of
+    its hosts."""
     lines = ["## What the hosts need", "", "| plan | hosts | changes |", "|--:|--:|---|"]
-    for n, group in enumerate(summary.groups, 1):
-        lines.append(f"| {n} | {group.count} | {markdown_cell('; '.join(group.changes) or NOTHING)} |")
+    changes = [_by_change(group.changes) for group in summary.groups]
+    for n, (group, made) in enumerate(zip(summary.groups, changes, strict=True), 1):
+        shown = [f"{on[0]} {c}" if len(on) == 1 else f"{c} on {len(on)} devices: {_hosts(on)}"
+                 for c, on in made.items()]  # fmt: skip
+        lines.append(f"| {n} | {group.count} | {markdown_cell('; '.join(shown) or NOTHING)} |")
     lines.append("")
-    for n, group in enumerate(summary.groups, 1):
+    for n, (group, made) in enumerate(zip(summary.groups, changes, strict=True), 1):
         lines += [f"### Plan {n}: {group.count} host(s)", ""]
-        lines += [f"- {code_span(change)}" for change in group.changes] or [
-            "Nothing to change: already as the rules want."
-        ]
+        lines += [f"- {code_span(f'{on[0]} {c}')}" if len(on) == 1 else
+                  f"- {code_span(c)} on {len(on)} devices: {markdown_text(', '.join(on))}"
+                  for c, on in made.items()] or ["Nothing to change: already as the rules want."]  # fmt: skip
         lines += ["", f"Hosts: {markdown_text(', '.join(sorted(group.hosts)))}", ""]
     return lines
 
