@@ -160,3 +160,19 @@ def test_what_every_case_persists_is_not_read_as_the_last_case(
         cases = [n for n, line in enumerate(lines) if line.startswith("# check first:")]
         if decided and cases and persists:
             assert "# in every case, persist:" in lines[cases[-1] : persists[0]], block
+
+
+@pytest.mark.parametrize("argv", CASES, ids=lambda a: " ".join(a)[-40:])
+def test_each_file_the_host_keeps_is_written_once_whole(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    """Devices that share a file (a TuneD profile with a unit per disk) get it written once, with every device's
+    part, in the answer and in ``--detail full``: written from each device's block, each would overwrite the last
+    with its own disk only. The files are the host JSON's (what the script and playbook write)."""
+    markdown, document = _answer(capsys, argv)
+    assert main(["advise", *argv, "--format", "markdown", "--detail", "full"]) == 0
+    full = capsys.readouterr().out
+    for path, content in document["files"].items():
+        assert markdown.count(f"# persist in {path}\n") == 1, path
+        shown = full.split(f"`{path}`:\n\n```text\n")
+        assert len(shown) == 2 and shown[1].startswith(content.rstrip("\n") + "\n```"), path

@@ -243,6 +243,21 @@ def files(plans: Sequence[Plan], keep: Callable[[Step], bool] = _every) -> dict[
     return found
 
 
+def split(plans: Sequence[Plan]) -> tuple[list[dict[str, str]], dict[str, str]]:
+    """The files of a host's plans (:func:`files` of them all) as each plan's own and those several plans share:
+    a plan's own are the paths no other plan's files name, with the host's content (a sysctl set by two plans is
+    in the first one's file only); the shared ones (the TuneD profile, a unit per disk) are to be written once,
+    whole: written from one device's plan, each would keep only that device."""
+    host = files(plans)
+    named = [files([plan]).keys() for plan in plans]
+    plans_naming: dict[str, int] = {}
+    for paths in named:
+        for path in paths:
+            plans_naming[path] = plans_naming.get(path, 0) + 1
+    own = [{path: host[path] for path in paths if path in host and plans_naming[path] == 1} for paths in named]
+    return own, {path: content for path, content in host.items() if plans_naming.get(path) != 1}
+
+
 def _udev_file(plan: Plan, steps: Sequence[Step]) -> tuple[str, str]:
     """The udev rule file of a plan and its content: named, headed and matching as one device's, or, for a plan
     that names no device (its match is every disk of its preset), as a class rule."""

@@ -8,10 +8,12 @@ JSON.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from iosched.escape import code_block, code_span, markdown_cell, markdown_text, one_line, sh_comment
 from iosched.knowledge.base import Kb
 from iosched.mechanisms import fstab
-from iosched.persist import commands, files
+from iosched.persist import commands, split
 from iosched.planning.answer import Answer, Concern
 from iosched.records.plan import Plan, Step
 from iosched.records.runtime import KEEP
@@ -46,10 +48,14 @@ def render(kb: Kb, answer: Answer, style: Style | None = None, level: int = 1) -
     lines += _section("Check first (these values were assumed, not read)", check_lines(numbered))
     if answer.plans:
         lines.append("**Steps**")
-        for plan in answer.plans:
-            lines += _plan_block(kb, style, plan, [(n, s) for n, s in numbered if s.device == plan.device])
+        own, shared = split(answer.plans)
+        for plan, kept in zip(answer.plans, own, strict=True):
+            lines += _plan_block(kb, style, plan, [(n, s) for n, s in numbered if s.device == plan.device], kept)
         if host := [(n, s) for n, s in numbered if s.device is None]:
-            lines += _plan_block(kb, style, answer.plans[0], host, with_files=False)
+            lines += _plan_block(kb, style, answer.plans[0], host, {})
+        if shared:
+            lines += ["Persist every device above, in one file for all of them:",
+                      code_block("\n".join(_persist_commands(answer.plans, shared)), "sh")]  # fmt: skip
         lines.append("")
     label = "Warnings and advice" if answer.warnings and answer.advice else "Warnings" if answer.warnings else "Advice"
     lines += _section(label, [_concern(kb, style, c) for c in (*answer.warnings, *answer.advice)])
@@ -80,9 +86,9 @@ def _concern(kb: Kb, style: Style, concern: Concern) -> str:
 
 
 def _plan_block(kb: Kb, style: Style, plan: Plan, numbered: list[tuple[int, Step]],
-                with_files: bool = True) -> list[str]:  # fmt: skip
-    """One device's steps (or the host's), each with its rules, then one block of commands with the files of
-    ``plan`` that keep them."""
+                kept: dict[str, str]) -> list[str]:  # fmt: skip
+    """One device's steps (or the host's), each with its rules, then one block of commands with the files
+    ``kept`` (path: content) that only they need."""
     distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
     lines = []
     for n, step in numbered:
@@ -91,13 +97,18 @@ def _plan_block(kb: Kb, style: Style, plan: Plan, numbered: list[tuple[int, Step
         label = " (consider: apply only after checking)" if step.severity == "consider" else ""
         lines.append(f"{n}. {markdown_text(step.title)}{label}: {why}")
     commands_ = [line for n, step in numbered for line in _step_commands(step, distro, f"was{n}")]
-    kept = files([plan]) if with_files else {}
     if kept and any(step.decide is not None for _, step in numbered):
         commands_.append("# in every case, persist:")
+    return [*lines, code_block("\n".join([*commands_, *_persist_commands([plan], kept)]), "sh")]
+
+
+def _persist_commands(plans: Sequence[Plan], kept: dict[str, str]) -> list[str]:
+    """Install and remove each file of ``kept`` (path: content) that ``plans`` persist in."""
+    lines = []
     for path, content in kept.items():
-        install, _, remove = commands([plan], path, content)
-        commands_ += [*_commented(install, f"persist in {path}"), *_commented(remove, f"undo: remove {path}")]
-    return [*lines, code_block("\n".join(commands_), "sh")]
+        install, _, remove = commands(plans, path, content)
+        lines += [*_commented(install, f"persist in {path}"), *_commented(remove, f"undo: remove {path}")]
+    return lines
 
 
 def _commented(command: str, comment: str) -> list[str]:

@@ -9,11 +9,13 @@ plain.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from iosched.escape import code_block, code_span, markdown_cell, markdown_text, one_line
 from iosched.knowledge.base import Kb
 from iosched.knowledge.schema import Caveat
 from iosched.mechanisms import fstab
-from iosched.persist import commands, files, kept_by
+from iosched.persist import commands, files, kept_by, split
 from iosched.planning.answer import public
 from iosched.records.plan import Decision, Notice, Plan, Step
 from iosched.records.runtime import KEEP
@@ -90,10 +92,27 @@ def _with_value(step: Step, value: str) -> Step:
     return Step.build({**dict(step.fields()), "value": value})
 
 
-def _only_expected(plan: Plan, path: str) -> bool:
-    """Whether every step a persistent file keeps is one the device is expected to have already."""
-    own = kept_by([plan]).get(path, [])
+def _only_expected(plans: Sequence[Plan], path: str) -> bool:
+    """Whether every step a persistent file keeps is one the devices are expected to have already."""
+    own = kept_by(plans).get(path, [])
     return bool(own) and all(s.expected_already for s in own)
+
+
+def _files_section(plans: Sequence[Plan], persisted: Mapping[str, str]) -> list[str]:
+    """Each file (path: content) that ``plans`` persist in: its content, how to install it, check it is in effect
+    and remove it."""
+    lines = []
+    for path, content in persisted.items():
+        install, check, remove = commands(plans, path, content)
+        lines += [f"{code_span(path)}:", "", code_block(content, "text"), ""]
+        if _only_expected(plans, path):
+            lines += ["Needed only where a check above showed something else: it keeps what the device "
+                      "is expected to have already.", ""]  # fmt: skip
+        lines += ["Install it:", "", code_block(install, "sh"), ""]
+        if check is not None:
+            lines += ["Check it is in effect:", "", code_block(check, "sh"), ""]
+        lines += ["Remove it (undo):", "", code_block(remove, "sh"), ""]
+    return lines
 
 
 def check_first(plan: Plan) -> list[str]:
@@ -176,9 +195,11 @@ def _kept_why(plan: Plan) -> str:
     return one_line(said) if said else "read from the machine; no rule changes it"
 
 
-def render(kb: Kb, plan: Plan, style: Style | None = None, reproduce: str | None = None) -> str:
+def render(kb: Kb, plan: Plan, style: Style | None = None, reproduce: str | None = None,
+           persisted: Mapping[str, str] | None = None) -> str:  # fmt: skip
     """One device's plan; ``reproduce`` is the command that gives it again (default: from its context; "" for
-    none, as in a host's sections, which the host's command reproduces)."""
+    none, as in a host's sections, which the host's command reproduces); ``persisted``: the files it shows (default:
+    every file of the plan; a host's section shows its own, the host the files its devices share)."""
     style = style or cli_style()
     reproduce = advise_command(plan.context) if reproduce is None else reproduce
     distro = kb.get(str(plan.context.get("distro"))) if plan.context.get("distro") else None
@@ -218,18 +239,8 @@ def render(kb: Kb, plan: Plan, style: Style | None = None, reproduce: str | None
         lines += ["## Steps", ""]
         for n, step in enumerate(plan.steps, 1):
             lines += _step(kb, style, n, step, distro)
-    if persisted := files([plan]):
-        lines += ["## Persistent files", ""]
-        for path, content in persisted.items():
-            install, check, remove = commands([plan], path, content)
-            lines += [f"{code_span(path)}:", "", code_block(content, "text"), ""]
-            if _only_expected(plan, path):
-                lines += ["Needed only where a check above showed something else: it keeps what the device "
-                          "is expected to have already.", ""]  # fmt: skip
-            lines += ["Install it:", "", code_block(install, "sh"), ""]
-            if check is not None:
-                lines += ["Check it is in effect:", "", code_block(check, "sh"), ""]
-            lines += ["Remove it (undo):", "", code_block(remove, "sh"), ""]
+    if persisted := files([plan]) if persisted is None else persisted:
+        lines += ["## Persistent files", "", *_files_section([plan], persisted)]
     if plan.advice:
         lines += ["## Also consider", "", *(_notice(kb, style, a) for a in plan.advice), ""]
     if plan.overridden:
@@ -278,6 +289,10 @@ def render_host(kb: Kb, host: HostPlan, style: Style | None = None) -> str:
     if host.skipped:
         lines += ["**Skipped:**", "", *(f"- {code_span(s.device)}: {markdown_text(one_line(s.reason))}"
                                       for s in host.skipped), ""]  # fmt: skip
-    for plan in host.plans:
-        lines.append(render(kb, plan, style, "").replace("## iosched plan for", "## Plan for", 1))
+    own, shared = split(host.plans)
+    for plan, persisted in zip(host.plans, own, strict=True):
+        lines.append(render(kb, plan, style, "", persisted).replace("## iosched plan for", "## Plan for", 1))
+    if shared:
+        lines += ["## Persistent files of every device", "", "One file keeps the steps of every device above:", "",
+                  *_files_section(host.plans, shared)]  # fmt: skip
     return "\n".join(lines) + "\n"
