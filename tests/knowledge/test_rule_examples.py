@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from iosched.kbfiles import bundled_kb
 from iosched.knowledge.context import facts_for_example
-from iosched.knowledge.kbload import load
+from iosched.knowledge.kbcache import load_checked
 
-RULES = load([bundled_kb()])[0].section("rules")
+RULES = load_checked().section("rules")  # the compiled cache of the checked KB: no YAML read in each worker
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: f"{r.id}-{r.name}")
