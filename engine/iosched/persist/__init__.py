@@ -27,6 +27,7 @@ order (:func:`iosched.observe.reader.read_tuners`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from iosched.mechanisms import sysctld, tuned, udev
@@ -250,12 +251,9 @@ def split(plans: Sequence[Plan]) -> tuple[list[dict[str, str]], dict[str, str]]:
     whole: written from one device's plan, each would keep only that device."""
     host = files(plans)
     named = [files([plan]).keys() for plan in plans]
-    plans_naming: dict[str, int] = {}
-    for paths in named:
-        for path in paths:
-            plans_naming[path] = plans_naming.get(path, 0) + 1
-    own = [{path: host[path] for path in paths if path in host and plans_naming[path] == 1} for paths in named]
-    return own, {path: content for path, content in host.items() if plans_naming.get(path) != 1}
+    naming = Counter(path for paths in named for path in paths)
+    own = [{path: host[path] for path in paths if path in host and naming[path] == 1} for paths in named]
+    return own, {path: content for path, content in host.items() if naming[path] != 1}
 
 
 def _udev_file(plan: Plan, steps: Sequence[Step]) -> tuple[str, str]:
