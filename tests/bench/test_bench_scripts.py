@@ -16,6 +16,7 @@ TINY = {  # script: (arguments for a tiny run, a line its output must have)
     "fleet_files.py": (["--hosts", "40", "--repeat", "1", "--serials"], "paired with an advise run"),
     "fleet_plan.py": (["--hosts", "40"], "hosts planned in"),
     "fleet_read.py": (["--hosts", "40"], "read_facts (files to System)"),
+    "host_disks.py": (["--disks", "2", "4", "--runs", "1"], "ms a disk"),
     "probe.py": (["--runs", "1"], "bare interpreter"),
     "startup.py": (["--runs", "1", "--only", "list"], "list elevators"),
 }

@@ -289,14 +289,24 @@ def location(method: str, base: TunedBase | None, device: str) -> str | None:
 
 def kept_by(plans: Sequence[Plan]) -> dict[str, list[Step]]:
     """The steps of ``plans`` that each file of :func:`files` keeps, by its path: the files a step is in when it
-    is the one kept (with the steps equal to it). Each distinct step is placed once, so a host's plans cost
-    steps x steps, not that again for every file (a host with a hundred disks has a hundred rules files)."""
+    is the one kept (with the steps equal to it). Each distinct step is placed once, among only the plans that
+    hold it (and the one whose TuneD profile the host's profile includes): a plan without a kept step adds no
+    file, so a host's plans cost about their steps, not their steps times its plans or files (a host with a
+    hundred disks has a hundred rules files)."""
+    holding: dict[Step, dict[int, None]] = {}
+    for index, plan in enumerate(plans):
+        for step in plan.steps:
+            holding.setdefault(step, {})[index] = None
+    base = next((plan for plan in plans if plan.tuned is not None), None)
     placed: dict[Step, Iterable[str]] = {}
     kept: dict[str, list[Step]] = {}
     for plan in plans:
         for step in plan.steps:
             if step not in placed:
-                placed[step] = files(plans, step.__eq__).keys()
+                among = [plans[index] for index in holding[step]]
+                if base is not None and all(other is not base for other in among):
+                    among.insert(0, base)  # it adds no file, only the profile the host's includes
+                placed[step] = files(among, step.__eq__).keys()
             for path in placed[step]:
                 kept.setdefault(path, []).append(step)
     return kept

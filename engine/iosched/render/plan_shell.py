@@ -274,13 +274,12 @@ def _tuned_switch_back(base: TunedBase | None, path: str, content: str) -> list[
     return [f"same_file {sh_word(path)} {sh_word(content)} || journal {sh_word(back)}"]
 
 
-def _variant(plans: Sequence[Plan], keep: Callable[[Step], bool],
+def _variant(plans: Sequence[Plan], kept: dict[str, list[Step]], keep: Callable[[Step], bool],
              found: dict[Step, str]) -> dict[str, list[str] | None]:  # fmt: skip
     """Per file of the kept steps, the condition on which it is written: None (always) when a step in it
     changes what the device gets at boot; else (every step in it was expected to be there already) the
-    variables that say one of them was found otherwise."""
+    variables that say one of them was found otherwise. ``kept``: the steps of each file (:func:`kept_by`)."""
     conditions: dict[str, list[str] | None] = {}
-    kept = kept_by(plans)
     for path in files(plans, keep):
         own = [s for s in kept.get(path, []) if keep(s)]
         if any(not s.expected_already for s in own):
@@ -351,7 +350,8 @@ def render(kb: Kb, plans: Plan | Sequence[Plan], skipped: Sequence[tuple[str, st
     for step in steps:
         body += _apply(step, found.get(step))
     body += ["", "# persist: a file is written only where it differs and would change what the device gets at boot"]
-    all_of, chosen = _variant(plans, lambda s: True, found), _variant(plans, unattended, found)
+    kept = kept_by(plans)
+    all_of, chosen = _variant(plans, kept, lambda s: True, found), _variant(plans, kept, unattended, found)
     for path, content in every.items():
         if recommended.get(path) == content and all_of[path] == chosen.get(path):
             body += _write(path, content, all_of[path], base)
