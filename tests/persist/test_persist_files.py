@@ -4,6 +4,8 @@ per disk)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -11,7 +13,10 @@ from hypothesis import strategies as st
 from engine_strategies import KB, contexts
 from iosched import persist
 from iosched.knowledge.context import Context, ContextError
+from iosched.observe.classify import classified
+from iosched.observe.reader import read_root
 from iosched.planning.engine import advise
+from iosched.planning.hostplan import plan_host
 from iosched.records.plan import Plan
 from iosched.render import plan_ansible, plan_shell
 
@@ -28,6 +33,39 @@ def test_a_file_keeps_the_steps_that_alone_would_be_written_to_it(found: list[Co
     for path in {*every, *kept}:
         alone = [step for plan in plans for step in plan.steps if path in persist.files(plans, step.__eq__)]
         assert kept.get(path, []) == alone, path
+
+
+CAPTURES = sorted(p for p in (Path(__file__).parents[1] / "observe" / "captures").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("capture", CAPTURES, ids=lambda p: p.name)
+def test_a_captured_hosts_files_keep_the_steps_that_alone_would_be_written_to_them(capture: Path) -> None:
+    """The same on real hosts, whose plans share a TuneD profile where the host runs TuneD."""
+    distros, hardware = {d.id for d in KB.section("distributions")}, {h.id for h in KB.section("hardware")}
+    for workload in ("db", "streaming", None):
+        plans = plan_host(KB, classified(read_root(capture), distros, hardware), Context(workload=workload)).plans
+        kept = persist.kept_by(plans)
+        for path in {*persist.files(plans), *kept}:
+            alone = [step for plan in plans for step in plan.steps if path in persist.files(plans, step.__eq__)]
+            assert kept.get(path, []) == alone, (workload, path)
+
+
+def test_some_captured_host_shares_a_tuned_profile_among_its_plans() -> None:
+    """What the test above is for: a host whose plans persist in one TuneD profile (sos-rhel7-physical-hdd)."""
+    distros, hardware = {d.id for d in KB.section("distributions")}, {h.id for h in KB.section("hardware")}
+    shared = [
+        c.name
+        for c in CAPTURES
+        if len(
+            [
+                p
+                for p in plan_host(KB, classified(read_root(c), distros, hardware), Context(workload="db")).plans
+                if p.tuned
+            ]
+        )
+        > 1
+    ]
+    assert shared, "no capture runs TuneD on two planned devices"
 
 
 def disks(count: int) -> list[Plan]:
