@@ -38,12 +38,16 @@ def test_a_file_keeps_the_steps_that_alone_would_be_written_to_it(found: list[Co
 CAPTURES = sorted(p for p in (Path(__file__).parents[1] / "observe" / "captures").iterdir() if p.is_dir())
 
 
+def host_plans(capture: Path, workload: str | None) -> tuple[Plan, ...]:
+    distros, hardware = {d.id for d in KB.section("distributions")}, {h.id for h in KB.section("hardware")}
+    return plan_host(KB, classified(read_root(capture), distros, hardware), Context(workload=workload)).plans
+
+
 @pytest.mark.parametrize("capture", CAPTURES, ids=lambda p: p.name)
 def test_a_captured_hosts_files_keep_the_steps_that_alone_would_be_written_to_them(capture: Path) -> None:
     """The same on real hosts, whose plans share a TuneD profile where the host runs TuneD."""
-    distros, hardware = {d.id for d in KB.section("distributions")}, {h.id for h in KB.section("hardware")}
     for workload in ("db", "streaming", None):
-        plans = plan_host(KB, classified(read_root(capture), distros, hardware), Context(workload=workload)).plans
+        plans = host_plans(capture, workload)
         kept = persist.kept_by(plans)
         for path in {*persist.files(plans), *kept}:
             alone = [step for plan in plans for step in plan.steps if path in persist.files(plans, step.__eq__)]
@@ -52,19 +56,7 @@ def test_a_captured_hosts_files_keep_the_steps_that_alone_would_be_written_to_th
 
 def test_some_captured_host_shares_a_tuned_profile_among_its_plans() -> None:
     """What the test above is for: a host whose plans persist in one TuneD profile (sos-rhel7-physical-hdd)."""
-    distros, hardware = {d.id for d in KB.section("distributions")}, {h.id for h in KB.section("hardware")}
-    shared = [
-        c.name
-        for c in CAPTURES
-        if len(
-            [
-                p
-                for p in plan_host(KB, classified(read_root(c), distros, hardware), Context(workload="db")).plans
-                if p.tuned
-            ]
-        )
-        > 1
-    ]
+    shared = [c.name for c in CAPTURES if sum(p.tuned is not None for p in host_plans(c, "db")) > 1]
     assert shared, "no capture runs TuneD on two planned devices"
 
 
