@@ -110,3 +110,25 @@ def test_a_pool_writes_the_json_lines_one_process_writes(tmp_path: Path, capsys:
     alone = _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", "jsonl", "--jobs", "1")
     pooled = _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", "jsonl", "--jobs", "2")
     assert pooled == alone
+
+
+def test_hosts_whose_disks_are_in_a_tuned_profile_read_back_as_the_one_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A TuneD profile names a disk by a regular expression of its WWN or serial (a ``.`` as ``[.]``), where no
+    token can stand for it: such a host's plan set is its own, and the JSON Lines still read back as the one
+    document. A fleet of these hosts (RHEL's physical servers run TuneD) failed with exit 2."""
+    capture = Path(__file__).parents[1] / "observe" / "captures" / "sos-rhel7-physical-hdd"
+    probed = json.loads(_out(capsys, "probe", "--root", str(capture), "--format", "json"))
+    for n, (serial, wwn) in enumerate([("WD-WCC4N0:1.2_x", "naa.600508b1"), ("Z9", "0x5000c500a1b2c3d4"),
+                                       ("S1", None)]):  # fmt: skip
+        probed["host"]["hostname"] = f"app{n}"
+        for device in probed["devices"]:
+            if device["kind"] == "disk":
+                device["serial"], device["wwn"] = f"{serial}{device['name']}", wwn and f"{wwn}{device['name']}"
+        (tmp_path / f"app{n}.json").write_text(json.dumps(probed))
+    docs = sorted(map(str, tmp_path.glob("app*.json")))
+    whole = json.loads(_out(capsys, "fleet", *docs, "--workload", "db", "--format", "json"))
+    assert any("devices_udev_regex=^ID_WWN=naa[.]600508b1" in json.dumps(h) for h in whole["hosts"])
+    lines = _out(capsys, "fleet", *docs, "--workload", "db", "--format", "jsonl")
+    assert json.dumps(read_records(lines), ensure_ascii=False) == json.dumps(whole, ensure_ascii=False)

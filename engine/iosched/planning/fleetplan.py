@@ -80,9 +80,9 @@ class Outcome(Struct):
 
 
 TOKENS = ("@serial@", "@wwn@")
-"""What the plans a set of hosts shares say where each host's own serial and WWN go (:func:`shared`): letters of
-the shell's, udev's and JSON's plain words, as a serial or WWN is (grammar.SERIAL), so that every output target
-writes the token as it writes an identifier, unescaped."""
+"""What the plans a set of hosts shares say where each host's own serial and WWN go (:func:`shared`). ``@`` is in
+no identifier (grammar.SERIAL), so a token is never one; JSON, udev rules and the shell write a token as they
+write an identifier, unescaped. A TuneD profile would not (:func:`_in_tuned_profile`)."""
 
 
 class Group(Struct):
@@ -359,10 +359,17 @@ def shared(planner: Planner, host: HostPlan, ids: Ids | None = None) -> tuple[Ha
     identifiers (``FleetHost.ids``), which name some."""
     if ids is None:
         ids = tuple((p.context.get("serial"), p.context.get("wwn")) for p in host.plans)
-    if not any(serial or wwn for serial, wwn in ids):
+    if not any(serial or wwn for serial, wwn in ids) or _in_tuned_profile(host):
         return plan_set_key(host), NO_IDS
     origins = tuple(id(planner.origin(p)) for p in host.plans)
     return (origins, host.skipped, host.host.get("kernel"), tuple((s is None, w is None) for s, w in ids)), ids
+
+
+def _in_tuned_profile(host: HostPlan) -> bool:
+    """Whether a plan of ``host`` persists in a TuneD profile, which names a disk by a regular expression of its
+    WWN or serial (``.`` written ``[.]``): no token stands for the identifier there, so the host's plan set is its
+    own."""
+    return any(step.persist_method == "tuned-profile" for plan in host.plans for step in plan.steps)
 
 
 def with_tokens(planner: Planner, host: HostPlan, ids: Ids) -> HostPlan:
