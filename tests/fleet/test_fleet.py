@@ -73,6 +73,22 @@ def test_probe_documents_and_captures_mix_with_facts(tmp_path: Path, capsys) -> 
     assert {"db01.example.com", "hana01"} <= hosts
 
 
+def test_a_directory_of_probe_documents_plans_each_host(tmp_path: Path, capsys) -> None:
+    """Probe documents gathered into one directory (one a host, as ``iosched probe --format json`` writes them),
+    beside an Ansible fact cache's file: each is its host; a JSON file that is neither says so."""
+    code, probe, _ = run(capsys, "probe", "--root", str(CAPTURES / "sos-rhel8-kvm-lvm"), "--format", "json")
+    assert code == 0
+    (tmp_path / "db01.json").write_text(probe)
+    (tmp_path / "web01").write_text((ANSIBLE / "cache" / "192.168.84.133").read_text())
+    (tmp_path / "other.json").write_text('{"kind": "something else"}')
+    code, out, _ = run(capsys, "fleet", str(tmp_path), "--workload", "db", "--format", "json")
+    assert code == 0
+    hosts = {h["host"]: h for h in json.loads(out)["hosts"]}
+    assert not hosts["db01.example.com"]["errors"] and hosts["db01.example.com"]["plans"]
+    assert [h["errors"] for name, h in hosts.items() if name not in ("db01.example.com", "other.json")] == [[]]
+    assert hosts["other.json"]["errors"] == ["no Ansible facts in this document"]
+
+
 def test_text_summary_comes_first_and_counts_hosts(capsys) -> None:
     code, out, _ = run(capsys, "fleet", *map(str, FACT_DIRS), "--workload", "db", "--format", "markdown")
     assert code == 0

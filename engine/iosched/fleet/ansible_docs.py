@@ -307,6 +307,9 @@ def _failure(status: str, result: Any) -> str:
     return f"{kind}: {untrusted(message)}" if message else kind
 
 
+NO_FACTS = "no Ansible facts in this document"
+
+
 def unwrap(result: Any) -> tuple[dict[str, Any] | None, str | None]:
     """The ``ansible_*`` facts of a module result or cache document, or why there are none.
 
@@ -323,4 +326,4 @@ def unwrap(result: Any) -> tuple[dict[str, Any] | None, str | None]:
         return facts, None
     if "system" in facts and "kernel" in facts:
         return {f"ansible_{key}": value for key, value in facts.items()}, None
-    return None, "no Ansible facts in this document"
+    return None, NO_FACTS

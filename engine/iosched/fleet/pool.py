@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from iosched.errors import UsageError
-from iosched.fleet.ansible_docs import file_documents
+from iosched.fleet.ansible_docs import NO_FACTS, file_documents
 from iosched.fleet.ansible_facts import host_shape
 from iosched.knowledge.base import Kb
 from iosched.knowledge.context import Context
@@ -154,8 +154,14 @@ def read_unit(unit: Unit, distros: Collection[str]) -> list[Found]:
 
 
 def _entry(path: str, distros: Collection[str]) -> list[Found]:
-    """The host(s) of a file of a fact directory (a string, which costs less than a Path per file)."""
-    return [(doc.name, *host_shape(doc, distros)) for doc in file_documents(path, follow_symlinks=False)]
+    """The host(s) of a file of a fact directory (a string, which costs less than a Path per file): Ansible's
+    facts, or an ``iosched probe`` document (a directory of those, one a host, is read as one is written)."""
+    found = [(doc.name, *host_shape(doc, distros)) for doc in file_documents(path, follow_symlinks=False)]
+    if len(found) == 1 and found[0][2] == NO_FACTS and path.endswith(".json"):
+        probed = _probe_document(Path(path))
+        if probed is not None:
+            return [probed]
+    return found
 
 
 def unnamed(system: System) -> System:
