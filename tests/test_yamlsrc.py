@@ -112,10 +112,13 @@ def test_json_in_ascii_reads_back_whatever_it_holds(value: object) -> None:
 
 
 JSON_FLOATS = st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from([1e-05, 1.5e20, -0.0, 1e16])
-JSON_SCALARS = st.none() | st.booleans() | st.integers() | st.text() | JSON_FLOATS
+YAML_OWN = ["\x85", "\u2028", "\u2029", "\ufeff", "\x7f", "\x9f", "\t"]
+"""Characters YAML does not read as JSON does: its line breaks, a byte order mark, ones its reader refuses."""
+JSON_TEXT = st.text() | st.lists(st.sampled_from(YAML_OWN) | st.text(max_size=2), max_size=4).map("".join)
+JSON_SCALARS = st.none() | st.booleans() | st.integers() | JSON_TEXT | JSON_FLOATS
 JSON_DATA = st.recursive(
     JSON_SCALARS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(JSON_TEXT, inner, max_size=4),
     max_leaves=20,
 )
 
@@ -148,5 +151,8 @@ def test_a_probe_document_is_read_by_the_json_decoder(capsys: pytest.CaptureFixt
     capture = Path(__file__).parent / "observe" / "captures" / "sos-rhel7-physical-hdd"
     assert main(["probe", "--root", str(capture), "--format", "json"]) == 0
     text = capsys.readouterr().out
-    document = parse(text)
-    assert document.data == parse("--- " + text).data and document.line_of(["devices", 0]) == 0  # no YAML nodes
+    document, through_yaml = parse(text), parse("--- " + text)
+    assert document.json == text and not through_yaml.json  # decoded as JSON, with no YAML node made
+    assert document.data == through_yaml.data
+    for loc in (["devices"], ["devices", 2, "name"], ["host", "kernel"]):  # lines, once asked for, are YAML's
+        assert document.line_of(loc) == through_yaml.line_of(loc) > 1

@@ -33,10 +33,13 @@ class Document(Struct, kw_only=False):
 
     data: Any
     _root: Any
+    json: str = ""
+    """The JSON text the data was decoded from, without YAML's nodes: composed only when a line is asked for."""
 
     def line_of(self, loc: Sequence[str | int]) -> int:
         """The 1-based line of the deepest node that ``loc`` reaches."""
-        node, line = self._root, _line(self._root)
+        root = self._root if self._root is not None or not self.json else _parse_yaml(self.json)._root
+        node, line = root, _line(root)
         for key in loc:
             node = _child(node, key)
             if node is None:
@@ -136,7 +139,11 @@ def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
         if "\\u" in text:
             text = _astral_escapes(text)
         elif (data := _as_json(text)) is not _NOT_SAME:
-            return Document(data, None)
+            return Document(data, None, text)
+    return _parse_yaml(text)
+
+
+def _parse_yaml(text: str) -> Document:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
@@ -161,8 +168,9 @@ def parse(text: str | bytes, limit: int = MAX_BYTES) -> Document:
 _NOT_SAME = object()
 _YAML_FLOAT = r"-?[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?"
 """A JSON number YAML reads as a float too: YAML 1.1 wants the point, and a sign on the exponent."""
-_YAML_REFUSES = "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-"""A character PyYAML's reader refuses anywhere in a stream (its ``NON_PRINTABLE``), which JSON allows in a string."""
+_YAML_READS_OTHERWISE = "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\x85\u2028\u2029\ufeff]"
+"""A character JSON allows in a string that YAML does not read as itself: one PyYAML's reader refuses anywhere in
+a stream (its ``NON_PRINTABLE``), a line break of YAML's own (NEL, U+2028, U+2029), a byte order mark."""
 
 
 class _NotSame(ValueError):
@@ -178,7 +186,7 @@ def _as_json(text: str) -> Any:
     import json
     import re
 
-    if re.search(_YAML_REFUSES, text):
+    if re.search(_YAML_READS_OTHERWISE, text):
         return _NOT_SAME
 
     def number(literal: str) -> float:
