@@ -92,20 +92,20 @@ def _with_value(step: Step, value: str) -> Step:
     return Step.build({**dict(step.fields()), "value": value})
 
 
-def _only_expected(plans: Sequence[Plan], path: str) -> bool:
-    """Whether every step a persistent file keeps is one the devices are expected to have already."""
-    own = kept_by(plans).get(path, [])
-    return bool(own) and all(s.expected_already for s in own)
+def _only_expected(steps: Sequence[Step]) -> bool:
+    """Whether a persistent file keeps ``steps`` and each is one the devices are expected to have already."""
+    return bool(steps) and all(s.expected_already for s in steps)
 
 
 def _files_section(plans: Sequence[Plan], persisted: Mapping[str, str]) -> list[str]:
     """Each file (path: content) that ``plans`` persist in: its content, how to install it, check it is in effect
     and remove it."""
     lines = []
+    kept = kept_by(plans)
     for path, content in persisted.items():
         install, check, remove = commands(plans, path, content)
         lines += [f"{code_span(path)}:", "", code_block(content, "text"), ""]
-        if _only_expected(plans, path):
+        if _only_expected(kept.get(path, [])):
             lines += ["Needed only where a check above showed something else: it keeps what the device "
                       "is expected to have already.", ""]  # fmt: skip
         lines += ["Install it:", "", code_block(install, "sh"), ""]
