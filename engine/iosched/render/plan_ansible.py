@@ -393,7 +393,7 @@ def _host_data(kb: Kb, plans: Sequence[Plan], paths: Sequence[str]) -> tuple[dic
         for p in paths
     ]  # fmt: skip
     directories = {pick: dict.fromkeys(posixpath.dirname(f["path"]) for f in written if contents[f[pick]])
-                   for pick in ("every", "recommended")}  # fmt: skip
+                   for pick in picks}  # fmt: skip
     data = {
         "settings": settings,
         "files": written,
