@@ -3,6 +3,8 @@ and nothing is read from a half-read table."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from diagnose_helpers import DEVICE_FORMATS, HOST_FILES, PUBLIC, device, scenario
 from hypothesis import HealthCheck, given, settings
@@ -98,6 +100,10 @@ def test_decimal_commas_throughout_read_as_points_but_mixed_are_refused() -> Non
         (["diagnose", "--seconds", "10", "x"], "--seconds goes with --probe"),
         (["diagnose", "--probe", "--seconds", "0"], "expected whole seconds"),
         (["diagnose", "--root", "/nonexistent/sosreport"], "no such directory"),
+        (
+            ["diagnose", "--root", str(Path(__file__).parents[1] / "observe/captures/sos-rhel8-kvm-lvm")],
+            "sos-rhel8-kvm-lvm holds nothing to diagnose",
+        ),  # a capture of configuration only: it says which
     ],
 )
 def test_bad_usage_is_one_line_and_exit_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

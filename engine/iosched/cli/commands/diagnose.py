@@ -104,6 +104,11 @@ def readings(args: argparse.Namespace, stack: ExitStack) -> tuple[list[Any], Any
         from iosched.observe.reader import open_source
 
         src = open_source(path_argument("/"))  # this machine's sysfs: schedulers, stacking, vm.dirty_ratio
+    if not found and args.root is not None and not args.files:
+        raise UsageError(
+            f"{args.root} holds nothing to diagnose (no iostat, sar or sadf output, /proc snapshots, "
+            "vmstat or kernel log); give those files as FILE..., or --probe on the host"
+        )
     if not found:
         raise UsageError("nothing to read: give FILE..., --root DIR or --probe")
     return found, src
