@@ -3,34 +3,21 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from ansible_helpers import BIN, scratch_env
+
 SOURCE = Path(__file__).resolve().parents[1] / "ansible_collections/iosched/tuning"
-BIN = Path(sys.executable).parent
 
 
 def build_and_install(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The collection built from the repository and installed from the built file; the environment that finds it
     (Ansible's state in a scratch directory, never the user's home)."""
     home = tmp_path_factory.mktemp("collection")
-    (home / "ansible.cfg").write_text("[defaults]\n")
-    env = {
-        **os.environ,
-        "ANSIBLE_CONFIG": str(home / "ansible.cfg"),
-        "ANSIBLE_HOME": str(home / "home"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
-        "ANSIBLE_NOCOLOR": "1",
-        "ANSIBLE_LOCALHOST_WARNING": "0",
-        "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1",
-        "ANSIBLE_COLLECTIONS_PATH": str(home / "collections"),
-        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
-    }
+    env = scratch_env(home, ANSIBLE_COLLECTIONS_PATH=str(home / "collections"))
     subprocess.run([BIN / "ansible-galaxy", "collection", "build", "--output-path", str(home), str(SOURCE)],
                    env=env, check=True, capture_output=True)  # fmt: skip
     (built,) = home.glob("iosched-tuning-*.tar.gz")

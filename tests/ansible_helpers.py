@@ -1,8 +1,11 @@
-"""Shared by the Ansible fact tests: the fixture tree, and each host's raw facts found independently of the reader."""
+"""Shared by the Ansible tests: the environment Ansible runs in, the fact fixture tree, and each host's raw facts
+found independently of the reader."""
 
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +18,26 @@ REAL_FILES = sorted(
     for p in (FIXTURES / sub).iterdir()
     if p.is_file() and not p.name.startswith(".")
 )
+
+BIN = Path(sys.executable).parent
+
+
+def scratch_env(home: Path, **more: str) -> dict[str, str]:
+    """The environment every Ansible tool of a test runs in: its configuration, state and caches in ``home`` (never
+    the user's), this interpreter for modules, the tools of this environment first on ``PATH``, and ``more``."""
+    (home / "ansible.cfg").write_text("[defaults]\n")
+    return {
+        **os.environ,
+        "ANSIBLE_CONFIG": str(home / "ansible.cfg"),
+        "ANSIBLE_HOME": str(home / "home"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
+        "ANSIBLE_NOCOLOR": "1",
+        "ANSIBLE_LOCALHOST_WARNING": "0",
+        "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1",
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        **more,
+    }
 
 
 def raw_facts(source: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from ansible_helpers import scratch_env
 from iosched.cli import main
 from iosched.fleet.ansible_facts import read_facts
 from iosched.observe.release import parse_os_release
@@ -43,12 +44,9 @@ def gathered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The fact cache, the ``--tree`` directory and the console output of one real fact gathering, which writes
     all three (the module is one xdist group, so the gathering runs once a session)."""
     work = tmp_path_factory.mktemp("ansible-gathered")
-    (work / "ansible.cfg").write_text("[defaults]\n")
     (work / "inventory").write_text(f"[db]\n{HOST} ansible_connection=local\n")
-    env = {**os.environ, "ANSIBLE_CONFIG": str(work / "ansible.cfg"), "ANSIBLE_HOME": str(work / "home"),
-           "ANSIBLE_LOCAL_TEMP": str(work / "tmp"), "XDG_CACHE_HOME": str(work / "cache-home"),
-           "ANSIBLE_PYTHON_INTERPRETER": sys.executable, "ANSIBLE_NOCOLOR": "1",
-           "ANSIBLE_CACHE_PLUGIN": "jsonfile", "ANSIBLE_CACHE_PLUGIN_CONNECTION": str(work / "facts")}  # fmt: skip
+    env = scratch_env(work, ANSIBLE_LOCAL_TEMP=str(work / "tmp"), ANSIBLE_CACHE_PLUGIN="jsonfile",
+                      ANSIBLE_CACHE_PLUGIN_CONNECTION=str(work / "facts"))  # fmt: skip
     before = sysfs_schedulers()
     done = subprocess.run([BIN / "ansible", "-i", "inventory", "all", "-m", "setup", "--tree", str(work / "tree")],
                           cwd=work, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -16,6 +15,7 @@ import pytest
 import yaml
 from test_fleet_playbook import tree
 
+from ansible_helpers import scratch_env
 from iosched import grammar
 from iosched.cli import main
 from iosched.knowledge.base import Kb
@@ -91,15 +91,6 @@ def test_only_every_host_targets_all() -> None:
         plan_ansible.render(kb(), [(plan_ansible.EVERY_HOST, []), ("db1", [])])
 
 
-def ansible_env(tmp_path: Path) -> dict[str, str]:
-    """Ansible with its state in a scratch directory, never the user's home."""
-    (tmp_path / "ansible.cfg").write_text("[defaults]\n")
-    return {**os.environ, "ANSIBLE_CONFIG": str(tmp_path / "ansible.cfg"), "ANSIBLE_HOME": str(tmp_path / "home"),
-            "XDG_CACHE_HOME": str(tmp_path / "cache"), "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
-            "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "0",
-            "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}  # fmt: skip
-
-
 def test_a_play_for_a_name_the_inventory_gives_a_group_runs_on_none_of_its_hosts(tmp_path: Path, capsys) -> None:
     """Ansible matches a name no inventory host has against the group names first: ``hosts: [web]`` reaches
     every host of group ``web``. The guard ends the play on each of them, before any task reads a plan."""
@@ -108,7 +99,7 @@ def test_a_play_for_a_name_the_inventory_gives_a_group_runs_on_none_of_its_hosts
     playbook.write_text(capsys.readouterr().out)
     inventory = tmp_path / "hosts.ini"
     inventory.write_text("[web]\nweb1\nweb2\n")
-    env = ansible_env(tmp_path)
+    env = scratch_env(tmp_path)
     base = [BIN / "ansible-playbook", "-c", "local", "-i", str(inventory), str(playbook), "-e", "ansible_become=false",
             "-e", f"iosched_root={tmp_path / 'root'}"]  # fmt: skip
     listed = subprocess.run([*base, "--list-hosts"], env=env, cwd=tmp_path, capture_output=True, text=True)

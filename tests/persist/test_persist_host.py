@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from ansible_helpers import scratch_env
 from captured import copy_capture
 from iosched.cli import main
 from iosched.mechanisms import tuned, udev
@@ -166,15 +167,6 @@ def test_fleet_keeps_each_hosts_request_and_reports_a_host_it_does_not_fit(captu
     assert code == 0 and not host["plans"] and "cannot keep scheduler" in host["errors"][0]
 
 
-def ansible_env(tmp_path: Path) -> dict[str, str]:
-    """Ansible with its state in a scratch directory, never the user's home."""
-    (tmp_path / "ansible.cfg").write_text("[defaults]\n")
-    return {**os.environ, "ANSIBLE_CONFIG": str(tmp_path / "ansible.cfg"), "ANSIBLE_HOME": str(tmp_path / "home"),
-            "XDG_CACHE_HOME": str(tmp_path / "cache"), "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1",
-            "ANSIBLE_PYTHON_INTERPRETER": sys.executable, "ANSIBLE_NOCOLOR": "1",
-            "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}  # fmt: skip
-
-
 @pytest.mark.ansible
 @pytest.mark.slow
 def test_the_playbook_copies_the_profile_switches_only_on_the_system_and_undo_removes_it(tmp_path: Path, capture: Path,
@@ -188,7 +180,7 @@ def test_the_playbook_copies_the_profile_switches_only_on_the_system_and_undo_re
     code, playbook, _ = run(capsys, "advise", "--root", str(root), "--format", "ansible", "--host", "db01")
     assert code == 0 and "tuned-adm" in playbook
     (tmp_path / "iosched.yml").write_text(playbook)
-    env = ansible_env(tmp_path)
+    env = scratch_env(tmp_path)
     lint = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", "iosched.yml"],
                           cwd=tmp_path, env=env, capture_output=True, text=True)  # fmt: skip
     assert lint.returncode == 0, lint.stdout + lint.stderr

@@ -1,6 +1,7 @@
 """The iosched.tuning collection as Ansible users get it: built with ansible-galaxy, installed from the built file,
 lint-clean, its role generated from the playbook's own task code, and a fleet's variables tree applied with it for
-real on a loop device (apply, a second run that changes nothing, verify, undo back to the values found)."""
+real on a loop device (apply, a second run that changes nothing and verifies, check mode, undo back to the values
+found)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,23 @@ from pathlib import Path
 import pytest
 import yaml
 from hypothesis import given, settings
-from test_plan_ansible import DIRTY_RATIO, KB, _Loader, disk_plan, fleets, load, loop_device, loop_plan, recap, sysfs
+from test_plan_ansible import (
+    DIRTY_RATIO,
+    KB,
+    _Loader,
+    disk_plan,
+    fleets,
+    load,
+    loop_device,
+    loop_plan,
+    recap,
+    sysfs,
+    written_playbooks,
+)  # fmt: skip
 
 from ansible_collection import SOURCE
 from iosched import grammar
+from iosched.mechanisms import udev
 from iosched.persist import files
 from iosched.render import ansible_role
 from iosched.steps import STEP_KINDS
@@ -76,10 +90,22 @@ def test_a_tree_gives_each_host_its_plans_files_and_values_once_and_its_inventor
 
 @pytest.mark.ansible
 @pytest.mark.slow
-def test_the_installed_collection_and_a_fleet_tree_pass_production_lint(collection, tmp_path: Path) -> None:
-    write_tree(tmp_path, "web1", [disk_plan("sdc")])
+def test_the_installed_collection_a_fleet_tree_and_any_fleets_playbook_pass_syntax_check_and_production_lint(
+    collection: dict[str, str], tmp_path: Path
+) -> None:
+    """``production`` is ansible-lint's strictest profile (FQCN, names, no free-form commands, changed_when, file
+    modes, YAML style): what a playbook shared with other teams is held to. The role as installed, a fleet's tree
+    and the playbooks of random fleets are checked by one ansible-playbook and one ansible-lint run: each one's
+    start-up costs seconds."""
+    playbooks = written_playbooks(tmp_path / "playbooks")
+    write_tree(tmp_path / "tree", "web1", [disk_plan("sdc")])
+    syntax = subprocess.Popen([BIN / "ansible-playbook", "--syntax-check", "-i", "localhost,", *playbooks],
+                              cwd=tmp_path, env=collection, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)  # fmt: skip
     installed = Path(collection["ANSIBLE_COLLECTIONS_PATH"]) / "ansible_collections/iosched/tuning"
-    lint(collection, installed, tmp_path / ansible_role.PLAYBOOK)
+    lint(collection, installed, *playbooks, tmp_path / "tree" / ansible_role.PLAYBOOK)
+    out, _ = syntax.communicate()
+    assert syntax.returncode == 0, out
 
 
 def write_tree(out: Path, name: str, plans: list) -> None:
@@ -88,13 +114,21 @@ def write_tree(out: Path, name: str, plans: list) -> None:
         (out / path).write_text(text)
 
 
+def persisted(root: Path) -> dict[str, str]:
+    """The udev rules and configuration files a play wrote under ``root``, by their path on the host."""
+    return {f"/{p.relative_to(root)}": p.read_text() for p in root.rglob("*") if p.suffix in (".rules", ".conf")}
+
+
 @pytest.mark.root
 @pytest.mark.ansible
 @pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a loop device, its sysfs queue)")
-def test_the_role_applies_a_fleet_tree_stays_idempotent_verifies_and_undoes_exactly_on_a_loop_device(
+def test_the_role_applies_a_fleet_tree_verifies_checks_stays_idempotent_and_undoes_exactly_on_a_loop_device(
     collection: dict[str, str], tmp_path: Path
 ) -> None:
+    """The role as installed, on a real sysfs queue: it applies what the plan recommends and persists it, a second
+    run changes nothing and reads every value and file back, check mode with the consider steps says what it would
+    change and changes nothing, undo restores the values it found, and a second undo finds nothing to do."""
     etc = tmp_path / "root"
     with loop_device(tmp_path) as device:
         values = ("scheduler", "nomerges", "rq_affinity", "read_ahead_kb")
@@ -114,20 +148,32 @@ def test_the_role_applies_a_fleet_tree_stays_idempotent_verifies_and_undoes_exac
             return recap(done.stdout), done.stdout
 
         applied, out = play()
-        assert applied["changed"] >= 3 and applied["failed"] == 0
+        assert applied["changed"] >= 4 and applied["failed"] == 0
         assert "{{ 6 * 7 }} {{ lookup('env', 'HOME') }}" in out and "42" not in out  # a warning, never a template
         for step in plan.steps:
             if step.severity != "consider" and STEP_KINDS[step.kind].runtime:
                 assert STEP_KINDS[step.kind].read(Path(STEP_KINDS[step.kind].path(step)).read_text()) == step.value
         assert sysfs(device, "rq_affinity").read_text() == before["rq_affinity"]  # consider steps: not asked
         assert DIRTY_RATIO.read_text() == dirty_before
-        rules = list(etc.rglob("*.rules"))
-        assert [p.name for p in rules] == [f"90-iosched-{device}.rules"]
+        recommended = files([plan], lambda s: s.severity != "consider")
+        assert set(recommended) == {udev.path(device)}
+        written = persisted(etc)
+        assert written == {path: content + "\n" for path, content in recommended.items()}
 
-        again, out = play("--tags", "all,verify")
+        again, out = play("--tags", "all,verify")  # once more, and read every value and file back
         assert again["changed"] == 0 and again["failed"] == 0, out
-        assert "TASK [iosched.tuning.iosched : Verify each scheduler]" in out
+        for kind in ("scheduler", "tunable", "queue attribute"):
+            assert f"TASK [iosched.tuning.iosched : Verify each {kind}]" in out
         assert re.search(r"TASK \[iosched.tuning.iosched : Verify each persistent file\] \*+\nok:", out), out
+        assert all(f"(item={path})" in out for path in recommended)
+
+        checked, out = play("--check", "--diff", "-e", "iosched_apply_consider=true")
+        assert checked["changed"] >= 4 and f"{sysfs(device, 'rq_affinity')}: " in out and f"{DIRTY_RATIO}: " in out
+        assert sysfs(device, "rq_affinity").read_text() == before["rq_affinity"]
+        assert DIRTY_RATIO.read_text() == dirty_before
+        assert {
+            f"/{p.relative_to(etc)}": p.read_text() for p in etc.rglob("*") if p.suffix in (".rules", ".conf")
+        } == written
 
         undone, out = play("--tags", "undo")
         assert undone["changed"] >= 3 and undone["failed"] == 0, out

@@ -1,5 +1,6 @@
-"""The Ansible form of plans: valid and lint-clean for any fleet, its script read like the step kinds read,
-and the playbook run for real against a loop device (apply, verify, idempotence, check, undo)."""
+"""The Ansible form of plans: each host's plans carried whole for any fleet, its script read like the step kinds
+read, and what runs it on a loop device needs (tests/planning/test_ansible_collection.py lints the playbooks and
+runs the role there: apply, verify, idempotence, check, undo)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from ansible_helpers import scratch_env
 from engine_strategies import KB, contexts
 from iosched import grammar
 from iosched.cli import main
@@ -49,21 +51,7 @@ def load(playbook: str) -> list[dict]:
 @pytest.fixture(scope="session")
 def ansible_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Ansible and ansible-lint with their state in a scratch directory, never the user's home."""
-    home = tmp_path_factory.mktemp("ansible-home")
-    config = home / "ansible.cfg"
-    config.write_text("[defaults]\n")
-    return {
-        **os.environ,
-        "ANSIBLE_CONFIG": str(config),
-        "ANSIBLE_HOME": str(home),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "ANSIBLE_PYTHON_INTERPRETER": sys.executable,
-        "ANSIBLE_PIPELINING": "1",
-        "ANSIBLE_NOCOLOR": "1",
-        "ANSIBLE_LOCALHOST_WARNING": "0",
-        "ANSIBLE_LINT_SKIP_SCHEMA_UPDATE": "1",
-        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-    }
+    return scratch_env(tmp_path_factory.mktemp("ansible-home"))
 
 
 # ------------------------------------------------------------------------------------------------ plans
@@ -136,15 +124,12 @@ def value_lines(plans: Sequence[Plan], kind: str, *, consider: bool) -> list[str
                   if s.kind == kind and (consider or s.severity != "consider"))  # fmt: skip
 
 
-# ------------------------------------------------------------------------------------------------ lint
+# ------------------------------------------------------------------------------------------------ playbooks
 
 
-@pytest.mark.ansible
-@pytest.mark.slow
-def test_playbooks_pass_syntax_check_and_lint_and_carry_the_plans(ansible_env, tmp_path: Path) -> None:
-    """``production`` is ansible-lint's strictest profile (FQCN, names, no free-form commands, changed_when,
-    file modes, YAML style): what a playbook shared with other teams is held to. The playbooks of every example
-    are checked by one ansible-playbook and one ansible-lint run: each one's start-up costs seconds."""
+def written_playbooks(out: Path) -> list[Path]:
+    """The playbooks of a few fleets (a host with every kind of step, and hosts of advised plans), each checked to
+    carry every host's plans, written under ``out`` for tests/planning/test_ansible_collection.py to lint."""
     playbooks: list[Path] = []
 
     @SLOW
@@ -170,21 +155,14 @@ def test_playbooks_pass_syntax_check_and_lint_and_carry_the_plans(ansible_env, t
             contents = play_of[name]["vars"]["iosched_contents"]
             written = {file["path"]: "\n".join(contents[file["every"]]) for file in host["files"]}
             assert written == files(plans)
-        path = tmp_path / str(len(playbooks)) / "iosched.yml"
-        path.parent.mkdir()
+        path = out / str(len(playbooks)) / "iosched.yml"
+        path.parent.mkdir(parents=True)
         path.write_text(playbook)
         playbooks.append(path)
 
     carries_the_plans()
     assert playbooks
-    syntax = subprocess.Popen([BIN / "ansible-playbook", "--syntax-check", "-i", "localhost,", *playbooks],
-                              cwd=tmp_path, env=ansible_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True)  # fmt: skip
-    lint = subprocess.run([BIN / "ansible-lint", "--offline", "--profile", "production", "--nocolor", *playbooks],
-                          cwd=tmp_path, env=ansible_env, capture_output=True, text=True)  # fmt: skip
-    out, _ = syntax.communicate()
-    assert syntax.returncode == 0, out
-    assert lint.returncode == 0, lint.stdout + lint.stderr
+    return playbooks
 
 
 # ------------------------------------------------------------------------------------------------ grouping
@@ -509,61 +487,3 @@ def recap(out: str) -> dict[str, int]:
     found = re.search(r"ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)", out)
     assert found, out
     return dict(zip(("ok", "changed", "unreachable", "failed"), map(int, found.groups()), strict=True))
-
-
-@pytest.mark.root
-@pytest.mark.ansible
-@pytest.mark.slow
-@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a loop device, its sysfs queue)")
-def test_the_playbook_applies_verifies_stays_idempotent_checks_and_undoes_on_a_loop_device(
-    tmp_path: Path, ansible_env: dict[str, str]
-) -> None:
-    etc = tmp_path / "root"
-    with loop_device(tmp_path) as device:
-        scheduler_before = STEP_KINDS["scheduler"].read(sysfs(device, "scheduler").read_text())
-        queue_before = {n: sysfs(device, n).read_text() for n in ("nomerges", "rq_affinity")}
-        dirty_before = DIRTY_RATIO.read_text()
-        plan = loop_plan(device)
-        playbook = tmp_path / "iosched.yml"
-        playbook.write_text(plan_ansible.render(KB, [(plan_ansible.EVERY_HOST, [plan])]))
-
-        def play(*args: str) -> tuple[dict[str, int], str]:
-            done = run_playbook(ansible_env, tmp_path, playbook, etc, "-e", "iosched_sys_root=", *args)
-            assert done.returncode == 0, done.stdout + done.stderr
-            return recap(done.stdout), done.stdout
-
-        applied, out = play()
-        assert applied["changed"] >= 4 and applied["failed"] == 0
-        assert "{{ 6 * 7 }} {{ lookup('env', 'HOME') }}" in out and "42" not in out
-        for step in plan.steps:
-            if step.severity != "consider":
-                assert kind_of(step).read(Path(kind_of(step).path(step)).read_text()) == step.value, step
-        assert sysfs(device, "rq_affinity").read_text() == queue_before["rq_affinity"]
-        assert DIRTY_RATIO.read_text() == dirty_before
-        recommended = files([plan], lambda s: s.severity != "consider")
-        assert set(recommended) == {udev.path(device)}
-        for path, content in recommended.items():
-            assert (etc / path.lstrip("/")).read_text() == content + "\n"
-
-        again, out = play("--tags", "all,verify")  # once more, and read every value and file back
-        assert again["changed"] == 0 and again["failed"] == 0
-        assert all(
-            f"TASK [Verify each {k.replace('-', ' ')}]" in out for k in ("scheduler", "tunable", "queue-attribute")
-        )
-        assert "TASK [Verify each persistent file]" in out and all(f"(item={path})" in out for path in recommended)
-
-        checked, out = play("--check", "--diff", "-e", "iosched_apply_consider=true")
-        assert checked["changed"] >= 4 and f"{sysfs(device, 'rq_affinity')}: " in out and f"{DIRTY_RATIO}: " in out
-        assert sysfs(device, "rq_affinity").read_text() == queue_before["rq_affinity"]
-        assert DIRTY_RATIO.read_text() == dirty_before
-        assert [p for p in etc.rglob("*") if p.is_file() and p.parts[-1].endswith((".rules", ".conf"))] == [
-            etc / udev.path(device).lstrip("/")
-        ]
-        assert (etc / udev.path(device).lstrip("/")).read_text() == recommended[udev.path(device)] + "\n"
-
-        undone, _ = play("--tags", "undo")
-        assert undone["changed"] >= 3
-        assert STEP_KINDS["scheduler"].read(sysfs(device, "scheduler").read_text()) == scheduler_before
-        assert {n: sysfs(device, n).read_text() for n in queue_before} == queue_before
-        assert DIRTY_RATIO.read_text() == dirty_before
-        assert not [p for p in etc.rglob("*") if p.is_file()]
