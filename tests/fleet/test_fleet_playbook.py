@@ -1,6 +1,6 @@
 """The fleet's variables tree run by ansible-playbook with the installed role: hosts with identical plans share a
 group, a host with another plan gets its own, the play reaches no host that was not planned, and each host's own
-plan is checked, applied, journalled and undone on a copy of its captured system."""
+plan is applied, journalled, verified and undone on a copy of its captured system."""
 
 from __future__ import annotations
 
@@ -110,8 +110,7 @@ def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undo
     (roots["db2"] / "sys/block/vdb/queue/scheduler").write_text("none mq-deadline [kyber] bfq\n")
     before = {name: state(root) for name, root in roots.items()}
     assert before["db1"]["sys/block/vdb/queue/scheduler"] == "none"
-    play("--check", "--diff")
-    assert {name: state(root) for name, root in roots.items()} == before
+    # check mode is each host's own: tests/planning/test_ansible_collection.py runs it on a real queue
 
     applied = play()
     assert "intruder" not in applied.split("PLAY RECAP")[1]

@@ -47,9 +47,10 @@ def on_device(plan: Plan, device: str, *more: Step) -> Plan:
                        "udev_match": udev.match(device)})  # fmt: skip
 
 
-def other_scheduler(device: str, than: str) -> str:
+def other_scheduler(device: str, *than: str) -> str:
+    """An elevator the device offers that is none of ``than``."""
     offered = sysfs(device, "scheduler").read_text().replace("[", "").replace("]", "").split()
-    return next(name for name in offered if name != than)
+    return next(name for name in offered if name not in than)
 
 
 def linked_root(tmp_path: Path, device: str) -> Path:
@@ -347,11 +348,16 @@ def test_a_restore_on_a_read_only_etc_says_so(tmp_path: Path) -> None:
 
 
 @pytest.mark.root
+@pytest.mark.ansible
+@pytest.mark.slow
 @ROOT_ONLY
 def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_them(
     tmp_path: Path,
     ansible_env: dict[str, str],  # noqa: F811 - the fixture imported above
 ) -> None:
+    """Applied twice, the playbook changes the real device once and journals what it found. Undo leaves a value
+    and a file changed since iosched set them, names them and fails; put back as iosched left them, undo restores
+    the values found. Run again on a device already as the plan assumed, it leaves it alone and writes no file."""
     etc = tmp_path / "root"
     with loop_device(tmp_path) as device, dirty_settings():
         base = advise(KB, Context(hw="hdd", workload="batch", distro="sles12sp5", device="sda", symptoms="dirty-stall"))
@@ -364,10 +370,13 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         playbook = tmp_path / "iosched.yml"
         playbook.write_text(plan_ansible.render(KB, [("scratch01", [plan])]))
 
-        def play(*args: str) -> tuple[dict[str, int], str]:
-            done = run_playbook(
+        def run_play(*args: str) -> subprocess.CompletedProcess[str]:
+            return run_playbook(
                 ansible_env, tmp_path, playbook, etc, "-e", "iosched_sys_root=", *args, host="scratch01"
             )
+
+        def play(*args: str) -> tuple[dict[str, int], str]:
+            done = run_play(*args)
             assert done.returncode == 0, done.stdout + done.stderr
             return recap(done.stdout), done.stdout
 
@@ -378,15 +387,26 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         kept = etc / "var/lib/iosched/previous"
         assert (kept / f"sys/block/{device}/queue/scheduler").read_text() == f"{real}\n"
         assert (kept / "proc/sys/vm/dirty_bytes").read_text() == "268435456\n"
-        assert (
-            etc / udev.path(plan.device).lstrip("/")
-        ).is_file()  # found otherwise: what the device gets at boot changes
+        rule = etc / udev.path(device).lstrip("/")
+        assert rule.is_file()  # found otherwise: what the device gets at boot changes
 
         second, _ = play()
         assert second["changed"] == 0 and second["failed"] == 0
 
-        undone, _ = play("--tags", "undo")
-        assert undone["changed"] >= 2
+        wrote = rule.read_text()
+        by_hand = other_scheduler(device, plan.scheduler or "", real)
+        sysfs(device, "scheduler").write_text(by_hand)
+        rule.write_text(wrote + "# edited by hand\n")
+        left = run_play("--tags", "undo")
+        assert left.returncode != 0
+        assert f"/sys/block/{device}/queue/scheduler changed since iosched set it (it reads {by_hand}" in left.stdout
+        assert f"{udev.path(device)} changed since iosched wrote it; left as it is" in left.stdout
+        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == by_hand and rule.read_text().endswith("hand\n")
+        sysfs(device, "scheduler").write_text(plan.scheduler or "")
+        rule.write_text(wrote)
+
+        undone, out = play("--tags", "undo")
+        assert undone["changed"] >= 2, out
         assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == real
         assert (VM / "dirty_bytes").read_text() == "268435456\n" and (VM / "dirty_ratio").read_text() == "0\n"
         assert not [p for p in etc.rglob("*") if p.is_file()]
@@ -394,44 +414,4 @@ def test_the_playbook_converges_once_journals_the_real_values_and_undo_restores_
         sysfs(device, "scheduler").write_text(plan.scheduler or "")  # as assumed: the rule would change nothing
         again, out = play("--diff")
         assert again["failed"] == 0 and f"ok: /sys/block/{device}/queue/scheduler is {plan.scheduler}" in out
-        assert not (etc / udev.path(plan.device).lstrip("/")).exists()
-
-
-@pytest.mark.root
-@pytest.mark.ansible
-@pytest.mark.slow
-@ROOT_ONLY
-def test_the_playbook_undo_leaves_a_value_and_a_file_changed_since_and_names_them(
-    tmp_path: Path,
-    ansible_env: dict[str, str],  # noqa: F811 - the fixture imported above
-) -> None:
-    etc = tmp_path / "root"
-    with loop_device(tmp_path) as device:
-        plan = on_device(advise(KB, Context(hw="hdd", workload="batch", distro="rhel9", device="sdb")), device)
-        sysfs(device, "scheduler").write_text("none")
-        offered = sysfs(device, "scheduler").read_text().replace("[", "").replace("]", "").split()
-        by_hand = next(name for name in offered if name not in (plan.scheduler, "none"))
-        playbook = tmp_path / "iosched.yml"
-        playbook.write_text(plan_ansible.render(KB, [("scratch01", [plan])]))
-
-        def play(*args: str) -> subprocess.CompletedProcess[str]:
-            return run_playbook(
-                ansible_env, tmp_path, playbook, etc, "-e", "iosched_sys_root=", *args, host="scratch01"
-            )
-
-        assert play().returncode == 0
-        rule = etc / udev.path(device).lstrip("/")
-        wrote = rule.read_text()
-        sysfs(device, "scheduler").write_text(by_hand)
-        rule.write_text(wrote + "# edited by hand\n")
-        left = play("--tags", "undo")
-        assert left.returncode != 0
-        assert f"/sys/block/{device}/queue/scheduler changed since iosched set it (it reads {by_hand}" in left.stdout
-        assert f"{udev.path(device)} changed since iosched wrote it; left as it is" in left.stdout
-        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == by_hand and rule.read_text().endswith("hand\n")
-        sysfs(device, "scheduler").write_text(plan.scheduler or "")
-        rule.write_text(wrote)
-        done = play("--tags", "undo")
-        assert done.returncode == 0, done.stdout
-        assert SCHEDULER.read(sysfs(device, "scheduler").read_text()) == "none"
-        assert not [p for p in etc.rglob("*") if p.is_file()]
+        assert not rule.exists()
