@@ -158,7 +158,7 @@ def test_the_matrix_for_each_era_and_distribution(kb, served: str, browser_page)
     once above the tables)."""
     page, _ = browser_page
     page.set_viewport_size(VIEWPORT)
-    page.goto(served + page_url(matrix.PAGE), wait_until="networkidle")
+    page.goto(served + page_url(matrix.PAGE))
     varying = {h for d in kb.section("device_classes") if d.queues_vary for h in d.hardware}
     assert varying, "the KB has no device class whose queue count varies"
     options = _options(page, "#ios-matrix-setting")
@@ -181,6 +181,12 @@ def test_the_matrix_for_each_era_and_distribution(kb, served: str, browser_page)
     assert all(d.title in intro for d in kb.section("device_classes") if d.queues_vary)
 
 
+def _open_advisor(page: Any, served: str) -> None:
+    """The advisor page, once its script has read the plans: it shows a plan or the engine's refusal."""
+    page.goto(served + page_url(advisor.PAGE))
+    page.wait_for_selector("[data-ios-scheduler], [data-ios-error]")
+
+
 def _advisor_shows(page: Any) -> dict[str, Any]:
     return page.evaluate("""() => ({
       scheduler: document.querySelector("[data-ios-scheduler]")?.textContent ?? null,
@@ -193,8 +199,7 @@ def _advisor_shows(page: Any) -> dict[str, Any]:
 def test_the_advisor_shows_the_plan_advise_gives(kb, served: str, browser_page) -> None:
     page, requests = browser_page
     page.set_viewport_size(VIEWPORT)
-    page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
-    page.wait_for_selector("[data-ios-scheduler], [data-ios-error]")
+    _open_advisor(page, served)
     settings = _options(page, "#ios-advisor-setting")
     hardware, workloads = kb.section("hardware"), kb.section("workloads")
     picks = [(settings[i % len(settings)], hardware[i % len(hardware)].id, workloads[i % len(workloads)].id)
@@ -217,7 +222,7 @@ def test_the_advisor_shows_the_plan_advise_gives(kb, served: str, browser_page) 
 
 def test_the_advisor_copies_a_command_exactly(kb, served: str, browser_page) -> None:
     page, _ = browser_page
-    page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+    _open_advisor(page, served)
     setting = next(o for o in _options(page, "#ios-advisor-setting") if o["selected"])
     hw, workload, plan = next(
         (hw.id, wl.id, plan)
@@ -235,7 +240,7 @@ def test_the_advisor_copies_a_command_exactly(kb, served: str, browser_page) -> 
 
 def test_an_advisor_link_opens_that_plan(kb, served: str, browser_page) -> None:
     page, _ = browser_page
-    page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+    _open_advisor(page, served)
     setting = next(o for o in _options(page, "#ios-advisor-setting") if o["distro"] and not o["selected"])
     hw, workload = kb.section("hardware")[-1].id, kb.section("workloads")[-1].id
     page.goto(f"{served}{page_url(advisor.PAGE)}#hw={hw}&workload={workload}&setting={setting['value']}")
@@ -251,7 +256,7 @@ def test_both_pages_work_after_in_site_navigation(kb, served: str, browser_page)
     """The theme loads pages without a reload: the script must start again on each."""
     page, _ = browser_page
     page.set_viewport_size(VIEWPORT)
-    page.goto(served, wait_until="networkidle")
+    page.goto(served)
     page.click(f"a[href$='{page_url(advisor.PAGE).removeprefix('reference/')}']")
     page.wait_for_selector("[data-ios-scheduler], [data-ios-error]")
     page.click(f".md-content a[href$='{page_url(matrix.PAGE).removeprefix('reference/')}']")
@@ -268,7 +273,7 @@ def test_an_expected_step_is_checked_first_and_its_undo_restores_what_was_found(
     the apply, and the undo writes back what the apply found instead of repeating the apply."""
     page, _ = browser_page
     page.set_viewport_size(VIEWPORT)
-    page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+    _open_advisor(page, served)
     setting = next(o for o in _options(page, "#ios-advisor-setting") if o["selected"])
     plans = [(hw.id, wl.id, advise(kb, _context(setting, hw.id, wl.id)))
              for hw in kb.section("hardware") for wl in kb.section("workloads")]  # fmt: skip
@@ -303,7 +308,7 @@ def test_each_advisor_select_stays_on_the_line_of_its_label(served: str, browser
     page, _ = browser_page
     for width in (1280, 760, 420):
         page.set_viewport_size({"width": width, "height": 800})
-        page.goto(served + page_url(advisor.PAGE), wait_until="networkidle")
+        _open_advisor(page, served)
         pairs = page.eval_on_selector_all(
             ".ios-advisor .ios-control",
             "cs => cs.map(c => [c.querySelector('label'), c.querySelector('select')]"
