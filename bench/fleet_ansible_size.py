@@ -37,14 +37,14 @@ def measure(files: list[Path]) -> tuple[int, int]:
 
 def playbook(cache: Path, workload: str) -> str:
     """The one playbook of every host's plans, as ``fleet --format ansible`` wrote it to stdout."""
-    from iosched.fleet.pool import Request, run
+    from iosched.fleet.pool import Needs, Request, run
     from iosched.knowledge.kbcache import load_checked
     from iosched.planning.fleetplan import one_per_name, targetable
     from iosched.render.plan_ansible import stream
 
     kb = load_checked(None)
     found, sets = run(kb, [cache], Request(workload=workload, goal=None, cache=None, persist=None, workloads=None),
-                      as_json=False, jobs=1)  # fmt: skip
+                      Needs(plans=True), jobs=1)  # fmt: skip
     hosts = [targetable(h) for h in one_per_name(found, sets)]
     return "".join(stream(kb, ((h.name, h.plans, sets[h.plans].plans) for h in hosts if h.plans is not None)))
 

@@ -146,7 +146,7 @@ def test_hosts_alike_are_planned_once_by_one_worker(tmp_path: Path) -> None:
     shape has one plan set, not one per worker, and it was not made by this process."""
     import os
 
-    from iosched.fleet.pool import CHUNK, POOL_MIN_UNITS, Request
+    from iosched.fleet.pool import CHUNK, POOL_MIN_UNITS, Needs, Request
     from iosched.fleet.pool import run as plan_fleet
     from iosched.knowledge.kbcache import load_checked
 
@@ -155,7 +155,7 @@ def test_hosts_alike_are_planned_once_by_one_worker(tmp_path: Path) -> None:
     cache.mkdir()
     for i in range(POOL_MIN_UNITS + 4 * CHUNK):
         (cache / f"h{i:04d}").write_bytes(real.read_bytes())
-    outcomes, sets = plan_fleet(load_checked(), [cache], Request(workload="db"), as_json=True, jobs=2)
+    outcomes, sets = plan_fleet(load_checked(), [cache], Request(workload="db"), Needs(text=True), jobs=2)
     assert len(outcomes) == POOL_MIN_UNITS + 4 * CHUNK and all(o.plans is not None for o in outcomes)
     assert {o.plans for o in outcomes} == set(sets)
     ((pid, number),) = sets
@@ -166,7 +166,7 @@ def test_a_pool_plans_every_kind_of_input_as_one_process_does(tmp_path: Path) ->
     """Fact files under many names (some broken, some of other workloads by the map), every fact form, captured
     roots and a probe document, planned by a pool and by this process alone: the same hosts, workloads, errors
     and plan texts, in the same order."""
-    from iosched.fleet.pool import POOL_MIN_UNITS, Request
+    from iosched.fleet.pool import POOL_MIN_UNITS, Needs, Request
     from iosched.fleet.pool import run as plan_fleet
     from iosched.fleet.workloads import read_workload_map
     from iosched.knowledge.kbcache import load_checked
@@ -188,7 +188,7 @@ def test_a_pool_plans_every_kind_of_input_as_one_process_does(tmp_path: Path) ->
     def planned(jobs: int) -> list[tuple[object, ...]]:
         totals: list[int] = []
         done: list[int] = []
-        outcomes, sets = plan_fleet(kb, paths, request, as_json=True, jobs=jobs, started=totals.append,
+        outcomes, sets = plan_fleet(kb, paths, request, Needs(text=True), jobs=jobs, started=totals.append,
                                         advance=done.append)  # fmt: skip
         assert len(totals) == 1 and sum(done) == totals[0] > POOL_MIN_UNITS  # the progress bar's calls
         assert len(done) <= -(-totals[0] // 64) + len(paths)
@@ -216,7 +216,9 @@ def test_a_worker_that_bounds_its_memo_plans_as_one_that_does_not(
     kb = load_checked()
 
     def planned() -> list[tuple[object, ...]]:
-        outcomes, sets = fleet_pool.run(kb, FACT_DIRS, fleet_pool.Request(workload="db"), as_json=True, jobs=1)
+        outcomes, sets = fleet_pool.run(
+            kb, FACT_DIRS, fleet_pool.Request(workload="db"), fleet_pool.Needs(text=True), jobs=1
+        )
         return [(o.name, o.error, o.kernel, sets[o.plans].text if o.plans else None) for o in outcomes]
 
     whole = planned()
@@ -234,13 +236,13 @@ def test_a_worker_that_bounds_its_memo_plans_as_one_that_does_not(
 
 def test_json_output_in_another_encoding_is_the_same_text(capsys) -> None:
     """Plan set texts are kept as UTF-8; standard output in another encoding gets the same characters."""
-    from iosched.fleet.pool import Request
+    from iosched.fleet.pool import Needs, Request
     from iosched.fleet.pool import run as plan_fleet
     from iosched.knowledge.kbcache import load_checked
     from iosched.planning.fleetplan import one_per_name, summarise
     from iosched.render.fleet_json import lines
 
-    outcomes, sets = plan_fleet(load_checked(), FACT_DIRS, Request(workload="db"), as_json=True, jobs=1)
+    outcomes, sets = plan_fleet(load_checked(), FACT_DIRS, Request(workload="db"), Needs(text=True), jobs=1)
     hosts = one_per_name(outcomes, sets)
     summary = summarise(hosts, sets)
     text = b"".join(lines(hosts, sets, summary)).decode()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from iosched.fleet import pool as fleet_pool
-from iosched.fleet.pool import LOST, POOL_MIN_UNITS, Request
+from iosched.fleet.pool import LOST, POOL_MIN_UNITS, Needs, Request
 from iosched.knowledge.kbcache import load_checked
 
 ANSIBLE = Path(__file__).parent / "ansible"
@@ -55,7 +55,7 @@ def _kill_self() -> None:
 
 def _planned(cache: Path, jobs: int) -> tuple[list[tuple[Any, ...]], list[int]]:
     lost: list[int] = []
-    outcomes, sets = fleet_pool.run(load_checked(), [cache], Request(workload="db"), as_json=True, jobs=jobs,
+    outcomes, sets = fleet_pool.run(load_checked(), [cache], Request(workload="db"), Needs(text=True), jobs=jobs,
                                     lost=lost.append)  # fmt: skip
     return [(o.name, o.workload, o.error, sets[o.plans].text if o.plans else None) for o in outcomes], lost
 

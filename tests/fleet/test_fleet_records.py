@@ -102,13 +102,15 @@ def test_json_lines_state_each_plan_set_once_and_read_back_as_the_one_document(
     assert not any(c in v for ids in named for v in ids.values() for c in refused)
 
 
-def test_a_pool_writes_the_json_lines_one_process_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("fmt", ["jsonl", "markdown"])
+def test_a_pool_writes_what_one_process_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    """The outputs whose hosts share plan sets by tokens, from a pool of workers and from one process."""
     from iosched.fleet.pool import POOL_MIN_UNITS
 
     fleet = _fleet(tmp_path / "fleet", 1 + POOL_MIN_UNITS // sum(1 for _ in CACHE.iterdir()))
     assert sum(1 for _ in fleet.iterdir()) >= POOL_MIN_UNITS
-    alone = _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", "jsonl", "--jobs", "1")
-    pooled = _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", "jsonl", "--jobs", "2")
+    alone = _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", fmt, "--jobs", "1")
+    pooled = _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", fmt, "--jobs", "2")
     assert pooled == alone
 
 
@@ -132,3 +134,33 @@ def test_hosts_whose_disks_are_in_a_tuned_profile_read_back_as_the_one_document(
     assert any("devices_udev_regex=^ID_WWN=naa[.]600508b1" in json.dumps(h) for h in whole["hosts"])
     lines = _out(capsys, "fleet", *docs, "--workload", "db", "--format", "jsonl")
     assert json.dumps(read_records(lines), ensure_ascii=False) == json.dumps(whole, ensure_ascii=False)
+
+
+def test_the_markdown_report_holds_a_plan_set_per_distinct_plan_and_reads_as_with_one_per_host(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report counts and lists changes, which name no serial or WWN: hosts alike but for their disks'
+    identifiers share a plan set (a physical fleet held one per host), and the report is the one a set per host
+    gives."""
+    from iosched.fleet import pool
+    from iosched.fleet.pool import Needs, Request, run
+    from iosched.knowledge.kbcache import load_checked
+    from iosched.planning.fleetplan import one_per_name, summarise
+    from iosched.render import documents, formats
+
+    fleet = _fleet(tmp_path / "fleet", 4)
+    kb = load_checked()
+
+    def report(needs: Needs) -> tuple[str, int]:
+        found, sets = run(kb, [fleet], Request(workload="db"), needs, jobs=1)
+        hosts = one_per_name(found, sets)
+        planned = documents.FleetPlans(hosts=hosts, sets=sets, summary=summarise(hosts, sets))
+        return formats.FLEET.render(kb, planned, "markdown", formats.Options()).text, len(sets)
+
+    alone, sets_alone = report(Needs(text=True))
+    shared, sets_shared = report(Needs(shared=True))
+    held: list[int] = []
+    monkeypatch.setattr(pool, "run", lambda *a, **kw: held.append(len((found := run(*a, **kw))[1])) or found)
+    assert _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", "markdown") == shared == alone
+    assert "## What the hosts need" in shared
+    assert held == [sets_shared] and sets_shared < sets_alone

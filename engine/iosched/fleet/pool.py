@@ -104,6 +104,18 @@ class Request(Struct):
     workloads: Any = None
 
 
+class Needs(Struct):
+    """What an output needs of each plan set: its plans (a playbook renders them), their JSON text (the JSON
+    outputs hold that, not the plans), or neither (a report of the changes, which every set has). With
+    ``shared``, hosts alike but for their disks' serials and WWNs share a set that names them by tokens, and each
+    outcome has its own (fleet.shared): an output that writes no plan's text, or writes the tokens and each
+    host's own identifiers, holds a set per distinct plan, not per host."""
+
+    plans: bool = False
+    text: bool = False
+    shared: bool = False
+
+
 def units(paths: Sequence[Path]) -> Iterator[Unit]:
     """The units of work under the paths, in order; a fact directory gives one unit per file."""
     from iosched.fleet.ansible_facts import FactsError, fact_names
@@ -190,12 +202,11 @@ def _probe_document(path: Path) -> Found | None:
 class Worker:
     """Plans units of one fleet run; one per process, holding that process's memo of plans and plan sets."""
 
-    def __init__(self, kb: Kb, request: Request, as_json: bool, compact: bool = False) -> None:
+    def __init__(self, kb: Kb, request: Request, needs: Needs) -> None:
         self.kb = kb
         self.start_planner()
         self.request = request
-        self.as_json = as_json or compact
-        self.compact = compact
+        self.needs = needs
         self.made = 0
         """Plan sets made, which numbers their keys."""
         self.contexts: dict[str | None, Context] = {}
@@ -229,7 +240,7 @@ class Worker:
             if system is None:
                 outcomes.append(Outcome(name=name, workload=workload, error=error or "no facts"))
             else:
-                planned = self.planner.host(name, system, self.context(workload), own=not self.compact)
+                planned = self.planner.host(name, system, self.context(workload), own=not self.needs.shared)
                 outcomes.append(self.planned(planned, new))
         return outcomes, new
 
@@ -247,7 +258,7 @@ class Worker:
                 hosts.append((name, workload, error or "no facts", None))
                 continue
             if any(serial or wwn for serial, wwn in map(device_ids, system.devices)):
-                planned = self.planner.host(name, system, self.context(workload), own=not self.compact)
+                planned = self.planner.host(name, system, self.context(workload), own=not self.needs.shared)
                 hosts.append((name, workload, None, self.planned(planned, sets)))
                 continue
             key = (id(system), workload)
@@ -271,12 +282,12 @@ class Worker:
         return done, new
 
     def planned(self, host: FleetHost, new: list[NewSet]) -> Outcome:
-        """The host's outcome; its plan set joins ``new`` the first time this worker makes it. With ``compact``,
+        """The host's outcome; its plan set joins ``new`` the first time this worker makes it. With ``shared``,
         hosts alike but for their disks' serials and WWNs share a set that names them by tokens (fleet.shared),
         unless the text of the host's own plans has a token already, and then the set is its own."""
         key, ids, plan = None, NO_IDS, host.plan
         if plan is not None:
-            local, ids = shared(self.planner, plan, host.ids) if self.compact else (plan_set_key(plan), NO_IDS)
+            local, ids = shared(self.planner, plan, host.ids) if self.needs.shared else (plan_set_key(plan), NO_IDS)
             key = self.planner.plan_sets.get(local)
             if key is None and host.ids is not None:  # its own plans, which a set made now, or of its own, holds
                 plan = self.planner.owned(plan, host.ids)
@@ -287,8 +298,9 @@ class Worker:
                 key = self.planner.plan_sets[local] = (os.getpid(), self.made)
                 self.made += 1
                 found = plan_set(with_tokens(self.planner, plan, ids) if ids else plan)
-                if self.as_json:
-                    found = found.replace(plans=(), text=compressed_text(found, self.documents))
+                if not self.needs.plans:
+                    text = compressed_text(found, self.documents) if self.needs.text else b""
+                    found = found.replace(plans=(), text=text)
                 new.append((key, found))
         if len(self.planner.plan_sets) >= MAX_PLAN_SETS or self.planner.copies >= MAX_COPIES:
             if self.planner.device_plans < MAX_DEVICE_PLANS:
@@ -353,13 +365,11 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, compact: bool = False,
-        jobs: int | None = None, advance: Callable[[int], None] | None = None,
-        started: Callable[[int], None] | None = None, lost: Callable[[int], None] | None = None,
-        ) -> tuple[list[Outcome], dict[Hashable, PlanSet]]:  # fmt: skip
-    """Every host's outcome in input order, and the plan sets their keys name (with their compressed JSON text and
-    without their plans when ``as_json`` or ``compact``; with ``compact``, hosts alike but for their disks'
-    serials and WWNs share one, which names them by tokens, and each outcome has its own: fleet.shared).
+def run(kb: Kb, paths: Sequence[Path], request: Request, needs: Needs, *, jobs: int | None = None,
+        advance: Callable[[int], None] | None = None, started: Callable[[int], None] | None = None,
+        lost: Callable[[int], None] | None = None) -> tuple[list[Outcome], dict[Hashable, PlanSet]]:  # fmt: skip
+    """Every host's outcome in input order, and the plan sets their keys name, with what the output ``needs`` of
+    them.
 
     ``started(total units)`` is called once the work is cut (and the pool, if any, has forked); ``advance(n)``
     as units are done; ``lost(workers)`` at the end when worker processes ended (killed: the out-of-memory killer);
@@ -368,7 +378,7 @@ def run(kb: Kb, paths: Sequence[Path], request: Request, *, as_json: bool, compa
     global _worker
     todo = list(units(paths))
     jobs = jobs or default_jobs()
-    worker = _worker = Worker(kb, request, as_json, compact)
+    worker = _worker = Worker(kb, request, needs)
     sets: dict[Hashable, PlanSet] = {}
 
     def keep(new: list[NewSet]) -> None:

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
 
+    from iosched.fleet.pool import Needs
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
@@ -103,8 +105,8 @@ def cmd_fleet(args: argparse.Namespace) -> int:
         workers_lost = workers
 
     try:
-        found, sets = run(kb, args.paths, request, as_json=args.format == "json", compact=args.format == "jsonl",
-                          jobs=args.jobs, started=started, advance=advance, lost=lost)  # fmt: skip
+        found, sets = run(kb, args.paths, request, _needs(args.format), jobs=args.jobs,
+                          started=started, advance=advance, lost=lost)  # fmt: skip
     except PoolLost as exc:
         print(f"iosched: fleet: {exc}; nothing was written", file=sys.stderr)
         return 1
@@ -120,6 +122,16 @@ def cmd_fleet(args: argparse.Namespace) -> int:
     else:
         write_rendered(rendered, args.format)
     return _report_lost(workers_lost, sum(1 for h in found if h.error == LOST))
+
+
+def _needs(fmt: str) -> Needs:
+    """What the output in ``fmt`` needs of each plan set: a playbook renders the plans; the JSON outputs write
+    their text (JSON Lines once for hosts alike but for their disks' identifiers, and each host's own apart); the
+    Markdown report only counts and lists each set's changes, which name no identifier."""
+    from iosched.fleet.pool import Needs
+
+    by_format = {"ansible": Needs(plans=True), "json": Needs(text=True), "jsonl": Needs(text=True, shared=True)}
+    return by_format.get(fmt, Needs(shared=True))
 
 
 def _write_tree(out: Path, notes: Iterable[str], files: Iterable[tuple[str, str]]) -> None:
