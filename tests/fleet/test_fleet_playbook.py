@@ -1,6 +1,7 @@
 """The fleet's variables tree run by ansible-playbook with the installed role: hosts with identical plans share a
-group, a host with another plan gets its own, the play reaches no host that was not planned, and each host's own
-plan is applied, journalled, verified and undone on a copy of its captured system."""
+group (hosts alike but for their disks' serials too, each given its own by the inventory), a host with another
+plan gets its own, the play reaches no host that was not planned, and each host's own plan is applied,
+journalled, verified and undone on a copy of its captured system."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import yaml
 
 from captured import copy_capture
 from iosched.cli import main
+from iosched.mechanisms import udev
 from iosched.steps import STEP_KINDS
 
 CAPTURES = Path(__file__).parents[1] / "observe" / "captures"
@@ -22,8 +24,10 @@ BIN = Path(sys.executable).parent
 GUEST = "sos-rhel8-kvm-lvm"  # vdb: none -> mq-deadline, once it shows its hardware queue
 DISKS = "sos-rhel7-physical-hdd"  # sda, sdb: deadline -> noop
 SCHEDULER = STEP_KINDS["scheduler"]
-HOSTS = {"db1": GUEST, "db2": GUEST, "hdd1": DISKS, "hdd2": DISKS}  # db1 and db2 share a plan
+APPS = "debian12-vm-live"  # vda: none -> mq-deadline, kept by a udev rule that matches its serial
+HOSTS = {"app1": APPS, "app2": APPS, "db1": GUEST, "db2": GUEST, "hdd1": DISKS, "hdd2": DISKS}  # pairs share a plan
 NOOP = {"hdd2": "sdb"}  # a disk that already has the elevator its plan wants: another plan, the same tasks
+SERIALS = {"app1": "APP-0001", "app2": "APP-0002"}  # the serial of each one's vda
 
 
 class _Loader(yaml.SafeLoader):
@@ -37,12 +41,17 @@ def documents(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, P
     """Each host's probe document (its capture copied, probed, and given the host's name) and its copy."""
     roots = {}
     for name, capture in HOSTS.items():
-        roots[name] = copy_capture(capture, tmp_path / "sys" / name, vdb=1)
+        roots[name] = copy_capture(capture, tmp_path / "sys" / name, **({} if name in SERIALS else {"vdb": 1}))
         if name in NOOP:
             (roots[name] / "sys/block" / NOOP[name] / "queue/scheduler").write_text("[noop] deadline cfq\n")
+        if name in SERIALS:
+            (roots[name] / "sys/block/vda/queue/scheduler").write_text("[none] mq-deadline kyber bfq\n")
         assert main(["probe", "--root", str(roots[name]), "--format", "json"]) == 0
         document = json.loads(capsys.readouterr().out)
         document["host"]["hostname"] = name
+        for device in document["devices"]:
+            if name in SERIALS and device["name"] == "vda":
+                device["serial"] = SERIALS[name]
         (tmp_path / "docs").mkdir(exist_ok=True)
         (tmp_path / "docs" / f"{name}.json").write_text(json.dumps(document))
     return roots
@@ -61,7 +70,7 @@ def tree(out: Path) -> tuple[dict[str, list[str]], dict[str, dict]]:
         if line.startswith("[") and not line.endswith(":children]"):
             current = groups.setdefault(line.strip("[]"), [])
         elif line and not line.startswith("#") and groups:
-            current.append(line)
+            current.append(line.split()[0])  # the host, then its own serials and WWNs (iosched_ids=...)
     data = {p.stem: yaml.load(p.read_text(), Loader=_Loader) for p in (out / "inventory/group_vars").glob("*.yml")}
     return groups, data
 
@@ -80,9 +89,9 @@ def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undo
     _, err = capsys.readouterr()
     assert code == 0, err
     groups, data = tree(out)
-    assert list(groups.values()) == [["db1", "db2"], ["hdd1"], ["hdd2"]]
+    assert list(groups.values()) == [["app1", "app2"], ["db1", "db2"], ["hdd1"], ["hdd2"]]
     assert sorted(data) == ["iosched", *groups]  # each distinct plan once; the stale group's file is gone
-    assert data["iosched_plan_2"]["iosched_host"] != data["iosched_plan_3"]["iosched_host"]
+    assert data["iosched_plan_3"]["iosched_host"] != data["iosched_plan_4"]["iosched_host"]
     texts = data["iosched"]
     for plan in (data[g]["iosched_host"] for g in groups):  # every text a plan names is there, once for all
         assert all(f[k] in texts["iosched_contents"] for f in plan["files"] for k in ("every", "recommended"))
@@ -128,6 +137,13 @@ def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undo
     for name in ("db1", "db2"):  # each host keeps its own value before iosched, in its own journal
         kept = etc[name] / "var/lib/iosched/previous/sys/block/vdb/queue/scheduler"
         assert kept.read_text().strip() == before[name]["sys/block/vdb/queue/scheduler"]
+    for name in SERIALS:  # one plan, and each host's rule matches its own disk's serial
+        assert (
+            changed[name] == {"sys/block/vda/queue/scheduler"}
+            and after[name][next(iter(changed[name]))] == "mq-deadline"
+        )
+        rules = (etc[name] / udev.path("vda").lstrip("/")).read_text()
+        assert udev.match("vda", serial=SERIALS[name]) in rules and "@serial@" not in rules, rules
     # the directory task creates each directory a host writes a file in, once (tests/planning: several files)
     task = applied.split("Create the directories of the persistent files]")[1].split("TASK [")[0]
     created = re.findall(r"^(?:ok|changed): \[(\S+)\] => \(item=(\S+)\)$", task, re.MULTILINE)
@@ -141,7 +157,7 @@ def test_a_fleet_tree_groups_hosts_by_plan_reaches_no_other_and_applies_and_undo
 
     play("--tags", "undo")
     assert {name: state(root) for name, root in roots.items()} == before
-    assert not [p for p in etc["db1"].rglob("*") if p.is_file()]
+    assert not [p for name in HOSTS for p in etc[name].rglob("*") if p.is_file()]  # the rules found as written
 
 
 def test_the_tree_is_the_same_whatever_the_order_of_the_documents(tmp_path: Path) -> None:

@@ -1,18 +1,32 @@
-"""``iosched fleet --format jsonl``: JSON Lines that state each plan set once and each host as its number and its
-disks' own serials and WWNs. A reader of that contract (below) rebuilds from it the one document ``--format json``
-writes, to the byte, for hosts whose serials and WWNs are valid, absent or refused (quotes, shell and udev
-metacharacters, the tokens themselves)."""
+"""The fleet outputs that state hosts alike but for their disks' serials and WWNs once. ``--format jsonl``: JSON
+Lines that state each plan set once and each host as its number and its disks' own serials and WWNs; a reader of
+that contract (below) rebuilds from it the one document ``--format json`` writes, to the byte, for hosts whose
+serials and WWNs are valid, absent or refused (quotes, shell and udev metacharacters, the tokens themselves). The
+Markdown report, and the Ansible tree, whose inventory gives each host its own identifiers."""
 
 from __future__ import annotations
 
+import ast
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from iosched.cli import main
-from iosched.planning.fleetplan import TOKENS
+from iosched.fleet import pool
+from iosched.fleet.ansible_facts import read_facts
+from iosched.fleet.pool import Needs, Request, run
+from iosched.knowledge.context import Context
+from iosched.knowledge.kbcache import load_checked
+from iosched.observe.classify import classified
+from iosched.persist import files
+from iosched.planning.fleetplan import TOKENS, Planner, one_per_name, summarise
+from iosched.planning.hostplan import plan_host
+from iosched.records.plan import unattended
+from iosched.render import documents, formats
 
 CACHE = Path(__file__).parent / "ansible" / "cache"
 SERIALS = ["S1", "WD-WCC4N0:1.2_x", "Z9", None, "S'1\"", "$(reboot)", "a b;c", 'x\\"y', "`id`", "@serial@", "é1"]
@@ -142,12 +156,6 @@ def test_the_markdown_report_holds_a_plan_set_per_distinct_plan_and_reads_as_wit
     """The report counts and lists changes, which name no serial or WWN: hosts alike but for their disks'
     identifiers share a plan set (a physical fleet held one per host), and the report is the one a set per host
     gives."""
-    from iosched.fleet import pool
-    from iosched.fleet.pool import Needs, Request, run
-    from iosched.knowledge.kbcache import load_checked
-    from iosched.planning.fleetplan import one_per_name, summarise
-    from iosched.render import documents, formats
-
     fleet = _fleet(tmp_path / "fleet", 4)
     kb = load_checked()
 
@@ -164,3 +172,47 @@ def test_the_markdown_report_holds_a_plan_set_per_distinct_plan_and_reads_as_wit
     assert _out(capsys, "fleet", str(fleet), "--workload", "db", "--format", "markdown") == shared == alone
     assert "## What the hosts need" in shared
     assert held == [sets_shared] and sets_shared < sets_alone
+
+
+def test_an_ansible_tree_has_a_group_per_distinct_plan_and_gives_each_host_the_files_of_its_own_plans(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Hosts alike but for their disks' serials and WWNs share a group; each host's inventory line gives its own
+    (``iosched_ids``), which the role puts for the tokens of a file's lines. Read as the role reads it, each host's
+    files are those of its plans made alone, to the byte."""
+    fleet = _fleet(tmp_path / "fleet", 3)
+    out = tmp_path / "tree"
+    assert main(["fleet", str(fleet), "--workload", "db", "--format", "ansible", "--out", str(out)]) == 0
+    capsys.readouterr()
+    inventory = (out / "inventory/hosts.ini").read_text().splitlines()
+    group_of, ids_of = {}, {}
+    for line in inventory:
+        if line.startswith("[iosched_plan_"):
+            group = line.strip("[]")
+        elif line and not line.startswith(("#", "[", "iosched_plan_")):
+            name, _, own = line.partition(" iosched_ids=")
+            group_of[name], ids_of[name] = group, ast.literal_eval(shlex.split(own)[0]) if own else {}
+    texts = yaml.safe_load((out / "inventory/group_vars/iosched.yml").read_text().replace("!unsafe ", ""))
+    contents = texts["iosched_contents"]
+    own_ids: dict[str, set[str]] = {}
+    for name, group in group_of.items():
+        own_ids.setdefault(group, set()).add(repr(ids_of[name]))
+    assert any(len(found) > 1 for found in own_ids.values())  # a group of hosts with identifiers of their own
+    kb, planner = load_checked(), Planner(load_checked())
+    checked = 0
+    for host in read_facts(fleet, planner.distros):
+        if host.system is None or host.name not in group_of:
+            continue
+        alone = plan_host(kb, classified(host.system, planner.distros, planner.presets), Context(workload="db"))
+        plan = out / f"inventory/group_vars/{group_of[host.name]}.yml"
+        data = yaml.safe_load(plan.read_text().replace("!unsafe ", ""))
+        for pick, keep in (("every", lambda s: True), ("recommended", unattended)):
+            written = {}
+            for f in data["iosched_host"]["files"]:
+                serial, wwn = ids_of[host.name].get(f["path"], TOKENS)
+                lines = [line.replace(TOKENS[0], serial).replace(TOKENS[1], wwn) for line in contents[f[pick]]]
+                if lines:
+                    written[f["path"]] = "\n".join(lines)
+            assert written == files(alone.plans, keep), host.name
+        checked += 1
+    assert checked == len(group_of)

@@ -64,7 +64,7 @@ def lint(env: dict[str, str], *paths: Path) -> None:
 @settings(max_examples=15, deadline=None)
 @given(fleet=fleets())
 def test_a_tree_gives_each_host_its_plans_files_and_values_once_and_its_inventory_reaches_no_other(fleet) -> None:
-    written = dict(ansible_role.tree(KB, ((name, index, plans) for index, (name, plans) in enumerate(fleet))))
+    written = dict(ansible_role.tree(KB, ((name, index, plans, ()) for index, (name, plans) in enumerate(fleet))))
     inventory = written.pop("inventory/hosts.ini").splitlines()
     shared = yaml.load(written.pop("inventory/group_vars/iosched.yml"), Loader=_Loader)
     assert written.pop(ansible_role.PLAYBOOK).count("\n") < 15
@@ -109,7 +109,7 @@ def test_the_installed_collection_a_fleet_tree_and_any_fleets_playbook_pass_synt
 
 
 def write_tree(out: Path, name: str, plans: list) -> None:
-    for path, text in ansible_role.tree(KB, [(name, 1, plans)]):
+    for path, text in ansible_role.tree(KB, [(name, 1, plans, ())]):
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         (out / path).write_text(text)
 

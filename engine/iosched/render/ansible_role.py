@@ -15,21 +15,27 @@ short playbook that applies the role to the group ``iosched``. Apply, ``--check 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any
 
 from iosched import __version__
 from iosched.escape import sh_comment
+from iosched.grammar import DEVICE, PATH, SERIAL
 from iosched.knowledge.base import Kb
+from iosched.mechanisms import udev
+from iosched.planning.fleetplan import Ids
 from iosched.records.plan import Plan
 from iosched.render.plan_ansible import (
     EVERY_KEY,
+    IDS,
     RELOADS,
     SCRIPT,
     TEXTS,
     Block,
     PlaybookError,
     apply_tasks,
+    checked,
     grouped,
     handler_tasks,
     plan_vars,
@@ -75,12 +81,22 @@ def role_files() -> dict[str, str]:
     }
 
 
-def tree(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]], reproduce: str | None = None,
+def tree(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan], Ids]], reproduce: str | None = None,
          ) -> Iterator[tuple[str, str]]:  # fmt: skip
-    """``(path, text)`` of a fleet's files for ``(inventory hostname, key, plans of its devices)``: hosts of one key
-    have the same plans, rendered once, and hosts whose plans render alike share a group. Every host name and
-    value is checked before the first file."""
-    groups = grouped(kb, hosts)
+    """``(path, text)`` of a fleet's files for ``(inventory hostname, key, plans of its devices, ids)``: hosts of
+    one key have the same plans, rendered once, and hosts whose plans render alike share a group. Where a key's
+    plans name the disks' serials and WWNs by :data:`~iosched.planning.fleetplan.TOKENS`, ``ids`` are the host's
+    own (of each plan, in order), which its line of the inventory gives the role (``iosched_ids``). Every host
+    name and value is checked before the first file."""
+    own: dict[str, str] = {}
+
+    def keyed() -> Iterator[tuple[str | None, Hashable, Sequence[Plan]]]:
+        for name, key, plans, ids in hosts:
+            if ids and name is not None:
+                own[name] = _ids_var(plans, ids)
+            yield name, key, plans
+
+    groups = grouped(kb, keyed())
     if not groups:
         raise PlaybookError("no hosts to plan")
     if groups[0].names == [EVERY_KEY]:
@@ -93,7 +109,7 @@ def tree(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]], r
     yield PLAYBOOK, _playbook(head)
     inventory = [*head, f"[{GROUP}:children]", *names]
     for name, group in zip(names, groups, strict=True):  # names and hosts: grammar.INVENTORY_HOST, nothing INI reads
-        inventory += ["", f"[{name}]", *group.names]
+        inventory += ["", f"[{name}]", *(f"{host} {IDS}={own[host]}" if host in own else host for host in group.names)]
     yield f"{INVENTORY}/hosts.ini", "\n".join(inventory) + "\n"
     texts: dict[str, dict[str, Any]] = {name: {} for name in TEXTS}
     for group in groups:
@@ -107,6 +123,23 @@ def tree(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan]]], r
     for index, (name, group) in enumerate(zip(names, groups, strict=True), 1):
         comment = f"# The plan of {len(group.names)} host(s), {index} of {len(groups)}.\n"
         yield f"{INVENTORY}/group_vars/{name}.yml", dump({"iosched_host": group.data}, comment, aliases=True)
+
+
+def _ids_var(plans: Sequence[Plan], ids: Ids) -> str:
+    """``iosched_ids`` as the value of an INI inventory line, which Ansible reads as a Python literal: the serial
+    and WWN of each device whose udev rules file the plans write (SERIAL's grammar, which holds no quote, space or
+    backslash; a path, PATH's)."""
+    found = {}
+    for plan, (serial, wwn) in zip(plans, ids, strict=True):
+        if (serial or wwn) and any(step.persist_method == "udev-rule" for step in plan.steps):
+            found[_rules_path(plan.device)] = [checked(SERIAL, v, "serial or WWN") if v else "" for v in (serial, wwn)]
+    return f'"{repr(found).replace(" ", "")}"'  # one word for the INI parser's shlex, the quotes inside kept
+
+
+@functools.cache
+def _rules_path(device: str | None) -> str:
+    """The udev rules file of ``device``, its name and path checked (once a name: a fleet has few)."""
+    return checked(PATH, udev.path(checked(DEVICE, device, "device name")), "file")
 
 
 def _playbook(head: Sequence[str]) -> str:

@@ -244,7 +244,7 @@ def _fleet_ansible(kb: Kb, fleet: FleetPlans, options: Options) -> Rendered:
     left = tuple(
         f"{untrusted(h.name, 80)}: not in the playbook: {untrusted(h.error)}" for h in hosts if h.plans is None
     )
-    files = tree(kb, ((h.name, h.plans, fleet.sets[h.plans].plans) for h in hosts if h.plans is not None))
+    files = tree(kb, ((h.name, h.plans, fleet.sets[h.plans].plans, h.ids) for h in hosts if h.plans is not None))
     return Rendered(files=files, notes=left)
 
 

@@ -78,6 +78,7 @@ from iosched.grammar import DEVICE, NAME, PATH, WORD, host_problem, matches
 from iosched.knowledge.base import Kb
 from iosched.mechanisms import sysctld, tuned, udev
 from iosched.persist import files, kept_by, tuned_base
+from iosched.planning.fleetplan import TOKENS
 from iosched.records.plan import Plan, Step, TunedBase, host_steps, unattended
 from iosched.steps import STEP_KINDS, STEP_ORDER, kind_of
 from iosched.steps.shell import LIBRARY
@@ -307,7 +308,7 @@ class _Writer:
         return text
 
 
-def _checked(pattern: str, value: str | None, what: str) -> str:
+def checked(pattern: str, value: str | None, what: str) -> str:
     if value is None or not matches(pattern, value):
         raise PlaybookError(f"refusing {what} {value!r} in a playbook")
     return value
@@ -324,10 +325,10 @@ def _host(name: str | None) -> str:
 
 def _value_line(step: Step) -> str:
     if step.device is not None:
-        _checked(DEVICE, step.device, "device name")
+        checked(DEVICE, step.device, "device name")
     _, path, value, *coupled = kind_of(step).converge_args(step)
-    paths = [_checked(PATH, p, "file") for p in (path, *coupled)]
-    return " ".join((paths[0], _checked(WORD, value, f"value of {step.target}"), *paths[1:]))
+    paths = [checked(PATH, p, "file") for p in (path, *coupled)]
+    return " ".join((paths[0], checked(WORD, value, f"value of {step.target}"), *paths[1:]))
 
 
 def _chosen(every: Sequence[str], recommended: Sequence[str]) -> dict[str, list[str]]:
@@ -412,7 +413,7 @@ def _tuned(base: TunedBase | None) -> dict[str, Any]:
     if base is None:
         return {"profile": _Unsafe(""), "previous": []}
     return {"profile": _Unsafe(tuned.name(base)),
-            "previous": [_Unsafe(_checked(NAME, p, "TuneD profile")) for p in base.profiles]}  # fmt: skip
+            "previous": [_Unsafe(checked(NAME, p, "TuneD profile")) for p in base.profiles]}  # fmt: skip
 
 
 def _lines(content: str | None) -> list[str]:
@@ -425,6 +426,25 @@ def _lines(content: str | None) -> list[str]:
 _JOINED = _Quoted("{{ iosched_lines | join('\n') ~ '\n' }}")
 """Lines, each ended by a newline. A real newline in the Jinja string literal (Ansible would keep a backslash
 as it is), written ``\\n`` in a double-quoted YAML string."""
+
+
+IDS = "iosched_ids"
+"""A host's own serial and WWN for each file whose lines its group's plans name by :data:`TOKENS` (a fleet's
+inventory sets it on the host's line: :func:`iosched.render.ansible_role.tree`)."""
+
+
+def _own(file: str) -> dict[str, str]:
+    """Task vars: ``iosched_own``, this host's serial and WWN for the file ``file`` (an expression); with none of
+    its own, the tokens themselves (the plans name no identifier)."""
+    return {"iosched_own": f"{{{{ ({IDS} | default({{}}))[{file}.path] | default({list(TOKENS)!r}) }}}}"}
+
+
+def _lines_of(key: str) -> str:
+    """The lines of the content ``key`` (an expression), each token replaced by ``iosched_own`` (:func:`_own`)."""
+    return (
+        f"iosched_contents[{key}] | map('replace', '{TOKENS[0]}', iosched_own[0]) "
+        f"| map('replace', '{TOKENS[1]}', iosched_own[1]) | list"
+    )
 
 
 def _pick(where: str) -> dict[str, str]:
@@ -503,7 +523,7 @@ def _file_task(name: str, tags: list[str], files: str, **more: Any) -> dict[str,
         "name": name,
         "ansible.builtin.copy": {"dest": "{{ iosched_etc }}{{ item.path }}", "content": _JOINED, "mode": "0644"},
         **_each_file(files),
-        "vars": {"iosched_lines": "{{ iosched_contents[item[iosched_pick]] }}"},
+        "vars": {**_own("item"), "iosched_lines": f"{{{{ {_lines_of('item[iosched_pick]')} }}}}"},
         "when": "iosched_lines | length > 0",
         "tags": tags,
         **more,
@@ -611,18 +631,22 @@ def apply_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, 
 
 
 _OURS = _Quoted(
-    "item.stat.exists and item.stat.checksum in [(iosched_contents[item.item.every] | join('\n') ~ '\n') | "
-    "hash('sha1'), (iosched_contents[item.item.recommended] | join('\n') ~ '\n') | hash('sha1')]"
-)
+    "item.stat.exists and item.stat.checksum in ["
+    + ", ".join(f"({_lines_of(f'item.item.{pick}')} | join('\n') ~ '\n') | hash('sha1')"
+                for pick in ("every", "recommended"))
+    + "]"
+)  # fmt: skip
 """That a persistent file read at undo (``item``, a result of the stat loop) holds what iosched wrote, with the
-consider steps or without (``item.item``, the plan's file)."""
+consider steps or without (``item.item``, the plan's file), with this host's own identifiers (``iosched_own``)."""
 _READ = "iosched_undo_files"
 
 
 def _each_read(reload: str | None = None) -> dict[str, Any]:
-    """Loop over the undo's stat results (of one kind of file, or all)."""
+    """Loop over the undo's stat results (of one kind of file, or all), with each file's ``iosched_own`` (what
+    :data:`_OURS` compares with)."""
     which = f" | selectattr('item.reload', '==', '{reload}') | list" if reload else ""
-    return {"loop": f"{{{{ {_READ}.results{which} }}}}", "loop_control": {"label": "{{ item.item.path }}"}}
+    return {"loop": f"{{{{ {_READ}.results{which} }}}}", "loop_control": {"label": "{{ item.item.path }}"},
+            "vars": _own("item.item")}  # fmt: skip
 
 
 def undo_tasks(kinds: Sequence[str], reloads: Sequence[str]) -> list[dict[str, Any]]:
@@ -710,7 +734,7 @@ class _Group:
 
 def _group_of(kb: Kb, plans: Sequence[Plan]) -> _Group:
     present = {step.kind for plan in plans for step in plan.steps}
-    paths = [_checked(PATH, p, "file") for p in files(plans)]
+    paths = [checked(PATH, p, "file") for p in files(plans)]
     reloads = {reload_of(p) for p in paths}
     return _Group([kind for kind in STEP_ORDER if kind in present], [r for r in RELOADS if r in reloads],
                   _host_data(kb, plans, paths))  # fmt: skip

@@ -125,13 +125,13 @@ def cmd_fleet(args: argparse.Namespace) -> int:
 
 
 def _needs(fmt: str) -> Needs:
-    """What the output in ``fmt`` needs of each plan set: a playbook renders the plans; the JSON outputs write
-    their text (JSON Lines once for hosts alike but for their disks' identifiers, and each host's own apart); the
-    Markdown report only counts and lists each set's changes, which name no identifier."""
+    """What the output in ``fmt`` needs of each plan set: the JSON outputs write their text; a playbook renders the
+    plans; the Markdown report only counts and lists each set's changes. All but ``--format json`` state hosts
+    alike but for their disks' serials and WWNs once, and each host's own identifiers apart."""
     from iosched.fleet.pool import Needs
 
-    by_format = {"ansible": Needs(plans=True), "json": Needs(text=True), "jsonl": Needs(text=True, shared=True)}
-    return by_format.get(fmt, Needs(shared=True))
+    by_format = {"json": Needs(text=True), "jsonl": Needs(text=True, shared=True)}
+    return by_format.get(fmt, Needs(plans=fmt == "ansible", shared=True))
 
 
 def _write_tree(out: Path, notes: Iterable[str], files: Iterable[tuple[str, str]]) -> None:
