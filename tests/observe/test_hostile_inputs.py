@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from iosched.cli import main
@@ -297,6 +297,7 @@ NAMES = ["a", "b", "c", "d", "f", "up", "back", "out", "abs", "etc", "self", "lo
 
 @settings(max_examples=300, deadline=None)
 @given(parts=st.lists(st.sampled_from(NAMES), min_size=1, max_size=6))
+@example(parts=["loop1", "..", "gone"])  # past a loop realpath resolves nothing more: "gone" stays itself
 def test_a_path_resolves_as_realpath_resolves_it_and_only_inside_is_read(parts, tmp_path_factory) -> None:
     """Each directory of a capture is resolved once, and every path still resolves exactly as
     ``os.path.realpath`` resolves it: a path that leads outside the root is refused."""

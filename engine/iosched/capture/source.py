@@ -125,6 +125,16 @@ class Source:
         return None
 
 
+def _resolved(path: str) -> str | None:
+    """``os.path.realpath`` of ``path``, or None when a loop of symbolic links is on the way."""
+    try:
+        return os.path.realpath(path, strict=True)
+    except FileNotFoundError:  # a missing part: realpath takes the rest as it is, there being no link to follow
+        return os.path.realpath(path)
+    except OSError:
+        return None
+
+
 class TreeSource(Source):
     """A directory: ``/`` on a live host, a copied tree, or an extracted sosreport (``sos_commands/``)."""
 
@@ -133,7 +143,7 @@ class TreeSource(Source):
         self.root = os.path.realpath(root)
         self._prefix = self.root.rstrip("/") + "/"
         self._sos: dict[str, str] | None = None
-        self._real_dirs: dict[str, str] = {}
+        self._real_dirs: dict[str, str | None] = {}
         """The real path of each directory a path was resolved in, by its path under the root."""
         self._texts: dict[tuple[int, int, int, bool], tuple[str | None, str]] = {}
         """Each file read, by inode, limit and ``head``: its text, or why it is refused."""
@@ -153,13 +163,27 @@ class TreeSource(Source):
         """``os.path.realpath`` of ``rel`` (no empty part) under the root, each directory resolved once: a reader
         reads many files of one directory, and resolving a path again costs a system call for each of its parts."""
         parent, _, name = rel.rpartition("/")
-        if not parent or name in ("", ".", ".."):
-            return os.path.realpath(os.path.join(self.root, rel))
-        real_parent = self._real_dirs.get(parent)
+        real_parent = self._real_dir(parent) if parent and name not in ("", ".", "..") else None
         if real_parent is None:
-            real_parent = self._real_dirs[parent] = self._real(parent)
+            return os.path.realpath(os.path.join(self.root, rel))
         full = os.path.join(real_parent, name)
         return os.path.realpath(full) if os.path.islink(full) else full
+
+    def _real_dir(self, rel: str) -> str | None:
+        """The real path of the directory ``rel``, resolved once; None when resolving it meets a loop of symbolic
+        links, after which ``os.path.realpath`` resolves no more of a path (nothing under it is then cached)."""
+        if rel not in self._real_dirs:
+            parent, _, name = rel.rpartition("/")
+            joined = bool(parent) and name not in (".", "..")
+            real_parent = self._real_dir(parent) if joined else None
+            if joined and real_parent is None:
+                self._real_dirs[rel] = None
+            elif real_parent is None:
+                self._real_dirs[rel] = _resolved(os.path.join(self.root, rel))
+            else:
+                full = os.path.join(real_parent, name)
+                self._real_dirs[rel] = _resolved(full) if os.path.islink(full) else full
+        return self._real_dirs[rel]
 
     def text(self, rel: str, limit: int = MAX_BYTES, head: bool = False) -> str | None:
         full = self._inside(rel)
