@@ -88,15 +88,9 @@ def tree(kb: Kb, hosts: Iterable[tuple[str | None, Hashable, Sequence[Plan], Ids
     plans name the disks' serials and WWNs by :data:`~iosched.planning.fleetplan.TOKENS`, ``ids`` are the host's
     own (of each plan, in order), which its line of the inventory gives the role (``iosched_ids``). Every host
     name and value is checked before the first file."""
-    own: dict[str, str] = {}
-
-    def keyed() -> Iterator[tuple[str | None, Hashable, Sequence[Plan]]]:
-        for name, key, plans, ids in hosts:
-            if ids and name is not None:
-                own[name] = _ids_var(plans, ids)
-            yield name, key, plans
-
-    groups = grouped(kb, keyed())
+    hosts = list(hosts)
+    own = {name: _ids_var(plans, ids) for name, _, plans, ids in hosts if ids and name is not None}
+    groups = grouped(kb, ((name, key, plans) for name, key, plans, _ in hosts))
     if not groups:
         raise PlaybookError("no hosts to plan")
     if groups[0].names == [EVERY_KEY]:

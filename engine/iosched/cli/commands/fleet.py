@@ -130,8 +130,9 @@ def _needs(fmt: str) -> Needs:
     alike but for their disks' serials and WWNs once, and each host's own identifiers apart."""
     from iosched.fleet.pool import Needs
 
-    by_format = {"json": Needs(text=True), "jsonl": Needs(text=True, shared=True)}
-    return by_format.get(fmt, Needs(plans=fmt == "ansible", shared=True))
+    by_format = {"json": Needs(text=True), "jsonl": Needs(text=True, shared=True),
+                 "ansible": Needs(plans=True, shared=True)}  # fmt: skip
+    return by_format.get(fmt, Needs(shared=True))
 
 
 def _write_tree(out: Path, notes: Iterable[str], files: Iterable[tuple[str, str]]) -> None:
