@@ -84,9 +84,11 @@ def test_device_bench_restores_scheduler_and_tunables(tmp_path, capsys) -> None:
         sysfs(name, "scheduler").write_text("mq-deadline")
         sysfs(name, "iosched", "read_expire").write_text("123")  # not the default (500)
         tuned = sysfs(name, "iosched", "read_expire").read_text().strip()  # as the kernel rounded it to jiffies
-        code = main(["bench", name, "--runtime", "1", "--rounds", "1", "--workload", "seqwrite", *TWO,
+        # a write workload runs on a device that holds no data; 4k random writes, not gigabytes of 1M ones
+        code = main(["bench", name, "--runtime", "1", "--rounds", "1", "--workload", "randrw", *TWO,
                      "--output", str(tmp_path / "out")])  # fmt: skip
         assert code == 0, capsys.readouterr().err
+        assert json.loads((tmp_path / "out/manifest.json").read_text())["workloads"] == ["randrw"]
         assert current(name) == "mq-deadline"
         assert sysfs(name, "iosched", "read_expire").read_text().strip() == tuned != "500"
 
