@@ -4,6 +4,7 @@ opened in headless Chromium."""
 from __future__ import annotations
 
 import functools
+import json
 import subprocess
 import sys
 import threading
@@ -59,7 +60,7 @@ def served(built_site: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[object]:
-    """One headless Chromium for the session's browser tests (each test has a context of its own)."""
+    """One headless Chromium for the session's browser tests."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -70,24 +71,75 @@ def chromium() -> Iterator[object]:
             browser.close()
 
 
-@pytest.fixture()
-def browser_page(chromium: Any, served: str) -> Iterator[tuple[object, list[str]]]:
-    """A Chromium page in a fresh context (no cookie, storage or cache from another test) and the URLs it
-    requested; fails if any request left 127.0.0.1 or a script failed."""
-    requests: list[str] = []
-    errors: list[str] = []
-    context = chromium.new_context()
+@pytest.fixture(scope="module")
+def tab(chromium: Any, served: str) -> Iterator[tuple[Any, Any]]:
+    """One context and page for a module's browser tests, each given it as a new one would be (browser_page):
+    a new page costs Chromium more than a second of CPU, a navigation on this one a fraction of that."""
+    context = chromium.new_context(viewport=VIEWPORT)
     try:
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served.rstrip("/"))
-        context.on("request", lambda request: requests.append(request.url))
         page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
         page.set_default_timeout(20_000)
-        yield page, requests
+        yield context, page
     finally:
         context.close()
+
+
+JSON = "application/json"
+VIEWPORT = {"width": 1280, "height": 720}
+"""A new context's viewport, which each test starts with."""
+
+
+def _opened(tab: tuple[Any, Any], served: str, built_site: Path, search: bool) -> Iterator[tuple[object, list[str]]]:
+    """The module's page, blank and with nothing from an earlier test (no cookie, storage or cache, the first
+    viewport), and the URLs it requests; fails if any request left 127.0.0.1 or a script failed. Unless
+    ``search``, the site's search index reads as one with no page: building the real one costs Chromium about a
+    second on each page load, and the search tests load it (searching_page)."""
+    context, page = tab
+    page.goto("about:blank")
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.clearBrowserCache")
+    cdp.send("Storage.clearDataForOrigin", {"origin": served.rstrip("/"), "storageTypes": "all"})
+    cdp.detach()
+    context.clear_cookies()
+    page.set_viewport_size(VIEWPORT)
+    requests: list[str] = []
+    errors: list[str] = []
+
+    def requested(request: Any) -> None:
+        requests.append(request.url)
+
+    def failed(error: Any) -> None:
+        errors.append(str(error))
+
+    index = built_site / "search/search_index.json"
+    empty = json.dumps({"config": json.loads(index.read_text(encoding="utf-8"))["config"], "docs": []})
+    context.on("request", requested)
+    page.on("pageerror", failed)
+    if not search:
+        context.route("**/search/search_index.json", lambda route: route.fulfill(body=empty, content_type=JSON))
+    try:
+        yield page, requests
+    finally:
+        context.unroute_all()
+        context.remove_listener("request", requested)
+        page.remove_listener("pageerror", failed)
+        for other in context.pages[1:]:  # what a test opened is closed, as its context would have been
+            other.close()
     outside = [
         u for u in requests if urlsplit(u).scheme not in ("data", "blob") and urlsplit(u).hostname != "127.0.0.1"
     ]
     assert not outside, f"requests left 127.0.0.1: {outside}"
     assert not errors, f"script errors: {errors}"
+
+
+@pytest.fixture()
+def browser_page(tab: tuple[Any, Any], served: str, built_site: Path) -> Iterator[tuple[object, list[str]]]:
+    """The module's page for one test, its search index empty (_opened)."""
+    yield from _opened(tab, served, built_site, search=False)
+
+
+@pytest.fixture()
+def searching_page(tab: tuple[Any, Any], served: str, built_site: Path) -> Iterator[tuple[object, list[str]]]:
+    """The module's page for one test that searches: the site's own search index (_opened)."""
+    yield from _opened(tab, served, built_site, search=True)

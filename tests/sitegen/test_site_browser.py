@@ -19,8 +19,8 @@ from iosched.sitegen.pages import page_of
 pytestmark = MARKS
 
 
-def test_search_finds_read_expire_and_opens_a_current_page(kb, served: str, browser_page) -> None:
-    page, requests = browser_page
+def test_search_finds_read_expire_and_opens_a_current_page(kb, served: str, searching_page) -> None:
+    page, requests = searching_page
     found = [t for t in kb.entities("tunables") if t.tunable.name == "read_expire"]
     current = {page_url(location(t)[0]) for t in found if currency.removed_in(t) is None}
     assert current, "the KB has no current read_expire tunable"
@@ -177,18 +177,18 @@ def test_a_release_page_from_its_old_anchor_to_the_advisor_preset_to_it(kb, serv
     assert page.locator("[data-ios-setting]").input_value() == distro_key(distro.id)
 
 
-def test_search_for_a_release_puts_its_page_first(kb, served: str, browser_page) -> None:
-    page, _ = browser_page
+def test_search_for_a_release_puts_its_page_first(kb, served: str, searching_page) -> None:
+    page, _ = searching_page
     page.goto(served, wait_until="networkidle")
     for family, query in RELEASE_QUERIES.items():
         distro = _release(kb, family)
         assert _results(page, query(distro))[0] == page_url(location(distro)[0]), (family, query(distro))
 
 
-def test_search_for_an_old_name_puts_the_current_page_first(kb, served: str, browser_page) -> None:
+def test_search_for_an_old_name_puts_the_current_page_first(kb, served: str, searching_page) -> None:
     """``noop`` and ``cfq`` open their successors, a removed elevator's tunable comes after its successor's,
     ``elevator=`` and ``nr_requests`` open their own pages."""
-    page, _ = browser_page
+    page, _ = searching_page
     page.goto(served, wait_until="networkidle")
     old = [e for e in kb.entities("elevators") if currency.successor(kb, e) is not None]
     assert old
