@@ -18,13 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from ansible_helpers import scratch_env
+from ansible_helpers import BIN, scratch_env
 from iosched.cli import main
 from iosched.fleet.ansible_facts import read_facts
 from iosched.observe.release import parse_os_release
 from probe_helpers import bracketed
 
-BIN = Path(sys.executable).parent
 pytestmark = pytest.mark.xdist_group("ansible-gathered")  # one worker: the module's fixture gathers once
 HOST = "db01.example.com"
 """An inventory name that is not the machine's host name: the reader must use the inventory's."""

@@ -8,19 +8,18 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
+from ansible_helpers import BIN
 from captured import copy_capture
 from iosched.cli import main
 from iosched.mechanisms import udev
 from iosched.steps import STEP_KINDS
 
 CAPTURES = Path(__file__).parents[1] / "observe" / "captures"
-BIN = Path(sys.executable).parent
 GUEST = "sos-rhel8-kvm-lvm"  # vdb: none -> mq-deadline, once it shows its hardware queue
 DISKS = "sos-rhel7-physical-hdd"  # sda, sdb: deadline -> noop
 SCHEDULER = STEP_KINDS["scheduler"]

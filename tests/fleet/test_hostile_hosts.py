@@ -8,14 +8,13 @@ import functools
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 from test_fleet_playbook import tree
 
-from ansible_helpers import scratch_env
+from ansible_helpers import BIN, scratch_env
 from iosched import grammar
 from iosched.cli import main
 from iosched.knowledge.base import Kb
@@ -23,7 +22,6 @@ from iosched.knowledge.kbcache import load_checked
 from iosched.render import plan_ansible
 
 ANSIBLE = Path(__file__).parent / "ansible"
-BIN = Path(sys.executable).parent
 # a fact cache file of a host that plans (from ansible-core's own fact samples; see ansible/README.md)
 SAMPLE = ANSIBLE / "cache" / "debian.dev.local"
 

@@ -10,19 +10,17 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from ansible_helpers import scratch_env
+from ansible_helpers import BIN, scratch_env
 from captured import copy_capture
 from iosched.cli import main
 from iosched.mechanisms import tuned, udev
 from iosched.observe.reader import read_root
 
 SOS = Path(__file__).parents[1] / "observe" / "captures" / "sos-rhel8-kvm-lvm"
-BIN = Path(sys.executable).parent
 
 
 @pytest.fixture(scope="module")

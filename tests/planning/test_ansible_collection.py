@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,13 +28,12 @@ from test_plan_ansible import (
 )  # fmt: skip
 
 from ansible_collection import SOURCE
+from ansible_helpers import BIN
 from iosched import grammar
 from iosched.mechanisms import udev
 from iosched.persist import files
 from iosched.render import ansible_role
 from iosched.steps import STEP_KINDS
-
-BIN = Path(sys.executable).parent
 
 
 def test_the_role_in_the_repository_is_what_the_playbook_code_generates(update_goldens: bool) -> None:

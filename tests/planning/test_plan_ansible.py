@@ -11,7 +11,6 @@ import platform
 import posixpath
 import re
 import subprocess
-import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ansible_helpers import scratch_env
+from ansible_helpers import BIN, scratch_env
 from engine_strategies import KB, contexts
 from iosched import grammar
 from iosched.cli import main
@@ -33,7 +32,6 @@ from iosched.records.plan import Notice, Plan, Step
 from iosched.render import plan_ansible
 from iosched.steps import STEP_KINDS, kind_of
 
-BIN = Path(sys.executable).parent
 SLOW = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
