@@ -164,9 +164,7 @@ def test_the_role_applies_a_fleet_tree_verifies_checks_stays_idempotent_and_undo
         assert checked["changed"] >= 4 and f"{sysfs(device, 'rq_affinity')}: " in out and f"{DIRTY_RATIO}: " in out
         assert sysfs(device, "rq_affinity").read_text() == before["rq_affinity"]
         assert DIRTY_RATIO.read_text() == dirty_before
-        assert {
-            f"/{p.relative_to(etc)}": p.read_text() for p in etc.rglob("*") if p.suffix in (".rules", ".conf")
-        } == written
+        assert persisted(etc) == written
 
         undone, out = play("--tags", "undo")
         assert undone["changed"] >= 3 and undone["failed"] == 0, out
