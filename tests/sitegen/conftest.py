@@ -90,11 +90,18 @@ VIEWPORT = {"width": 1280, "height": 720}
 """A new context's viewport, which each test starts with."""
 
 
-def _opened(tab: tuple[Any, Any], served: str, built_site: Path, search: bool) -> Iterator[tuple[object, list[str]]]:
+@pytest.fixture(scope="session")
+def empty_search_index(built_site: Path) -> str:
+    """The site's search index with no page in it (its own configuration): building the real one costs Chromium
+    about a second on each page load, which only the search tests need (searching_page)."""
+    index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
+    return json.dumps({"config": index["config"], "docs": []})
+
+
+def _opened(tab: tuple[Any, Any], served: str, index: str | None) -> Iterator[tuple[object, list[str]]]:
     """The module's page, blank and with nothing from an earlier test (no cookie, storage or cache, the first
-    viewport), and the URLs it requests; fails if any request left 127.0.0.1 or a script failed. Unless
-    ``search``, the site's search index reads as one with no page: building the real one costs Chromium about a
-    second on each page load, and the search tests load it (searching_page)."""
+    viewport), and the URLs it requests; fails if any request left 127.0.0.1 or a script failed. With an
+    ``index``, the site's search index reads as that text."""
     context, page = tab
     page.goto("about:blank")
     cdp = context.new_cdp_session(page)
@@ -112,12 +119,10 @@ def _opened(tab: tuple[Any, Any], served: str, built_site: Path, search: bool) -
     def failed(error: Any) -> None:
         errors.append(str(error))
 
-    index = built_site / "search/search_index.json"
-    empty = json.dumps({"config": json.loads(index.read_text(encoding="utf-8"))["config"], "docs": []})
     context.on("request", requested)
     page.on("pageerror", failed)
-    if not search:
-        context.route("**/search/search_index.json", lambda route: route.fulfill(body=empty, content_type=JSON))
+    if index is not None:
+        context.route("**/search/search_index.json", lambda route: route.fulfill(body=index, content_type=JSON))
     try:
         yield page, requests
     finally:
@@ -134,12 +139,12 @@ def _opened(tab: tuple[Any, Any], served: str, built_site: Path, search: bool) -
 
 
 @pytest.fixture()
-def browser_page(tab: tuple[Any, Any], served: str, built_site: Path) -> Iterator[tuple[object, list[str]]]:
+def browser_page(tab: tuple[Any, Any], served: str, empty_search_index: str) -> Iterator[tuple[object, list[str]]]:
     """The module's page for one test, its search index empty (_opened)."""
-    yield from _opened(tab, served, built_site, search=False)
+    yield from _opened(tab, served, empty_search_index)
 
 
 @pytest.fixture()
-def searching_page(tab: tuple[Any, Any], served: str, built_site: Path) -> Iterator[tuple[object, list[str]]]:
+def searching_page(tab: tuple[Any, Any], served: str) -> Iterator[tuple[object, list[str]]]:
     """The module's page for one test that searches: the site's own search index (_opened)."""
-    yield from _opened(tab, served, built_site, search=True)
+    yield from _opened(tab, served, None)
