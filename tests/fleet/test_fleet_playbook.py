@@ -5,8 +5,10 @@ journalled, verified and undone on a copy of its captured system."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -59,16 +61,25 @@ def state(root: Path) -> dict[str, str]:
             for p in sorted(root.glob("sys/block/*/queue/**/*")) if p.is_file()}  # fmt: skip
 
 
-def tree(out: Path) -> tuple[dict[str, list[str]], dict[str, dict]]:
-    """The plan groups of a fleet tree's inventory (INI) and each group's variables."""
+def inventory(out: Path) -> tuple[dict[str, list[str]], dict[str, dict[str, list[str]]]]:
+    """The plan groups of a fleet tree's inventory (INI), and each host's own serial and WWN by udev rules file,
+    which its line gives the role (``iosched_ids``, a Python literal in one shell word, as Ansible reads it)."""
     groups: dict[str, list[str]] = {}
+    ids: dict[str, dict[str, list[str]]] = {}
     for line in (out / "inventory/hosts.ini").read_text().splitlines():
         if line.startswith("[") and not line.endswith(":children]"):
             current = groups.setdefault(line.strip("[]"), [])
         elif line and not line.startswith("#") and groups:
-            current.append(line.split()[0])  # the host, then its own serials and WWNs (iosched_ids=...)
+            name, _, own = line.partition(" iosched_ids=")
+            current.append(name)
+            ids[name] = ast.literal_eval(shlex.split(own)[0]) if own else {}
+    return groups, ids
+
+
+def tree(out: Path) -> tuple[dict[str, list[str]], dict[str, dict]]:
+    """The plan groups of a fleet tree's inventory and each group's variables."""
     data = {p.stem: yaml.load(p.read_text(), Loader=_Loader) for p in (out / "inventory/group_vars").glob("*.yml")}
-    return groups, data
+    return inventory(out)[0], data
 
 
 @pytest.mark.ansible

@@ -6,14 +6,13 @@ Markdown report, and the Ansible tree, whose inventory gives each host its own i
 
 from __future__ import annotations
 
-import ast
 import json
-import shlex
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from test_fleet_playbook import inventory
 
 from iosched.cli import main
 from iosched.fleet import pool
@@ -184,14 +183,8 @@ def test_an_ansible_tree_has_a_group_per_distinct_plan_and_gives_each_host_the_f
     out = tmp_path / "tree"
     assert main(["fleet", str(fleet), "--workload", "db", "--format", "ansible", "--out", str(out)]) == 0
     capsys.readouterr()
-    inventory = (out / "inventory/hosts.ini").read_text().splitlines()
-    group_of, ids_of = {}, {}
-    for line in inventory:
-        if line.startswith("[iosched_plan_"):
-            group = line.strip("[]")
-        elif line and not line.startswith(("#", "[", "iosched_plan_")):
-            name, _, own = line.partition(" iosched_ids=")
-            group_of[name], ids_of[name] = group, ast.literal_eval(shlex.split(own)[0]) if own else {}
+    groups, ids_of = inventory(out)
+    group_of = {name: group for group, names in groups.items() for name in names}
     texts = yaml.safe_load((out / "inventory/group_vars/iosched.yml").read_text().replace("!unsafe ", ""))
     contents = texts["iosched_contents"]
     own_ids: dict[str, set[str]] = {}
